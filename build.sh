@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# build.sh: install what is missing, build Headroom, serve or test it.
+#
+#   ./build.sh          install + build the site into build/web/ + serve it on
+#                       http://127.0.0.1:${PORT:-8000}
+#   ./build.sh build    install + build, no server
+#   ./build.sh test     install + build + run every suite: native doctest
+#                       (ctest), the engine suite as wasm under node (ctest),
+#                       the browser tests (tests/browser/run.mjs); ends with
+#                       "N passed, N failed" and exits non-zero on any failure
+#
+# Does: apt-get install only the Debian packages that are missing, `npm ci`
+# only when node_modules is missing or older than package-lock.json, fetch Dear
+# ImGui 1.90.1 once (Debian source package through a private apt configuration
+# under build/, sha256 checked; IMGUI_DIR overrides), and let CMake decide what
+# to rebuild, so a second run is fast.
+# Does not: change the system's apt sources, download toolchains or browsers
+# (never `npx playwright install`), or write anything outside build/ and
+# node_modules/ (apart from the apt packages it installs).
+#
+# Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1),
+# HEADROOM_APT_MIRROR (Debian mirror for the ImGui source package; default:
+# the first one in the system's own apt sources).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+BUILD="$ROOT/build"
+export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs node-acorn from here
+
+IMGUI_VERSION=1.90.1
+IMGUI_TARBALL="imgui_${IMGUI_VERSION}+ds.orig.tar.xz"
+IMGUI_SHA256=ecce377df0f90b292f15dcbd83d438bddc162b2388c881132bde18c787572a1c
+DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium)
+
+step() { printf '\n==> %s\n' "$*"; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root (or sudo) to run: $*"; fi
+}
+
+# CMake generator and parallelism: ninja only if it is there.
+CMAKE_GEN=()
+if command -v ninja >/dev/null; then CMAKE_GEN=(-G Ninja); fi
+JOBS=2
+
+#-----------------------------------------------------------------------------
+# install
+#-----------------------------------------------------------------------------
+install_debian_packages() {
+  step "checking Debian packages: ${DEBIAN_PACKAGES[*]}"
+  local missing=() p
+  for p in "${DEBIAN_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$p")
+    fi
+  done
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    missing+=(nodejs npm)
+  fi
+  if ((${#missing[@]} == 0)); then
+    echo "all present"
+    return
+  fi
+  step "apt-get install ${missing[*]}"
+  as_root apt-get update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+install_npm_packages() {
+  local stamp="$ROOT/node_modules/.headroom-lock.sha256"
+  local want
+  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    step "npm packages up to date with package-lock.json"
+    return
+  fi
+  step "npm ci (node_modules missing or older than package-lock.json)"
+  npm ci --no-audit --no-fund
+  echo "$want" >"$stamp"
+}
+
+# Prints the Debian mirror to fetch source packages from: HEADROOM_APT_MIRROR,
+# else the first non-security URI in the system's apt sources.
+apt_mirror() {
+  if [[ -n "${HEADROOM_APT_MIRROR:-}" ]]; then echo "$HEADROOM_APT_MIRROR"; return; fi
+  local uris=()
+  if compgen -G '/etc/apt/sources.list.d/*.sources' >/dev/null; then
+    mapfile -t -O "${#uris[@]}" uris < <(awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' /etc/apt/sources.list.d/*.sources)
+  fi
+  local lists=()
+  [[ -f /etc/apt/sources.list ]] && lists+=(/etc/apt/sources.list)
+  if compgen -G '/etc/apt/sources.list.d/*.list' >/dev/null; then lists+=(/etc/apt/sources.list.d/*.list); fi
+  if ((${#lists[@]})); then
+    # "deb [options] URI suite components": the URI is the first field with "://".
+    mapfile -t -O "${#uris[@]}" uris < <(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "${lists[@]}")
+  fi
+  local u
+  for u in "${uris[@]}"; do
+    [[ "$u" == *security* ]] && continue
+    echo "${u%/}"
+    return
+  done
+  die "no Debian mirror found in /etc/apt sources; set HEADROOM_APT_MIRROR or IMGUI_DIR"
+}
+
+# Sets IMGUI_DIR to a folder with imgui.cpp and backends/ of ImGui 1.90.1.
+fetch_imgui() {
+  if [[ -n "${IMGUI_DIR:-}" ]]; then
+    [[ -f "$IMGUI_DIR/imgui.cpp" ]] || die "IMGUI_DIR=$IMGUI_DIR has no imgui.cpp"
+    step "Dear ImGui from IMGUI_DIR=$IMGUI_DIR"
+    return
+  fi
+  IMGUI_DIR="$BUILD/deps/imgui-$IMGUI_VERSION"
+  if [[ -f "$IMGUI_DIR/imgui.cpp" && -f "$IMGUI_DIR/backends/imgui_impl_opengl3.cpp" ]]; then
+    step "Dear ImGui $IMGUI_VERSION already in ${IMGUI_DIR#"$ROOT"/}"
+    return
+  fi
+  local apt_dir="$BUILD/deps/apt"
+  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+  if [[ ! -f "$apt_dir/$IMGUI_TARBALL" ]]; then
+    local mirror
+    mirror="$(apt_mirror)"
+    step "fetching the Debian source package imgui/trixie from $mirror (private apt configuration in ${apt_dir#"$ROOT"/})"
+    printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s trixie main\n' "$mirror" >"$apt_dir/sources.list"
+    local aptopt=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=-
+                  -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+                  -o APT::Sandbox::User=root)
+    (cd "$apt_dir" && apt-get "${aptopt[@]}" update && apt-get "${aptopt[@]}" source --download-only imgui/trixie)
+  fi
+  step "checking sha256 of $IMGUI_TARBALL"
+  echo "$IMGUI_SHA256  $apt_dir/$IMGUI_TARBALL" | sha256sum -c - || die "sha256 mismatch for $IMGUI_TARBALL"
+  step "extracting to ${IMGUI_DIR#"$ROOT"/}"
+  rm -rf "$IMGUI_DIR" "$IMGUI_DIR.tmp"
+  mkdir -p "$IMGUI_DIR.tmp"
+  tar -xJf "$apt_dir/$IMGUI_TARBALL" -C "$IMGUI_DIR.tmp" --strip-components=1
+  mv "$IMGUI_DIR.tmp" "$IMGUI_DIR"
+}
+
+install_all() {
+  install_debian_packages
+  install_npm_packages
+  fetch_imgui
+}
+
+#-----------------------------------------------------------------------------
+# build
+#-----------------------------------------------------------------------------
+# configured DIR: a configure step finished there (it wrote a build file).
+configured() { [[ -f "$1/build.ninja" || -f "$1/Makefile" ]]; }
+
+# configure DIR [cmake args...]: configure once; later runs let the build
+# re-run CMake itself when a CMakeLists.txt changes.
+configure() {
+  local dir="$1"; shift
+  if configured "$dir"; then
+    # cheap re-configure only when a cache value we pass has changed
+    cmake "$dir" "$@" >/dev/null
+  else
+    cmake "${CMAKE_GEN[@]}" -S "$ROOT" -B "$dir" "$@"
+  fi
+}
+
+configure_em() {
+  local dir="$1"; shift
+  if configured "$dir"; then
+    cmake "$dir" "$@" >/dev/null
+  else
+    emcmake cmake "${CMAKE_GEN[@]}" -S "$ROOT" -B "$dir" "$@"
+  fi
+}
+
+build_web() {
+  step "building the site into build/web/ (emcmake, HEADROOM_TARGET=web)"
+  # && chains: callers use this in `if`, where set -e does not apply
+  configure_em "$BUILD/wasm-web" -DHEADROOM_TARGET=web -DIMGUI_DIR="$IMGUI_DIR" \
+      -DHEADROOM_WEB_DIR="$BUILD/web" &&
+    cmake --build "$BUILD/wasm-web" -j "$JOBS" &&
+    ls -l "$BUILD/web"
+}
+
+#-----------------------------------------------------------------------------
+# test
+#-----------------------------------------------------------------------------
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+SUMMARY=()
+
+# record NAME PASSED FAILED
+record() {
+  TOTAL_PASSED=$((TOTAL_PASSED + $2))
+  TOTAL_FAILED=$((TOTAL_FAILED + $3))
+  SUMMARY+=("$(printf '%-10s %s passed, %s failed' "$1:" "$2" "$3")")
+}
+
+# run_ctest NAME DIR: ctest in DIR, counts from its "N tests failed out of M".
+run_ctest() {
+  local name="$1" dir="$2" log="$BUILD/test-logs/$1.log" rc=0
+  (cd "$dir" && ctest --output-on-failure --no-tests=error) 2>&1 | tee "$log" || rc=$?
+  local line
+  line="$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)"
+  if [[ "$line" =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+    local failed="${BASH_REMATCH[1]}" total="${BASH_REMATCH[2]}"
+    if ((rc != 0 && failed == 0)); then failed=1; fi
+    record "$name" $((total - failed)) "$failed"
+  else
+    record "$name" 0 1
+  fi
+}
+
+# suite NAME BUILD-COMMAND...: runs the build; on failure counts one failure.
+suite_build() {
+  local name="$1"; shift
+  if "$@"; then return 0; fi
+  echo "build.sh: building the $name suite failed" >&2
+  record "$name" 0 1
+  return 1
+}
+
+build_native() {
+  configure "$BUILD/native" && cmake --build "$BUILD/native" -j "$JOBS"
+}
+
+build_wasm_tests() {
+  configure_em "$BUILD/wasm-tests" -DHEADROOM_TARGET=tests &&
+    cmake --build "$BUILD/wasm-tests" -j "$JOBS"
+}
+
+run_browser_tests() {
+  local log="$BUILD/test-logs/browser.log" rc=0
+  node tests/browser/run.mjs 2>&1 | tee "$log" || rc=$?
+  local line
+  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 || true)"
+  if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+    local passed="${BASH_REMATCH[1]}" failed="${BASH_REMATCH[2]}"
+    if ((rc != 0 && failed == 0)); then failed=1; fi
+    record browser "$passed" "$failed"
+  else
+    record browser 0 1
+  fi
+}
+
+run_tests() {
+  mkdir -p "$BUILD/test-logs"
+  step "native suite: cmake -S . -B build/native, build, ctest"
+  if suite_build native build_native; then run_ctest native "$BUILD/native"; fi
+
+  step "wasm engine suite: emcmake cmake -B build/wasm-tests -DHEADROOM_TARGET=tests, build, ctest (node)"
+  if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-tests"; fi
+
+  step "browser suite: node tests/browser/run.mjs (site in build/web/)"
+  if suite_build browser build_web; then run_browser_tests; fi
+
+  step "summary"
+  printf '%s\n' "${SUMMARY[@]}"
+  echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+  ((TOTAL_FAILED == 0))
+}
+
+#-----------------------------------------------------------------------------
+# serve
+#-----------------------------------------------------------------------------
+serve() {
+  local port="${PORT:-8000}"
+  step "serving build/web/ on http://127.0.0.1:$port/ (Ctrl-C stops)"
+  echo "open http://127.0.0.1:$port/"
+  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BUILD/web"
+}
+
+#-----------------------------------------------------------------------------
+# main
+#-----------------------------------------------------------------------------
+case "${1:-}" in
+  "")    install_all; build_web; serve ;;
+  build) install_all; build_web ;;
+  test)  install_all; run_tests ;;
+  -h|--help|help) sed -n '2,24p' "$0" ;;
+  *) die "unknown command '$1' (use: ./build.sh [build|test])" ;;
+esac
