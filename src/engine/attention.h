@@ -1,0 +1,57 @@
+// attention.h: multi-head self-attention forward for one sequence.
+//
+// Does: Y = concat_h( softmax(Q_h K_h^T / sqrt(dh)) V_h ) W_O with
+//   Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h        (X: L x D, W_*^h: D x dh)
+// and records every intermediate in a Trace, the one thing views and tests read.
+// Does not: know about sentences, tokens, GL or the UI; allocate once the Trace
+// has the right shapes (buffers are reused between calls).
+//
+// Shapes: L tokens, D = d_model, H heads, dh = D / H (see tensor.h).
+#pragma once
+#include <vector>
+
+#include "status.h"
+#include "tensor.h"
+
+namespace headroom {
+
+struct AttentionWeights {
+  int d_model = 0;
+  int heads = 0;
+  std::vector<Mat> wq, wk, wv;  // H matrices, each D x dh
+  Mat wo;                       // D x D, rows h*dh..(h+1)*dh-1 read head h
+  int d_head() const { return heads > 0 ? d_model / heads : 0; }
+};
+
+// Why H heads cannot split D channels, or "" when they can.
+Status check_heads(int d_model, int heads);
+// Shapes of every matrix agree with d_model and heads.
+Status check_weights(const AttentionWeights& w);
+
+struct HeadTrace {
+  Mat q, k, v;    // L x dh each
+  Mat scores;     // L x L, Q K^T / sqrt(dh), masked entries = -inf
+  Mat weights;    // L x L, row-wise softmax of scores; every row sums to 1
+  Mat out;        // L x dh, weights V
+};
+
+struct Trace {
+  std::vector<HeadTrace> heads;  // H entries
+  Mat concat;                    // L x D, head h in columns h*dh..(h+1)*dh-1
+  Mat out;                       // L x D, concat W_O
+};
+
+// Which implementation runs the hot loops (see kernels/dispatch.h).
+enum class Backend { Eigen, Scalar, Simd };
+
+struct ForwardOptions {
+  bool causal = false;  // token i may attend only to j <= i
+  Backend backend = Backend::Eigen;
+};
+
+// Runs the forward pass into `trace`, reusing its buffers. On a shape error
+// returns the reason and leaves `trace` untouched.
+Status forward(const Mat& x, const AttentionWeights& w, Trace& trace,
+               const ForwardOptions& opt = {});
+
+}  // namespace headroom

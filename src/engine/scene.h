@@ -1,0 +1,140 @@
+// scene.h: the lesson's model: tokens, embeddings, and head weights built
+// from named relationships.
+//
+// Does: turn a sentence into X (L x D) whose columns are readable feature
+// blocks, and build W_Q, W_K, W_V, W_O for H heads by dealing relationships
+// ("my subject", "my complement", "the previous token", ...) out to heads.
+// With one head, that head holds the lesson's two relationships at once, so
+// its scores for the two targets tie and softmax splits the weight: the
+// midpoint appears by itself. Runs the forward pass and measures how readable
+// each target is from each head's output.
+// Does not: write any attention weight by hand (every weight comes from
+// attention.h's softmax), or know about GL, ImGui or the browser.
+//
+// Embedding layout (D = 128 columns), documented for the views:
+//   [  0, 32)  content: a fixed unit vector per lower-cased word (its "meaning")
+//   [ 32, 48)  roles: noun, verb, pronoun, determiner, ..., constant 1
+//   [ 48, 64)  position code p(i): 8 cos/sin pairs, |p(i)| = 1
+//   [ 64, 80)  pointer "subject":    p(subject target of this token)
+//   [ 80, 96)  pointer "complement": p(complement target)
+//   [ 96,112)  pointer "antecedent": p(antecedent of a pronoun)
+//   [112,128)  pointer "object":     p(object of a verb)
+// The pointer blocks stand in for what earlier layers of a real model would
+// have computed; a relationship is the bilinear form x_i W_Q W_K^T x_j that
+// compares a pointer (or a shifted position) of token i with the position of j.
+#pragma once
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention.h"
+#include "status.h"
+#include "tensor.h"
+#include "tokenizer.h"
+
+namespace headroom {
+
+enum class Relation : int {
+  Subject = 0,    // a verb's subject noun (across a relative clause)
+  Complement,     // the first token of what follows a verb
+  Previous,       // the token before
+  Antecedent,     // what a pronoun refers to
+  Next,           // the token after
+  Object,         // a verb's object noun
+  Self,           // the token itself
+  Start,          // the first token (an "attention sink")
+  Count
+};
+constexpr int kRelations = static_cast<int>(Relation::Count);
+const char* relation_name(Relation r);         // "subject", "previous token", ...
+const char* relation_help(Relation r);         // one line: what it attends to
+bool relation_reassignable(Relation r);        // pointer relations can be retargeted
+
+struct SceneConfig {
+  static constexpr int kDModel = 128;
+  static constexpr int kMaxTokens = 32;        // cap for typed sentences
+  static constexpr int kMaxStressTokens = 512; // cap for the stress setting
+  static constexpr size_t kMaxBytes = 4096;    // cap on input text
+  float sharpness = 16.f;  // score margin (nats) a relationship gives its target
+};
+
+// What each head reads back of its targets (the "readout").
+struct HeadReadout {
+  std::vector<Relation> relations;  // relationships this head holds
+  std::vector<int> targets;         // their targets for the query (same order)
+  std::vector<float> target_weight; // attention weight on each target
+  std::vector<float> target_cos;    // cos(head output, V_h[target])
+  int nearest = -1;                 // token whose V_h is closest in cosine
+  float nearest_cos = 0.f;
+  float midpoint_cos = 0.f;         // cos(output, mean of targets' V_h); with 2+ targets
+  float max_weight = 0.f;
+  float entropy = 0.f;              // nats, of the query's weight row
+};
+
+class Scene {
+ public:
+  Scene();  // the lesson sentence, query "said", one head, focus 0.5
+
+  static const char* lesson_sentence();
+
+  // Each setter validates first; on error it returns why and changes nothing.
+  Status set_sentence(std::string_view utf8);
+  Status set_heads(int heads);
+  Status set_query(int token);
+  Status set_target(Relation r, int token);  // the query's target for r (pointer relations only)
+  void reset_targets();                      // back to the parser's defaults
+  Status set_focus(float focus);             // single head: 0 all on one, 0.5 split, 1 spread
+  Status set_stress(int tokens);             // 0 = off; else repeat text up to `tokens`
+  void set_backend(Backend b) { backend_ = b; dirty_ = true; }
+  void set_relation_order(const std::array<Relation, kRelations>& order);  // tests, perturbations
+
+  // Recomputes X, weights and the Trace if anything changed; cheap otherwise.
+  const Trace& trace();
+  // Forces the forward pass to run again (stress timing), returns the Trace.
+  const Trace& recompute();
+
+  const std::vector<Token>& tokens() const { return tokens_; }
+  int heads() const { return heads_; }
+  int d_model() const { return SceneConfig::kDModel; }
+  int d_head() const { return SceneConfig::kDModel / heads_; }
+  int query() const { return query_; }
+  float focus() const { return focus_; }
+  int stress() const { return stress_; }
+  const Mat& x();
+  const AttentionWeights& weights();
+  // Relationships held by head h for the current H (one per head when H >= 2,
+  // the first two when H = 1).
+  std::vector<Relation> head_relations(int head) const;
+  // Target of relationship r for token i (default from the parser, or reassigned).
+  int target(int token, Relation r) const;
+  // Per-head readout for the current query.
+  std::vector<HeadReadout> readout();
+  // Role names of a token ("noun", "verb", ...), for the UI.
+  std::string roles(int token) const;
+
+  const SceneConfig& config() const { return cfg_; }
+
+ private:
+  Status load_tokens(std::vector<Token> toks, int default_query);
+  void build();
+  void parse();
+
+  SceneConfig cfg_;
+  std::string text_;
+  std::vector<Token> tokens_;
+  std::vector<std::array<int, kRelations>> targets_;  // per token, per relation
+  std::vector<unsigned> role_bits_;                    // per token
+  std::array<Relation, kRelations> order_;
+  int heads_ = 1;
+  int query_ = 0;
+  float focus_ = 0.5f;
+  int stress_ = 0;
+  Backend backend_ = Backend::Eigen;
+  bool dirty_ = true;
+  Mat x_;
+  AttentionWeights w_;
+  Trace trace_;
+};
+
+}  // namespace headroom
