@@ -1,0 +1,64 @@
+# web.cmake: the browser app, included by CMakeLists.txt under emcmake with
+# -DHEADROOM_TARGET=web.
+#
+# Does: build Dear ImGui 1.90.1 (core + GLFW and OpenGL3 backends) from
+# IMGUI_DIR, build src/app/*.cpp + src/platform/*.cpp, link them with
+# headroom_engine into headroom.js + headroom.wasm in HEADROOM_WEB_DIR, and
+# copy web/* (page, loader) beside them, so that folder is a static site.
+# Does not: fetch ImGui (build.sh does, or pass -DIMGUI_DIR=...), emit an .html
+# (Debian's emcc crashes on -o .html at -O1+; the page lives in web/), or use
+# any Emscripten port (ports download at build time).
+#
+# Build: ./build.sh build   (or by hand:
+#   emcmake cmake -S . -B build/wasm-web -DHEADROOM_TARGET=web -DIMGUI_DIR=...
+#   cmake --build build/wasm-web)
+
+set(IMGUI_DIR "" CACHE PATH "Dear ImGui 1.90.1 sources (imgui.cpp, backends/)")
+set(HEADROOM_WEB_DIR "${CMAKE_SOURCE_DIR}/build/web" CACHE PATH "where the static site is written")
+if(NOT EXISTS "${IMGUI_DIR}/imgui.cpp" OR NOT EXISTS "${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
+  message(FATAL_ERROR "IMGUI_DIR='${IMGUI_DIR}' has no imgui.cpp + backends/: run ./build.sh, or pass -DIMGUI_DIR=<ImGui 1.90.1 checkout>")
+endif()
+
+# Dear ImGui, compiled as third-party code: no project warnings.
+add_library(headroom_imgui STATIC
+  ${IMGUI_DIR}/imgui.cpp
+  ${IMGUI_DIR}/imgui_draw.cpp
+  ${IMGUI_DIR}/imgui_tables.cpp
+  ${IMGUI_DIR}/imgui_widgets.cpp
+  ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp
+  ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(headroom_imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
+target_compile_definitions(headroom_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+target_compile_options(headroom_imgui PRIVATE -msimd128)
+
+# The app: demo state and views (src/app), browser glue (src/platform).
+file(GLOB HEADROOM_APP_SOURCES CONFIGURE_DEPENDS src/app/*.cpp src/platform/*.cpp)
+add_executable(headroom ${HEADROOM_APP_SOURCES})
+target_include_directories(headroom PRIVATE src)
+target_link_libraries(headroom PRIVATE headroom_engine headroom_imgui)
+target_compile_options(headroom PRIVATE ${HEADROOM_WARNINGS} -msimd128)
+target_link_options(headroom PRIVATE
+  -O3 -msimd128
+  -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sALLOW_MEMORY_GROWTH=1
+  -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
+  -sEXPORTED_FUNCTIONS=_main,_malloc,_free
+  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8)
+set_target_properties(headroom PROPERTIES
+  SUFFIX ".js"
+  RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")
+
+# The page and loader: copied on every build where they changed.
+file(GLOB HEADROOM_WEB_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*)
+set(HEADROOM_WEB_COPIES "")
+foreach(src ${HEADROOM_WEB_FILES})
+  get_filename_component(name ${src} NAME)
+  set(dst ${HEADROOM_WEB_DIR}/${name})
+  add_custom_command(OUTPUT ${dst}
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${src} ${dst}
+    DEPENDS ${src}
+    COMMENT "web/${name} -> site")
+  list(APPEND HEADROOM_WEB_COPIES ${dst})
+endforeach()
+add_custom_target(headroom_site ALL DEPENDS ${HEADROOM_WEB_COPIES})
+add_dependencies(headroom headroom_site)
