@@ -1,0 +1,28 @@
+// ui.h: what the platform layer calls once per frame to draw the demo.
+//
+// Does: lay out the views (views.h) in one window that fills the display, and
+// handle the demo's keyboard shortcuts (1/2/4/8 heads, left/right query).
+// Does not: create the ImGui context, the fonts' GL texture or the GL context
+// (src/platform does), or compute attention (it reads the Scene's Trace).
+#pragma once
+
+#include "app/demo.h"
+
+namespace headroom::app {
+
+// Colours and spacing of the demo; call once after ImGui::CreateContext().
+void setup_style();
+
+// Fonts for a display with `density` physical pixels per CSS pixel. The
+// platform rebuilds the font texture after calling this.
+void setup_fonts(float density);
+
+// Between ImGui::NewFrame() and ImGui::Render().
+void draw_ui(Demo& demo);
+
+// Where the last frame drew things, in CSS pixels, as JSON:
+// {"tokens":[[x0,y0,x1,y1],...]} (one rect per token button). Lets browser
+// tests click a token through the real mouse path without guessing a layout.
+std::string layout_json();
+
+}  // namespace headroom::app
