@@ -1,0 +1,163 @@
+// web_main.cpp: the browser entry point: GLFW window + WebGL2 context, ImGui
+// backends, canvas size and devicePixelRatio, the Emscripten main loop.
+//
+// Does: each frame, size the canvas's backing store to its CSS size times
+// devicePixelRatio, give ImGui the CSS size as its display and the ratio as
+// its framebuffer scale (and re-rasterise the fonts when the ratio changes),
+// feed GLFW's mouse positions in CSS pixels, draw app::draw_ui, and tell the
+// page when the first frame is on screen (Module.onHeadroomFirstFrame).
+// Does not: hold demo logic (src/app) or the JS API (js_api.cpp).
+//
+// Why not ImGui's own GLFW callbacks: Emscripten's GLFW reports mouse
+// positions in backing-store pixels and ignores devicePixelRatio, so the
+// callbacks below convert to CSS pixels before handing events to ImGui.
+//
+// Build: cmake/web.cmake (emcc only).
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#define GLFW_INCLUDE_ES3
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+
+#include "app/ui.h"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "platform/web_app.h"
+
+namespace {
+
+constexpr const char* kCanvas = "#canvas";
+
+struct Platform {
+  GLFWwindow* window = nullptr;
+  double css_w = 0, css_h = 0;  // canvas size in CSS pixels
+  int fb_w = 0, fb_h = 0;       // backing store in physical pixels
+  float font_density = 0;       // devicePixelRatio the fonts were rasterised for
+  bool first_frame_done = false;
+};
+Platform g;
+
+EM_JS(void, js_first_frame, (), {
+  if (Module.onHeadroomFirstFrame) Module.onHeadroomFirstFrame();
+});
+
+// Backing-store pixels per CSS pixel, as Emscripten's GLFW scales mouse events.
+void backing_scale(double& sx, double& sy) {
+  sx = g.css_w > 0 ? g.fb_w / g.css_w : 1.0;
+  sy = g.css_h > 0 ? g.fb_h / g.css_h : 1.0;
+}
+
+void on_cursor_pos(GLFWwindow* w, double x, double y) {
+  double sx, sy;
+  backing_scale(sx, sy);
+  ImGui_ImplGlfw_CursorPosCallback(w, x / sx, y / sy);
+}
+
+// Forward only "entered": ImGui's backend polls glfwGetCursorPos (backing
+// pixels) while it thinks the mouse is outside; on leave we tell ImGui directly.
+void on_cursor_enter(GLFWwindow* w, int entered) {
+  if (entered) {
+    ImGui_ImplGlfw_CursorEnterCallback(w, 1);
+  } else {
+    ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+  }
+}
+
+void install_callbacks(GLFWwindow* w) {
+  glfwSetWindowFocusCallback(w, ImGui_ImplGlfw_WindowFocusCallback);
+  glfwSetCursorEnterCallback(w, on_cursor_enter);
+  glfwSetCursorPosCallback(w, on_cursor_pos);
+  glfwSetMouseButtonCallback(w, ImGui_ImplGlfw_MouseButtonCallback);
+  glfwSetScrollCallback(w, ImGui_ImplGlfw_ScrollCallback);
+  glfwSetKeyCallback(w, ImGui_ImplGlfw_KeyCallback);
+  glfwSetCharCallback(w, ImGui_ImplGlfw_CharCallback);
+  ImGui_ImplGlfw_CursorEnterCallback(w, 1);  // see on_cursor_enter
+}
+
+// Matches the canvas's backing store to its CSS size x devicePixelRatio.
+void track_canvas_size() {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int fb_w = static_cast<int>(std::lround(css_w * dpr));
+  const int fb_h = static_cast<int>(std::lround(css_h * dpr));
+  if (fb_w != g.fb_w || fb_h != g.fb_h) {
+    emscripten_set_canvas_element_size(kCanvas, fb_w, fb_h);
+    g.fb_w = fb_w;
+    g.fb_h = fb_h;
+  }
+  g.css_w = css_w;
+  g.css_h = css_h;
+  const float density = static_cast<float>(dpr > 0 ? dpr : 1.0);
+  if (density != g.font_density) {
+    headroom::app::setup_fonts(density);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    g.font_density = density;
+  }
+}
+
+void frame(void*) {
+  track_canvas_size();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(g.css_w), static_cast<float>(g.css_h));
+  double sx, sy;
+  backing_scale(sx, sy);
+  io.DisplayFramebufferScale = ImVec2(static_cast<float>(sx), static_cast<float>(sy));
+  ImGui::NewFrame();
+
+  headroom::app::draw_ui(headroom::platform::demo());
+
+  ImGui::Render();
+  glViewport(0, 0, g.fb_w, g.fb_h);
+  glClearColor(0.98f, 0.98f, 0.97f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  if (!g.first_frame_done) {
+    g.first_frame_done = true;
+    js_first_frame();
+  }
+}
+
+void glfw_error(int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); }
+
+}  // namespace
+
+int main() {
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "headroom: glfwInit failed\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  g.window = glfwCreateWindow(960, 640, "Headroom", nullptr, nullptr);
+  if (!g.window) {
+    std::fprintf(stderr, "headroom: could not create a WebGL2 context\n");
+    return 1;
+  }
+  glfwMakeContextCurrent(g.window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini in the browser
+  headroom::app::setup_style();
+  g.font_density = static_cast<float>(emscripten_get_device_pixel_ratio());
+  headroom::app::setup_fonts(g.font_density);  // the GL texture comes with the first frame
+  ImGui_ImplGlfw_InitForOpenGL(g.window, false);
+  install_callbacks(g.window);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+
+  emscripten_set_main_loop_arg(frame, nullptr, 0, false);
+  return 0;
+}
