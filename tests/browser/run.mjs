@@ -1,0 +1,281 @@
+// run.mjs: the browser suite. Serves build/web/ on 127.0.0.1 (a free port),
+// opens it in Debian's Chromium through playwright-core, and checks the page
+// through window.headroom, as a host page or a student would see it.
+//
+// Does: wait for headroom.ready; check the lesson's 1-head midpoint and
+// 2-head split through getState(); check refusals keep the state; drive the
+// keyboard shortcuts; save screenshots at 1 and 2 heads into
+// build/test-artifacts/; fail on any page error or console error. Prints one
+// "ok"/"FAIL" line per test and ends with "N passed, N failed"; exits non-zero
+// on any failure.
+// Does not: build the site (./build.sh test does first), download a browser
+// (executablePath is /usr/bin/chromium; CHROMIUM overrides), or reach any
+// address but 127.0.0.1.
+//
+// Run: node tests/browser/run.mjs    (after ./build.sh build)
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SITE = path.join(ROOT, 'build/web');
+const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const LESSON = 'The researcher who wrote the paper said it was wrong.';
+const SUITE_TIMEOUT_MS = 240_000;
+
+// Flags from shared/TOOLCHAIN.md: WebGL2 through SwiftShader, no network chatter.
+// (playwright's launch() gives every run a fresh temporary --user-data-dir.)
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic',
+];
+
+// ---------------------------------------------------------------------------
+// static server for build/web
+// ---------------------------------------------------------------------------
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png',
+};
+
+function serve(dir) {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://127.0.0.1');
+      let rel = decodeURIComponent(url.pathname);
+      if (rel.endsWith('/')) rel += 'index.html';
+      const file = path.join(dir, path.normalize(rel));
+      if (!file.startsWith(dir + path.sep)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
+        'Content-Length': body.length,
+        'Cache-Control': 'no-store',
+      });
+      res.end(body);
+    } catch (err) {
+      res.writeHead(err.code === 'ENOENT' || err.code === 'EISDIR' ? 404 : 500);
+      res.end();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// tiny test harness
+// ---------------------------------------------------------------------------
+const results = [];
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok    ${name}`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL  ${name}\n      ${String(err && err.stack || err).split('\n').join('\n      ')}`);
+  }
+}
+function assert(cond, message) { if (!cond) throw new Error(message); }
+const fmt = (xs) => `[${xs.map((x) => x.toFixed(3)).join(', ')}]`;
+const inRange = (x, lo, hi) => x >= lo && x <= hi;
+
+// ---------------------------------------------------------------------------
+// the suite
+// ---------------------------------------------------------------------------
+async function main() {
+  if (!existsSync(path.join(SITE, 'index.html')) || !existsSync(path.join(SITE, 'headroom.wasm'))) {
+    throw new Error(`${SITE} has no index.html/headroom.wasm: run ./build.sh build first`);
+  }
+  await mkdir(ARTIFACTS, { recursive: true });
+  const server = await serve(SITE);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const problems = [];  // page errors and console errors, from every page
+  const watch = (page, label) => {
+    page.on('pageerror', (err) => problems.push(`${label} page error: ${err.message}`));
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${label} console error: ${msg.text()}`); });
+    page.on('crash', () => problems.push(`${label} crashed`));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${label} HTTP ${r.status()} for ${r.url()}`); });
+  };
+
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    watch(page, 'page');
+    const state = () => page.evaluate(() => window.headroom.getState());
+    const call = (verb, ...args) => page.evaluate(([v, a]) => window.headroom[v](...a), [verb, args]);
+    // Two animation frames: the canvas shows the latest state.
+    const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const tokenIndex = (s, text) => s.tokens.indexOf(text);
+
+    await test('page loads and headroom.ready resolves', async () => {
+      await page.goto(url);
+      await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+      await page.evaluate(() => window.headroom.ready);
+      const visibleError = await page.evaluate(() => getComputedStyle(document.getElementById('error')).display);
+      assert(visibleError === 'none', 'the error box is visible');
+    });
+
+    await test('default state: lesson sentence, one head, query "said"', async () => {
+      const s = await state();
+      assert(s.tokens.join(' ').startsWith('The researcher who wrote the paper said it was wrong'),
+        `tokens: ${JSON.stringify(s.tokens)}`);
+      assert(s.heads === 1, `heads = ${s.heads}`);
+      assert(s.tokens[s.query] === 'said', `query token = ${s.tokens[s.query]}`);
+      assert(s.dModel % 8 === 0 && s.dHead === s.dModel, `dModel ${s.dModel}, dHead ${s.dHead}`);
+      assert(s.error === null, `error = ${s.error}`);
+    });
+
+    await test('one head splits: weight on "researcher" and on "it" each in [0.35, 0.65]', async () => {
+      const s = await state();
+      const w = s.weights[0];
+      assert(s.weights.length === 1 && w.length === s.tokens.length, 'weights shape');
+      const r = w[tokenIndex(s, 'researcher')], it = w[tokenIndex(s, 'it')];
+      assert(inRange(r, 0.35, 0.65) && inRange(it, 0.35, 0.65), `researcher ${r}, it ${it}: ${fmt(w)}`);
+      await settle();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'heads-1.png') });
+    });
+
+    await test('two heads: one head >= 0.9 on "researcher", another >= 0.9 on "it"', async () => {
+      const s = await call('setHeads', 2);
+      assert(s.heads === 2 && s.dHead === s.dModel / 2 && s.error === null, `heads ${s.heads}, error ${s.error}`);
+      const ri = tokenIndex(s, 'researcher'), ii = tokenIndex(s, 'it');
+      const onR = s.weights.findIndex((w) => w[ri] >= 0.9);
+      const onIt = s.weights.findIndex((w) => w[ii] >= 0.9);
+      assert(onR >= 0 && onIt >= 0 && onR !== onIt, `weights: ${s.weights.map(fmt).join(' | ')}`);
+      await settle();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'heads-2.png') });
+    });
+
+    await test('setHeads(3) is refused and keeps 2 heads', async () => {
+      const before = await state();
+      const s = await call('setHeads', 3);
+      assert(typeof s.error === 'string' && s.error.length > 0, `error = ${s.error}`);
+      assert(s.heads === 2, `heads = ${s.heads}`);
+      assert(JSON.stringify(s.weights) === JSON.stringify(before.weights), 'weights changed');
+    });
+
+    await test('non-numbers are refused without changing state', async () => {
+      for (const bad of ['2', 2.5, null]) {
+        const s = await call('setHeads', bad);
+        assert(s.error && s.heads === 2, `setHeads(${JSON.stringify(bad)}): heads ${s.heads}, error ${s.error}`);
+      }
+      const s = await call('selectToken', 999);
+      assert(s.error && s.tokens[s.query] === 'said', `selectToken(999): query ${s.query}, error ${s.error}`);
+    });
+
+    await test('every head count 1, 2, 4, 8: H rows of L weights, each summing to 1', async () => {
+      for (const n of [1, 2, 4, 8]) {
+        const s = await call('setHeads', n);
+        assert(s.heads === n && s.weights.length === n && s.error === null, `setHeads(${n}): ${s.heads}, ${s.error}`);
+        for (const w of s.weights) {
+          const sum = w.reduce((a, b) => a + b, 0);
+          assert(w.length === s.tokens.length && Math.abs(sum - 1) < 1e-4, `row sum ${sum}`);
+        }
+      }
+      await call('setHeads', 2);
+    });
+
+    await test('selectToken moves the query and the weights', async () => {
+      const before = await state();
+      const s = await call('selectToken', 1);
+      assert(s.query === 1 && s.error === null, `query ${s.query}, error ${s.error}`);
+      assert(JSON.stringify(s.weights) !== JSON.stringify(before.weights), 'weights did not change');
+      await call('selectToken', before.query);
+    });
+
+    await test('setSentence changes the tokens; an over-long one is refused', async () => {
+      const s = await call('setSentence', 'The chef who cooked the meal said it was cold.');
+      assert(s.error === null, `error = ${s.error}`);
+      assert(s.tokens.includes('chef') && !s.tokens.includes('researcher'), `tokens: ${JSON.stringify(s.tokens)}`);
+      assert(s.weights.every((w) => w.length === s.tokens.length), 'weights do not match the new tokens');
+      const long = await call('setSentence', 'word '.repeat(5000));
+      assert(long.error && JSON.stringify(long.tokens) === JSON.stringify(s.tokens), `long: error ${long.error}`);
+      const back = await call('setSentence', LESSON);
+      assert(back.error === null && back.tokens.includes('researcher'), 'could not restore the lesson');
+    });
+
+    await test('keyboard: "1" and "2" switch heads, arrows move the query', async () => {
+      await page.locator('#canvas').focus();
+      await page.keyboard.press('1');
+      await settle();
+      let s = await state();
+      assert(s.heads === 1, `after "1": heads ${s.heads}`);
+      await page.keyboard.press('2');
+      await settle();
+      s = await state();
+      assert(s.heads === 2, `after "2": heads ${s.heads}`);
+      const q = s.query;
+      await page.keyboard.press('ArrowRight');
+      await settle();
+      s = await state();
+      assert(s.query === q + 1, `after ArrowRight: query ${s.query}, was ${q}`);
+      await page.keyboard.press('ArrowLeft');
+      await settle();
+      s = await state();
+      assert(s.query === q, `after ArrowLeft: query ${s.query}`);
+    });
+
+    await test('high-DPI: backing store is CSS size x devicePixelRatio, clicks hit the token under the pointer', async () => {
+      const hi = await browser.newContext({ viewport: { width: 900, height: 600 }, deviceScaleFactor: 2 });
+      const p2 = await hi.newPage();
+      watch(p2, 'dpr2');
+      await p2.goto(url);
+      await p2.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+      await p2.evaluate(() => window.headroom.ready);
+      await p2.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const dims = await p2.evaluate(() => {
+        const c = document.getElementById('canvas');
+        return { w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight };
+      });
+      assert(dims.w === 2 * dims.cw && dims.h === 2 * dims.ch, JSON.stringify(dims));
+      // A real click at devicePixelRatio 2 lands on the token under the pointer.
+      const s0 = await p2.evaluate(() => window.headroom.getState());
+      const target = s0.tokens.indexOf('researcher');
+      const [x0, y0, x1, y1] = (await p2.evaluate(() => window.headroom.debug.layout())).tokens[target];
+      const box = await p2.locator('#canvas').boundingBox();
+      await p2.mouse.move(box.x + (x0 + x1) / 2, box.y + (y0 + y1) / 2);
+      await p2.mouse.down();
+      await p2.mouse.up();
+      await p2.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const s1 = await p2.evaluate(() => window.headroom.getState());
+      assert(s1.query === target, `clicked "researcher" (${target}), query is ${s1.query} ("${s1.tokens[s1.query]}")`);
+      await p2.screenshot({ path: path.join(ARTIFACTS, 'heads-1-dpr2.png') });
+      await hi.close();
+    });
+
+    await test('no page errors and no console errors', async () => {
+      assert(problems.length === 0, problems.join('\n'));
+    });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const timer = setTimeout(() => {
+  console.log(`FAIL  the suite took longer than ${SUITE_TIMEOUT_MS / 1000} s`);
+  console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+  process.exit(1);
+}, SUITE_TIMEOUT_MS);
+
+try {
+  await main();
+} catch (err) {
+  results.push({ name: 'setup', ok: false });
+  console.log(`FAIL  setup\n      ${err && err.stack || err}`);
+}
+clearTimeout(timer);
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
