@@ -13,12 +13,12 @@
 // address but 127.0.0.1.
 //
 // Run: node tests/browser/run.mjs    (after ./build.sh build)
-import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serveStatic } from '../../tools/serve.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.join(ROOT, 'build/web');
@@ -34,41 +34,6 @@ const CHROMIUM_ARGS = [
   '--enable-unsafe-swiftshader', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-quic',
 ];
-
-// ---------------------------------------------------------------------------
-// static server for build/web
-// ---------------------------------------------------------------------------
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png',
-};
-
-function serve(dir) {
-  const server = createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url, 'http://127.0.0.1');
-      let rel = decodeURIComponent(url.pathname);
-      if (rel.endsWith('/')) rel += 'index.html';
-      const file = path.join(dir, path.normalize(rel));
-      if (!file.startsWith(dir + path.sep)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
-      const body = await readFile(file);
-      res.writeHead(200, {
-        'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
-        'Content-Length': body.length,
-        'Cache-Control': 'no-store',
-      });
-      res.end(body);
-    } catch (err) {
-      res.writeHead(err.code === 'ENOENT' || err.code === 'EISDIR' ? 404 : 500);
-      res.end();
-    }
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
 
 // ---------------------------------------------------------------------------
 // tiny test harness
@@ -96,7 +61,7 @@ async function main() {
     throw new Error(`${SITE} has no index.html/headroom.wasm: run ./build.sh build first`);
   }
   await mkdir(ARTIFACTS, { recursive: true });
-  const server = await serve(SITE);
+  const server = await serveStatic(SITE);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const problems = [];  // page errors and console errors, from every page
