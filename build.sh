@@ -189,11 +189,19 @@ TOTAL_PASSED=0
 TOTAL_FAILED=0
 SUMMARY=()
 
-# record NAME PASSED FAILED
+# record NAME PASSED FAILED [DETAIL]: one suite's counts. The per-suite lines
+# avoid the "N passed, N failed" shape so only the last line reads as the verdict.
 record() {
   TOTAL_PASSED=$((TOTAL_PASSED + $2))
   TOTAL_FAILED=$((TOTAL_FAILED + $3))
-  SUMMARY+=("$(printf '%-10s %s passed, %s failed' "$1:" "$2" "$3")")
+  SUMMARY+=("$(printf '  %-8s %s of %s passed%s' "$1" "$2" $(($2 + $3)) "${4:+ ($4)}")")
+}
+
+# doctest_cases LOG: "doctest: N test cases, N failed" summed over the log.
+doctest_cases() {
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | awk -F'|' '/\[doctest\] test cases:/ {
+      split($1, a, ":"); total += a[2]; split($3, f, " "); failed += f[1] }
+    END { if (total) printf "doctest: %d test cases, %d failed", total, failed }'
 }
 
 # run_ctest NAME DIR: ctest in DIR, counts from its "N tests failed out of M".
@@ -205,7 +213,7 @@ run_ctest() {
   if [[ "$line" =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
     local failed="${BASH_REMATCH[1]}" total="${BASH_REMATCH[2]}"
     if ((rc != 0 && failed == 0)); then failed=1; fi
-    record "$name" $((total - failed)) "$failed"
+    record "$name" $((total - failed)) "$failed" "$(doctest_cases "$log")"
   else
     record "$name" 0 1
   fi
@@ -265,9 +273,9 @@ run_tests() {
 #-----------------------------------------------------------------------------
 serve() {
   local port="${PORT:-8000}"
-  step "serving build/web/ on http://127.0.0.1:$port/ (Ctrl-C stops)"
+  step "serving build/web/ with node tools/serve.mjs (Ctrl-C stops)"
   echo "open http://127.0.0.1:$port/"
-  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BUILD/web"
+  exec node "$ROOT/tools/serve.mjs" "$BUILD/web" "$port"
 }
 
 #-----------------------------------------------------------------------------
