@@ -218,6 +218,25 @@ async function main() {
       await hi.close();
     });
 
+    await test('a missing or broken wasm shows a readable error and rejects ready', async () => {
+      for (const [label, reply] of [['404', { status: 404, body: '' }],
+                                    ['garbage', { status: 200, contentType: 'application/wasm', body: 'not wasm' }]]) {
+        const ctx = await browser.newContext({ viewport: { width: 800, height: 600 } });
+        const p3 = await ctx.newPage();  // not watched: its errors are the point
+        await p3.route('**/headroom.wasm', (route) => route.fulfill(reply));
+        await p3.goto(url);
+        await p3.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+        const outcome = await p3.evaluate(() => window.headroom.ready.then(() => 'resolved', (e) => `rejected: ${e.message}`));
+        const shown = await p3.evaluate(() => ({
+          display: getComputedStyle(document.getElementById('error')).display,
+          text: document.getElementById('error-text').textContent,
+        }));
+        assert(outcome.startsWith('rejected') && shown.display !== 'none' && shown.text.length > 0,
+          `${label}: ready ${outcome}; error box ${JSON.stringify(shown)}`);
+        await ctx.close();
+      }
+    });
+
     await test('no page errors and no console errors', async () => {
       assert(problems.length === 0, problems.join('\n'));
     });
