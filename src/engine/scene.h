@@ -56,7 +56,7 @@ struct SceneConfig {
   static constexpr int kMaxTokens = 32;        // cap for typed sentences
   static constexpr int kMaxStressTokens = 512; // cap for the stress setting
   static constexpr size_t kMaxBytes = 4096;    // cap on input text
-  float sharpness = 16.f;  // score margin (nats) a relationship gives its target
+  float sharpness = 8.f;  // score margin (nats) a relationship gives its target
 };
 
 // What each head reads back of its targets (the "readout").
@@ -130,7 +130,7 @@ class Scene {
   int query_ = 0;
   float focus_ = 0.5f;
   int stress_ = 0;
-  Backend backend_ = Backend::Eigen;
+  Backend backend_ = default_backend();  // SIMD128 kernels on the web
   bool dirty_ = true;
   Mat x_;
   AttentionWeights w_;
