@@ -199,15 +199,16 @@ record() {
 
 # doctest_cases LOG: "doctest: N test cases, N failed" summed over the log.
 doctest_cases() {
-  sed 's/\x1b\[[0-9;]*m//g' "$1" | awk -F'|' '/\[doctest\] test cases:/ {
-      split($1, a, ":"); total += a[2]; split($3, f, " "); failed += f[1] }
-    END { if (total) printf "doctest: %d test cases, %d failed", total, failed }'
+  sed 's/\x1b\[[0-9;]*m//g' "$1" |
+    { grep -oE 'test cases: *[0-9]+ *\| *[0-9]+ passed *\| *[0-9]+ failed' || true; } |
+    awk -F'[:|]' '{ total += $2; failed += $4 }
+      END { if (total) printf "doctest: %d test cases, %d failed", total, failed }'
 }
 
 # run_ctest NAME DIR: ctest in DIR, counts from its "N tests failed out of M".
 run_ctest() {
   local name="$1" dir="$2" log="$BUILD/test-logs/$1.log" rc=0
-  (cd "$dir" && ctest --output-on-failure --no-tests=error) 2>&1 | tee "$log" || rc=$?
+  (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error) 2>&1 | tee "$log" || rc=$?
   local line
   line="$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)"
   if [[ "$line" =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
