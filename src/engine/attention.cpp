@@ -1,13 +1,26 @@
-// attention.cpp: the forward pass, written as numbered passes.
-// See attention.h for the maths and shapes. The hot loops are Eigen
-// expressions here; kernels/ holds the scalar and SIMD128 variants.
+// attention.cpp: the forward pass, written as numbered passes, twice.
+// See attention.h for the maths and shapes.
+//
+// Index of this file
+//   [SECTION] shape checks
+//   [SECTION] forward with Eigen expressions (Backend::Eigen)
+//   [SECTION] forward with kernels (Backend::Scalar, Backend::Simd)
+//   [SECTION] forward
 #include "attention.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
+#include "kernels/dispatch.h"
+
 namespace headroom {
+
+//-----------------------------------------------------------------------------
+// [SECTION] shape checks
+//-----------------------------------------------------------------------------
 
 Status check_heads(int d_model, int heads) {
   if (d_model <= 0) return Status::fail("d_model must be positive, got " + std::to_string(d_model));
@@ -39,21 +52,17 @@ Status check_weights(const AttentionWeights& w) {
   return Status::ok();
 }
 
-Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const ForwardOptions& opt) {
-  if (Status s = check_weights(w); !s) return s;
-  if (x.cols() != w.d_model)
-    return Status::fail("X has " + std::to_string(x.cols()) + " columns, d_model is " +
-                        std::to_string(w.d_model));
-  if (x.rows() < 1) return Status::fail("X has no rows: the sequence is empty");
+//-----------------------------------------------------------------------------
+// [SECTION] forward with Eigen expressions (Backend::Eigen)
+//-----------------------------------------------------------------------------
+namespace {
 
-  const Eigen::Index L = x.rows(), D = w.d_model, dh = w.d_head();
+// Shapes are checked and the Trace sized by forward().
+void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal) {
+  const Eigen::Index L = x.rows(), dh = w.d_head();
   const int H = w.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   const float neg_inf = -std::numeric_limits<float>::infinity();
-
-  trace.heads.resize(static_cast<size_t>(H));
-  trace.concat.resize(L, D);
-  trace.out.resize(L, D);
 
   for (int h = 0; h < H; ++h) {
     HeadTrace& t = trace.heads[static_cast<size_t>(h)];
@@ -63,11 +72,10 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const Forw
     t.v.noalias() = x * w.wv[h];
     // pass 2: scaled scores S = Q K^T / sqrt(dh), causal entries -inf (L x L)
     t.scores.noalias() = (t.q * t.k.transpose()) * scale;
-    if (opt.causal)
+    if (causal)
       for (Eigen::Index i = 0; i < L; ++i)
         for (Eigen::Index j = i + 1; j < L; ++j) t.scores(i, j) = neg_inf;
     // pass 3: row softmax, shifted by the row max so exp never overflows
-    t.weights.resize(L, L);
     for (Eigen::Index i = 0; i < L; ++i) {
       const float m = t.scores.row(i).maxCoeff();
       float sum = 0.f;
@@ -85,6 +93,90 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const Forw
   }
   // pass 6: output projection Y = concat W_O                           (L x D)
   trace.out.noalias() = trace.concat * w.wo;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] forward with kernels (Backend::Scalar, Backend::Simd)
+//-----------------------------------------------------------------------------
+// The same passes as forward_eigen, each one kernel call on the Trace's own
+// buffers (row-major, so every B operand streams contiguous rows):
+//   pass 1  Q_h, K_h, V_h = X W_*^h     gemm (L, dh, D); B = W_*^h as stored
+//   pass 2  S = Q_h (K_h^T / sqrt(dh))   transpose_scale into trace.scratch
+//                                        (dh x L), then gemm (L, L, dh)
+//   pass 3  P = softmax_rows(S)          (causal mask applied inside)
+//   pass 4  O_h = P V_h                  gemm (L, dh, L), written straight
+//                                        into concat's columns h*dh.. (ldc = D)
+//   pass 5  out_h = those columns        (copy, L x dh)
+//   pass 6  Y = concat W_O               gemm (L, D, D)
+// The GEMMs pack B into trace.scratch too (see kernels/gemm_f32.cpp), so
+// nothing is allocated once the Trace has these shapes.
+void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal,
+                     const kernels::KernelSet& k) {
+  const int L = static_cast<int>(x.rows()), D = w.d_model, dh = w.d_head(), H = w.heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  const kernels::GemmVariant& gemm = *k.gemm;
+  // scratch = [ K_h^T / sqrt(dh) (dh x L) | GEMM packing workspace ]
+  size_t work_floats = 0;
+  for (int depth : {D, dh, L})
+    work_floats = std::max(work_floats, kernels::gemm_workspace_floats(gemm, depth));
+  trace.scratch.resize(static_cast<size_t>(dh) * L + work_floats);
+  float* kt = trace.scratch.data();
+  float* work = kt + static_cast<size_t>(dh) * L;
+
+  for (int h = 0; h < H; ++h) {
+    HeadTrace& t = trace.heads[static_cast<size_t>(h)];
+    // pass 1: projections                                               (L x dh)
+    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wq[h].data(), dh, t.q.data(), dh, work);
+    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wk[h].data(), dh, t.k.data(), dh, work);
+    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wv[h].data(), dh, t.v.data(), dh, work);
+    // pass 2: scores, scale folded into the packed K^T                  (L x L)
+    kernels::transpose_scale_f32(L, dh, t.k.data(), dh, scale, kt, L);
+    kernels::gemm_f32(gemm, L, L, dh, t.q.data(), dh, kt, L, t.scores.data(), L, work);
+    // pass 3: row softmax (and causal mask)
+    k.softmax->fn(L, L, t.scores.data(), L, t.weights.data(), L, causal);
+    // pass 4: P V_h into concat's columns for head h
+    float* oc = trace.concat.data() + static_cast<long>(h) * dh;
+    kernels::gemm_f32(gemm, L, dh, L, t.weights.data(), L, t.v.data(), dh, oc, D, work);
+    // pass 5: the head's own copy
+    for (int i = 0; i < L; ++i)
+      std::memcpy(t.out.data() + static_cast<long>(i) * dh, oc + static_cast<long>(i) * D,
+                  sizeof(float) * static_cast<size_t>(dh));
+  }
+  // pass 6: output projection                                            (L x D)
+  kernels::gemm_f32(gemm, L, D, D, trace.concat.data(), D, w.wo.data(), D, trace.out.data(), D,
+                    work);
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] forward
+//-----------------------------------------------------------------------------
+Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const ForwardOptions& opt) {
+  if (Status s = check_weights(w); !s) return s;
+  if (x.cols() != w.d_model)
+    return Status::fail("X has " + std::to_string(x.cols()) + " columns, d_model is " +
+                        std::to_string(w.d_model));
+  if (x.rows() < 1) return Status::fail("X has no rows: the sequence is empty");
+
+  // Size every buffer once; same shapes next time means no allocation.
+  const Eigen::Index L = x.rows(), D = w.d_model, dh = w.d_head();
+  trace.heads.resize(static_cast<size_t>(w.heads));
+  for (HeadTrace& t : trace.heads) {
+    t.q.resize(L, dh);
+    t.k.resize(L, dh);
+    t.v.resize(L, dh);
+    t.scores.resize(L, L);
+    t.weights.resize(L, L);
+    t.out.resize(L, dh);
+  }
+  trace.concat.resize(L, D);
+  trace.out.resize(L, D);
+
+  if (opt.backend == Backend::Eigen)
+    forward_eigen(x, w, trace, opt.causal);
+  else
+    forward_kernels(x, w, trace, opt.causal, kernels::kernel_set(opt.backend));
   return Status::ok();
 }
 

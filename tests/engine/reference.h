@@ -16,6 +16,11 @@ using headroom::MatD;
 
 // Named tolerances (relative to the largest magnitude of the reference).
 constexpr double kForwardRelTol = 1e-5;
+// One GEMM, K <= 700 terms of magnitude <= 1, float accumulation in any order
+// with or without FMA, against double or against the scalar twin.
+constexpr double kGemmRelTol = 1e-5;
+// Softmax weights (all in [0, 1]): the rr2-p5 exp is within ~2 ulp of std::exp.
+constexpr double kSoftmaxAbsTol = 2e-6;
 
 inline Mat random_mat(int rows, int cols, uint64_t seed, float scale = 1.f) {
   Mat m(rows, cols);

@@ -1,0 +1,32 @@
+// dispatch.cpp: Backend -> kernel set, and the build's default backend.
+// See dispatch.h. The ISA folder CMake compiled (kernels/wasm/ or
+// kernels/generic/) supplies isa_kernels(); nothing here tests the ISA.
+#include "dispatch.h"
+
+namespace headroom::kernels {
+
+KernelSet kernel_set(Backend b) {
+  if (b == Backend::Simd) return {&isa_kernels().gemm.front(), &isa_kernels().softmax.front()};
+  return {&gemm_scalar(), &softmax_scalar()};
+}
+
+const char* simd_isa_name() { return isa_kernels().isa; }
+
+}  // namespace headroom::kernels
+
+namespace headroom {
+
+Backend default_backend() {
+  return kernels::isa_kernels().prefer_kernels ? Backend::Simd : Backend::Eigen;
+}
+
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::Eigen: return "Eigen";
+    case Backend::Scalar: return "scalar";
+    case Backend::Simd: return kernels::isa_kernels().display;
+  }
+  return "?";
+}
+
+}  // namespace headroom

@@ -1,0 +1,25 @@
+// isa_generic.cpp: the portable variants native builds run for Backend::Simd.
+//
+// Does: list every kernel of kernels/generic/, fastest first (dispatch.cpp
+// runs entry [0] of each family). These are plain C++ tiles the compiler
+// vectorises for whatever -march the build uses, so a native build's
+// Backend::Simd means "the register-tiled kernels", not SIMD128. The native
+// default backend stays Eigen (it has real SSE/AVX packet math).
+// Does not: choose between backends (dispatch.cpp does).
+#include "../kernels.h"
+
+namespace headroom::kernels {
+
+void gemm_f32__generic_6x16(int, int, const float*, int, const float*, int, float*, int);
+void softmax_rows__generic_u8(int, int, float*, int, float*, int, bool);
+
+const IsaKernels& isa_kernels() {
+  static const IsaKernels k{"generic",
+                            "tiled C++",
+                            {{"gemm_f32__generic_6x16", 6, 16, gemm_f32__generic_6x16}},
+                            {{"softmax_rows__generic_u8", softmax_rows__generic_u8}},
+                            false};
+  return k;
+}
+
+}  // namespace headroom::kernels

@@ -1,0 +1,107 @@
+// kernels.h: the hot loops of the attention forward, as plain functions on
+// row-major float buffers, and the registry that lists every variant.
+//
+// Does: declare the two kernel families the forward pass runs,
+//   gemm_f32      C (M x N) = A (M x K) B (K x N)             (all row-major)
+//   softmax_rows  W = softmax(S) row by row, shifted by the row max; with
+//                 causal, row i keeps only columns j <= i (S(i,j>i) := -inf,
+//                 W(i,j>i) := 0)
+// one variant per ISA and tile (name = op + ISA + tile/unroll, XNNPACK style),
+// a GEMM driver shared by every GEMM variant, and the registry tests loop over.
+// Does not: pick a variant for the forward pass (dispatch.h does that),
+// include wasm_simd128.h (only files under kernels/wasm/ do), or allocate.
+//
+// Shapes as in tensor.h: L tokens, D = d_model, H heads, dh = D / H. The
+// forward pass calls gemm_f32 with (M, N, K) = (L, dh, D) for each projection,
+// (L, L, dh) for Q_h K_h^T, (L, dh, L) for P V_h and (L, D, D) for W_O.
+#pragma once
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace headroom::kernels {
+
+//-----------------------------------------------------------------------------
+// gemm_f32: a register-tile micro-kernel plus one driver
+//-----------------------------------------------------------------------------
+// Micro-kernel: C[r][0..NR) = sum_p A[r][p] B[p][0..NR) for r < mr <= MR,
+// p < K. Rows r >= mr alias row mr-1 (loads and stores both), so a kernel can
+// always run MR rows; columns are always exactly NR (the driver handles the
+// column tail). Overwrites C, never accumulates into it.
+using GemmUkernel = void (*)(int mr, int K, const float* a, int lda, const float* b, int ldb,
+                             float* c, int ldc);
+
+struct GemmVariant {
+  const char* name;  // e.g. "gemm_f32__wasmsimd_4x8"
+  int mr, nr;        // register tile: MR rows x NR columns
+  GemmUkernel ukernel;
+};
+
+// C = A B with any M, N >= 1, K >= 0 (K = 0 writes zeros). Packs K x NC
+// slabs of B into `work` (contiguous NR-wide panels that stay in L2), walks
+// rows MR at a time (the MR x K strip of A stays in L1), and runs the N % NR
+// last columns through a zero-padded panel. Variants have MR x NR <= 128.
+// `work` holds
+// gemm_workspace_floats(v, K) floats (<= max(64 Ki, K NR)); C must not overlap
+// A, B or work.
+void gemm_f32(const GemmVariant& v, int M, int N, int K, const float* A, int lda,
+              const float* B, int ldb, float* C, int ldc, float* work);
+size_t gemm_workspace_floats(const GemmVariant& v, int K);
+
+//-----------------------------------------------------------------------------
+// softmax_rows: stable row softmax
+//-----------------------------------------------------------------------------
+// rows x n scores S (row stride lds) -> weights W (row stride ldw). S and W
+// must not overlap: the Trace shows both. With causal, S's masked entries are
+// overwritten with -inf so the Trace's scores say what the softmax saw.
+using SoftmaxRowsFn = void (*)(int rows, int n, float* s, int lds, float* w, int ldw, bool causal);
+
+// Shared by every variant: row i's causal mask. Sets S(i, j) = -inf and
+// W(i, j) = 0 for j > i when causal, returns how many leading columns take
+// part in the softmax (i + 1, or all n).
+inline int softmax_mask_row(int i, int n, bool causal, float* si, float* wi) {
+  const int valid = causal && i + 1 < n ? i + 1 : n;
+  for (int j = valid; j < n; ++j) si[j] = -std::numeric_limits<float>::infinity(), wi[j] = 0.f;
+  return valid;
+}
+
+struct SoftmaxVariant {
+  const char* name;  // e.g. "softmax_rows__wasmsimd_u16"
+  SoftmaxRowsFn fn;
+};
+
+//-----------------------------------------------------------------------------
+// transpose_scale: the packing step for Q K^T (not hot: L x dh per head)
+//-----------------------------------------------------------------------------
+// Out (cols x rows, row stride ldo) = alpha * In^T, In rows x cols (stride ldi).
+void transpose_scale_f32(int rows, int cols, const float* in, int ldi, float alpha, float* out,
+                         int ldo);
+
+//-----------------------------------------------------------------------------
+// registry
+//-----------------------------------------------------------------------------
+// Every variant compiled into this build, scalar references first. The scalar
+// twins are the references the tests compare every other variant with.
+const std::vector<GemmVariant>& gemm_variants();
+const std::vector<SoftmaxVariant>& softmax_variants();
+const GemmVariant& gemm_scalar();        // gemm_f32__scalar_1x4
+const SoftmaxVariant& softmax_scalar();  // softmax_rows__scalar
+
+// Provided by the ISA folder CMake compiles (kernels/wasm/ or kernels/generic/).
+struct IsaKernels {
+  const char* isa;                     // "wasmsimd" or "generic"
+  const char* display;                 // for the UI: "SIMD128", "tiled C++"
+  std::vector<GemmVariant> gemm;       // fastest first: dispatch uses [0]
+  std::vector<SoftmaxVariant> softmax; // fastest first
+  bool prefer_kernels;                 // true: the build's default backend is Simd
+};
+const IsaKernels& isa_kernels();
+
+//-----------------------------------------------------------------------------
+// every kernel function, by name (registered in registry.cpp and the ISA file)
+//-----------------------------------------------------------------------------
+void gemm_f32__scalar_1x4(int mr, int K, const float* a, int lda, const float* b, int ldb,
+                          float* c, int ldc);
+void softmax_rows__scalar(int rows, int n, float* s, int lds, float* w, int ldw, bool causal);
+
+}  // namespace headroom::kernels

@@ -1,0 +1,37 @@
+// registry.cpp: every kernel variant compiled into this build, in one list
+// per family: the scalar references first, then the ISA folder's variants.
+// Tests loop over these lists; dispatch.cpp picks from them.
+// Does not: choose a variant for the forward pass.
+#include "kernels.h"
+
+namespace headroom::kernels {
+
+const GemmVariant& gemm_scalar() {
+  static const GemmVariant v{"gemm_f32__scalar_1x4", 1, 4, gemm_f32__scalar_1x4};
+  return v;
+}
+
+const SoftmaxVariant& softmax_scalar() {
+  static const SoftmaxVariant v{"softmax_rows__scalar", softmax_rows__scalar};
+  return v;
+}
+
+const std::vector<GemmVariant>& gemm_variants() {
+  static const std::vector<GemmVariant> all = [] {
+    std::vector<GemmVariant> v{gemm_scalar()};
+    for (const GemmVariant& g : isa_kernels().gemm) v.push_back(g);
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<SoftmaxVariant>& softmax_variants() {
+  static const std::vector<SoftmaxVariant> all = [] {
+    std::vector<SoftmaxVariant> v{softmax_scalar()};
+    for (const SoftmaxVariant& s : isa_kernels().softmax) v.push_back(s);
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace headroom::kernels

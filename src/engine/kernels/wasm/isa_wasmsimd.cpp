@@ -1,0 +1,26 @@
+// isa_wasmsimd.cpp: the WebAssembly SIMD128 variants this folder provides.
+//
+// Does: list every kernel of kernels/wasm/, fastest first (dispatch.cpp runs
+// entry [0] of each family), and state that this build runs the kernels by
+// default (Backend::Simd): wasm Eigen has no SIMD128 packet math.
+// Does not: choose between backends (dispatch.cpp does).
+#include "../kernels.h"
+
+namespace headroom::kernels {
+
+void gemm_f32__wasmsimd_4x8(int, int, const float*, int, const float*, int, float*, int);
+void gemm_f32__wasmsimd_6x8(int, int, const float*, int, const float*, int, float*, int);
+void softmax_rows__wasmsimd_u16(int, int, float*, int, float*, int, bool);
+
+const IsaKernels& isa_kernels() {
+  static const IsaKernels k{
+      "wasmsimd",
+      "SIMD128",
+      {{"gemm_f32__wasmsimd_4x8", 4, 8, gemm_f32__wasmsimd_4x8},
+       {"gemm_f32__wasmsimd_6x8", 6, 8, gemm_f32__wasmsimd_6x8}},
+      {{"softmax_rows__wasmsimd_u16", softmax_rows__wasmsimd_u16}},
+      true};
+  return k;
+}
+
+}  // namespace headroom::kernels
