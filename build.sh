@@ -8,6 +8,9 @@
 #                       (ctest), the engine suite as wasm under node (ctest),
 #                       the browser tests (tests/browser/run.mjs); ends with
 #                       "N passed, N failed" and exits non-zero on any failure
+#   ./build.sh bench    build + run the forward benchmark (tests/bench/), wasm
+#                       under node and native -march=native: JSON lines, then
+#                       a table (also in build/bench/)
 #
 # Does: apt-get install only the Debian packages that are missing, `npm ci`
 # only when node_modules is missing or older than package-lock.json, fetch Dear
@@ -270,6 +273,28 @@ run_tests() {
 }
 
 #-----------------------------------------------------------------------------
+# bench
+#-----------------------------------------------------------------------------
+# The forward benchmark natively (build/bench-native, -O3 -march=native: our
+# kernels against Eigen with AVX) and as wasm under node (build/bench-wasm):
+# JSON lines on stdout and in build/bench/*.jsonl, then tests/bench/table.mjs.
+run_bench() {
+  local out="$BUILD/bench"
+  mkdir -p "$out"
+  step "benchmark, native -O3 -march=native: build/bench-native"
+  { configure "$BUILD/bench-native" -DHEADROOM_MARCH_NATIVE=ON &&
+    cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward; } || die "native benchmark build failed"
+  step "benchmark, wasm SIMD128 (emcmake, HEADROOM_TARGET=bench): build/bench-wasm"
+  { configure_em "$BUILD/bench-wasm" -DHEADROOM_TARGET=bench &&
+    cmake --build "$BUILD/bench-wasm" -j "$JOBS"; } || die "wasm benchmark build failed"
+  step "running: one core, warm-up + medians of repeated samples (the machine varies +-30%)"
+  node --no-experimental-fetch "$BUILD/bench-wasm/bench_forward.js" --platform wasm | tee "$out/wasm.jsonl"
+  "$BUILD/bench-native/bench_forward" --platform native | tee "$out/native.jsonl"
+  step "table (ratios inside this run)"
+  node tests/bench/table.mjs "$out/wasm.jsonl" "$out/native.jsonl"
+}
+
+#-----------------------------------------------------------------------------
 # serve
 #-----------------------------------------------------------------------------
 serve() {
@@ -286,6 +311,7 @@ case "${1:-}" in
   "")    install_all; build_web; serve ;;
   build) install_all; build_web ;;
   test)  install_all; run_tests ;;
-  -h|--help|help) sed -n '2,24p' "$0" ;;
-  *) die "unknown command '$1' (use: ./build.sh [build|test])" ;;
+  bench) install_debian_packages; run_bench ;;
+  -h|--help|help) sed -n '2,27p' "$0" ;;
+  *) die "unknown command '$1' (use: ./build.sh [build|test|bench])" ;;
 esac
