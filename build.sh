@@ -6,8 +6,13 @@
 #   ./build.sh build    install + build, no server
 #   ./build.sh test     install + build + run every suite: native doctest
 #                       (ctest), the engine suite as wasm under node (ctest),
-#                       the browser tests (tests/browser/run.mjs); ends with
-#                       "N passed, N failed" and exits non-zero on any failure
+#                       the browser tests (tests/browser/run.mjs), and the
+#                       native suites again under ASan + UBSan with a short
+#                       run of each libFuzzer target (clang, build/native-asan);
+#                       ends with "N passed, N failed", non-zero on any failure
+#   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
+#                       for FUZZ_SECONDS (default 60); corpus and crash files
+#                       go to build/native-asan/fuzz-corpus|fuzz-artifacts/
 #   ./build.sh bench    build + run the forward benchmark (tests/bench/), wasm
 #                       under node and native -march=native: JSON lines, then
 #                       a table (also in build/bench/)
@@ -34,7 +39,7 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs node-acorn from here
 IMGUI_VERSION=1.90.1
 IMGUI_TARBALL="imgui_${IMGUI_VERSION}+ds.orig.tar.xz"
 IMGUI_SHA256=ecce377df0f90b292f15dcbd83d438bddc162b2388c881132bde18c787572a1c
-DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium)
+DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium clang libclang-rt-14-dev)
 
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -241,6 +246,29 @@ build_wasm_tests() {
     cmake --build "$BUILD/wasm-tests" -j "$JOBS"
 }
 
+# ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang.
+build_native_asan() {
+  local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  CXX=clang++ configure "$BUILD/native-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEADROOM_FUZZ=ON \
+      "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" "-DCMAKE_EXE_LINKER_FLAGS=$san" &&
+    cmake --build "$BUILD/native-asan" -j "$JOBS"
+}
+
+# run_fuzzers SECONDS: each libFuzzer target for SECONDS, seeded from tests/fuzz/corpus/.
+run_fuzzers() {
+  local secs="$1" name dir="$BUILD/native-asan" rc=0
+  mkdir -p "$dir/fuzz-artifacts"
+  for name in tokenizer url_state; do
+    step "fuzz_$name for ${secs}s"
+    local dict=()
+    [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
+    mkdir -p "$dir/fuzz-corpus/$name"
+    "$dir/fuzz_$name" -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
+      -artifact_prefix="$dir/fuzz-artifacts/$name-" "$dir/fuzz-corpus/$name" "tests/fuzz/corpus/$name" || rc=1
+  done
+  return "$rc"
+}
+
 run_browser_tests() {
   local log="$BUILD/test-logs/browser.log" rc=0
   node tests/browser/run.mjs 2>&1 | tee "$log" || rc=$?
@@ -265,6 +293,9 @@ run_tests() {
 
   step "browser suite: node tests/browser/run.mjs (site in build/web/)"
   if suite_build browser build_web; then run_browser_tests; fi
+
+  step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"
+  if suite_build asan build_native_asan; then run_ctest asan "$BUILD/native-asan"; fi
 
   step "summary"
   printf '%s\n' "${SUMMARY[@]}"
@@ -311,7 +342,8 @@ case "${1:-}" in
   "")    install_all; build_web; serve ;;
   build) install_all; build_web ;;
   test)  install_all; run_tests ;;
+  fuzz)  install_debian_packages; build_native_asan; run_fuzzers "${FUZZ_SECONDS:-60}" ;;
   bench) install_debian_packages; run_bench ;;
-  -h|--help|help) sed -n '2,27p' "$0" ;;
-  *) die "unknown command '$1' (use: ./build.sh [build|test|bench])" ;;
+  -h|--help|help) sed -n '2,31p' "$0" ;;
+  *) die "unknown command '$1' (use: ./build.sh [build|test|fuzz|bench])" ;;
 esac

@@ -1,0 +1,90 @@
+// url_state.h: the demo's state in the URL hash, so any view can be shared as
+// a link, and the embed page can be configured by its iframe's src.
+//
+//   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
+//
+// Does: parse a hash by a whitelist (heads, sentence, query, focus, view,
+// theme) with strict grammar: percent-decoding that refuses malformed escapes
+// (%ZZ, a lone %), NUL and other control characters, and invalid UTF-8 (which
+// includes UTF-8-encoded lone surrogates); whole numbers in plain digits only
+// (no sign, point, exponent, hex, NaN); a key given twice is refused; unknown
+// keys are ignored and reported; a hash over kMaxHashBytes is refused whole.
+// Every refusal is a plain-English message, and a refused field is simply
+// absent from the result, so the caller keeps its previous value. Then apply
+// the parsed fields to a Scene (the engine decides which values are valid, so
+// the hash and the UI can never disagree), and serialise a state back.
+// Does not: touch the browser (src/platform passes the hash in as bytes and
+// shows the messages through ImGui or textContent), interpret markup (a
+// sentence with "<b>" is just text), or keep state of its own.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/scene.h"
+
+namespace headroom::app {
+
+// Caps. A hash longer than this is refused whole: the longest sentence the
+// engine accepts (SceneConfig::kMaxBytes = 4096 bytes) percent-encoded as
+// 3-byte characters is 12 KB, so 16 KB fits every real link.
+constexpr size_t kMaxHashBytes = 16384;
+constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
+
+// The values the `view` and `theme` keys accept; the first is the default.
+constexpr std::array<const char*, 6> kViews = {"lesson", "attention", "values", "readout", "concat", "steps"};
+constexpr std::array<const char*, 2> kThemes = {"dark", "light"};
+
+// The fields a hash may set; an empty optional means "not given or refused".
+struct UrlState {
+  std::optional<int> heads;
+  std::optional<std::string> sentence;  // UTF-8, no control characters but \t \n \r
+  std::optional<int> query;
+  std::optional<float> focus;           // clamped to [0, 1]
+  std::optional<std::string> view;      // one of kViews
+  std::optional<std::string> theme;     // one of kThemes
+
+  bool operator==(const UrlState& o) const {
+    return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
+           view == o.view && theme == o.theme;
+  }
+};
+
+struct UrlParse {
+  UrlState state;
+  std::vector<std::string> messages;  // one per refused, clamped or ignored item
+};
+
+// Parses `hash` (with or without the leading '#'; raw bytes, any content).
+UrlParse parse_url_hash(std::string_view hash);
+
+// Percent-decodes one value ('+' is a space). Returns false with `why` set on
+// a malformed escape, a control character (other than \t \n \r when
+// `allow_whitespace`), or invalid UTF-8.
+bool percent_decode(std::string_view in, bool allow_whitespace, std::string& out, std::string& why);
+
+// Percent-encodes everything but A-Z a-z 0-9 - . _ ~ (spaces as %20).
+std::string percent_encode(std::string_view in);
+
+// "heads=2&query=6&...": every field that is set, in a fixed order.
+std::string to_url_hash(const UrlState& s);
+
+// Applies the fields in a safe order (sentence, then query, heads, focus),
+// each through the Scene's validating setter. A refused field keeps the
+// Scene's previous value; a query given with a refused sentence is skipped.
+// Returns the messages for everything refused.
+std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
+
+// The Scene's state as a UrlState, for to_url_hash; `sentence` is the text the
+// Scene was last given (it keeps only tokens). The sentence is left out when
+// it is the lesson sentence, focus when it is 0.5, view and theme when they
+// are the defaults (so a plain link stays short).
+UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string_view view,
+                      std::string_view theme);
+
+// Joins messages with "; ", keeping at most kMaxHashMessages ("and N more").
+std::string join_messages(const std::vector<std::string>& messages);
+
+}  // namespace headroom::app

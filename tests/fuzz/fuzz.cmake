@@ -1,0 +1,25 @@
+# fuzz.cmake: libFuzzer targets, included by CMakeLists.txt when HEADROOM_FUZZ
+# is on (clang only; build.sh configures build/native-asan that way with
+# -fsanitize=fuzzer-no-link,address,undefined for every object).
+#
+# Does: build fuzz_tokenizer and fuzz_url_state, and register a short ctest run
+# of each (HEADROOM_FUZZ_SMOKE_SECONDS, default 10) seeded from
+# tests/fuzz/corpus/<name>/; new inputs go to build/.../fuzz-corpus/<name>/.
+# Does not: write into the source tree, or run long (./build.sh fuzz does).
+set(HEADROOM_FUZZ_SMOKE_SECONDS 10 CACHE STRING "seconds each fuzzer runs under ctest")
+foreach(name tokenizer url_state)
+  add_executable(fuzz_${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_${name}.cpp)
+  target_link_libraries(fuzz_${name} PRIVATE headroom_engine)
+  target_include_directories(fuzz_${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+  target_compile_options(fuzz_${name} PRIVATE ${HEADROOM_WARNINGS})
+  target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz-corpus/${name} ${CMAKE_BINARY_DIR}/fuzz-artifacts)
+  set(dict "")
+  if(EXISTS ${CMAKE_SOURCE_DIR}/tests/fuzz/${name}.dict)
+    set(dict -dict=${CMAKE_SOURCE_DIR}/tests/fuzz/${name}.dict)
+  endif()
+  add_test(NAME fuzz_${name}
+    COMMAND fuzz_${name} -max_total_time=${HEADROOM_FUZZ_SMOKE_SECONDS} -print_final_stats=1 ${dict} -artifact_prefix=${CMAKE_BINARY_DIR}/fuzz-artifacts/${name}-
+      ${CMAKE_BINARY_DIR}/fuzz-corpus/${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${name})
+endforeach()
+target_sources(fuzz_url_state PRIVATE ${CMAKE_SOURCE_DIR}/src/app/url_state.cpp)

@@ -1,0 +1,51 @@
+// fuzz_url_state.cpp: libFuzzer target for the URL hash parser (app/url_state.h).
+//
+// Does: parse arbitrary bytes as a hash and check: a refused hash yields
+// messages, never a crash; whatever was accepted serialises to a hash that
+// parses back to the same state with no messages (focus to 4 decimals);
+// applying it to a Scene leaves a valid Scene (1/2/4/8 heads, 1..32 tokens,
+// query in range, focus in [0, 1]).
+// Does not: run in the normal build (see fuzz_tokenizer.cpp for how it is built).
+//
+// Run: ./build.sh fuzz   (or build/native-asan/fuzz_url_state <corpus dirs>)
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "app/url_state.h"
+
+#define FUZZ_CHECK(cond) \
+  do {                   \
+    if (!(cond)) __builtin_trap(); \
+  } while (0)
+
+using namespace headroom;
+using namespace headroom::app;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view hash(reinterpret_cast<const char*>(data), size);
+  const UrlParse p = parse_url_hash(hash);
+  for (const std::string& m : p.messages) FUZZ_CHECK(!m.empty() && m.size() < 400);
+  if (p.state.focus) FUZZ_CHECK(*p.state.focus >= 0.f && *p.state.focus <= 1.f);
+
+  // Round trip: what was accepted is written back and read again unchanged.
+  const UrlParse again = parse_url_hash(to_url_hash(p.state));
+  FUZZ_CHECK(again.messages.empty());
+  UrlState expect = p.state;
+  if (expect.focus) {
+    FUZZ_CHECK(again.state.focus && std::fabs(*again.state.focus - *expect.focus) <= 0.00005f);
+    expect.focus = again.state.focus;
+  }
+  FUZZ_CHECK(again.state == expect);
+
+  static Scene scene;
+  apply_url_state(scene, p.state);
+  const int h = scene.heads();
+  FUZZ_CHECK(h == 1 || h == 2 || h == 4 || h == 8);
+  const int L = static_cast<int>(scene.tokens().size());
+  FUZZ_CHECK(L >= 1 && L <= SceneConfig::kMaxTokens);
+  FUZZ_CHECK(scene.query() >= 0 && scene.query() < L);
+  FUZZ_CHECK(scene.focus() >= 0.f && scene.focus() <= 1.f);
+  return 0;
+}
