@@ -47,6 +47,7 @@ void setup_style() {
   s.FrameRounding = 4;
   s.GrabRounding = 4;
   s.ScrollbarSize = 12;
+  s.WindowBorderSize = 0;  // the main window is the whole canvas: no frame around it
   s.Colors[ImGuiCol_WindowBg] = ImVec4(0.98f, 0.98f, 0.97f, 1.f);
 }
 
