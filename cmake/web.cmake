@@ -44,6 +44,24 @@ target_link_options(headroom PRIVATE
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8)
+# Shaders (one program per shaders/*.glsl) and the UI fonts, compiled in
+# through headers generated into the build folder (cmake/embed.cmake).
+include(${CMAKE_SOURCE_DIR}/cmake/embed.cmake)
+set(HEADROOM_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/generated)
+file(GLOB HEADROOM_SHADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl)
+headroom_embed_text(${HEADROOM_GEN_DIR}/shaders.h headroom::shaders ${HEADROOM_SHADERS})
+set(HEADROOM_FONT_DIRS /usr/share/fonts/truetype/liberation /usr/share/fonts/truetype/dejavu)
+find_file(HEADROOM_FONT_REGULAR NAMES LiberationSans-Regular.ttf DejaVuSans.ttf
+  PATHS ${HEADROOM_FONT_DIRS} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+find_file(HEADROOM_FONT_BOLD NAMES LiberationSans-Bold.ttf DejaVuSans-Bold.ttf
+  PATHS ${HEADROOM_FONT_DIRS} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT HEADROOM_FONT_REGULAR OR NOT HEADROOM_FONT_BOLD)
+  message(FATAL_ERROR "no UI font: install fonts-liberation (or fonts-dejavu-core)")
+endif()
+headroom_embed_binary(${HEADROOM_GEN_DIR}/font_regular.h font_regular_ttf ${HEADROOM_FONT_REGULAR})
+headroom_embed_binary(${HEADROOM_GEN_DIR}/font_bold.h font_bold_ttf ${HEADROOM_FONT_BOLD})
+target_include_directories(headroom PRIVATE ${HEADROOM_GEN_DIR})
+
 set_target_properties(headroom PROPERTIES
   SUFFIX ".js"
   RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")

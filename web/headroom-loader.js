@@ -11,9 +11,13 @@
 //   headroom.getState()         plain JSON object: tokens (string[]), heads,
 //                               dModel, dHead, query, focus, weights (H arrays
 //                               of L weights for the query token), relations
-//                               and targets per head, readout per head, error
+//                               and targets per head, readout per head,
+//                               valueSpace per head ({points: L x [x, y],
+//                               output: [x, y], explained}), sentence (the
+//                               readout in words), description, error
 //                               (null, or why the last input was refused)
-//   headroom.debug.layout()     for tests only: token button rects (CSS px)
+//   headroom.debug.layout()     for tests only: token chip and heads button
+//                               rects (CSS px): {tokens: [...], heads: [...]}
 //
 // Does not: compute anything (every number comes from the wasm engine), or
 // bridge postMessage for cross-origin hosts (a later embed page does).
@@ -175,6 +179,19 @@
   });
 
   window.headroom = Object.freeze({ ready, setHeads, setSentence, selectToken, setFocus, getState, debug });
+
+  // The page's sentence field (index.html; a host page may not have one):
+  // Enter or Apply sends it through setSentence; a refusal is shown under it.
+  function wireSentenceForm() {
+    const form = $('sentence-form'), input = $('sentence'), error = $('sentence-error');
+    if (!form || !input) return;
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const s = setSentence(input.value);
+      if (error) error.textContent = s.error ? `Refused: ${s.error}` : '';
+    });
+  }
+  ready.then(wireSentenceForm, () => {});
 
   window.addEventListener('error', (e) => { if (!mod) fail(e.message || 'a script error stopped the page'); });
   start().then(() => resolveReady(window.headroom), (err) => fail(err && err.message ? err.message : String(err)));

@@ -32,6 +32,8 @@ struct Demo {
   bool set_sentence(std::string_view utf8);
   bool select_token(int token);
   bool set_focus(float focus);
+  bool set_target(Relation r, int token);  // the query's target for r
+  void reset_targets();
 
  private:
   bool apply(const Status& s);
@@ -39,7 +41,9 @@ struct Demo {
 
 // The JS API's state as one JSON object (see web/headroom-loader.js):
 // tokens, heads, dModel, dHead, query, focus, weights (H rows of L weights for
-// the selected token), relations and targets per head, readout per head, error.
+// the selected token), relations and targets per head, readout per head,
+// valueSpace per head (the value-space view's 2-D points and output point),
+// sentence (the readout in words), description (the aria-live text), error.
 std::string state_json(Demo& demo);
 
 // Appends `s` to `out` as a JSON string literal (quotes, escapes, invalid

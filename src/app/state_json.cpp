@@ -9,6 +9,8 @@
 #include <cstdio>
 
 #include "app/demo.h"
+#include "app/describe.h"
+#include "app/value_space.h"
 #include "engine/tokenizer.h"
 
 namespace headroom::app {
@@ -152,6 +154,38 @@ std::string state_json(Demo& demo) {
     append_float(out, r.entropy);
     out += '}';
   });
+
+  // valueSpace[h]: the value-space view's picture (engine/value_map.h):
+  // points (L x [x, y]), output ([x, y], the query's output), explained.
+  key(out, "valueSpace");
+  append_array(out, value_maps(scene), [&](const ValueMap& m) {
+    out += '{';
+    key(out, "points", true);
+    out += '[';
+    for (Eigen::Index j = 0; j < m.points.rows(); ++j) {
+      if (j) out += ',';
+      out += '[';
+      append_float(out, m.points(j, 0));
+      out += ',';
+      append_float(out, m.points(j, 1));
+      out += ']';
+    }
+    out += ']';
+    key(out, "output");
+    out += '[';
+    append_float(out, m.output(0));
+    out += ',';
+    append_float(out, m.output(1));
+    out += ']';
+    key(out, "explained");
+    append_float(out, m.explained);
+    out += '}';
+  });
+  // The readout sentence and the full description (the page's aria-live text).
+  key(out, "sentence");
+  append_json_string(out, readout_sentence(scene));
+  key(out, "description");
+  append_json_string(out, describe_state(scene));
 
   key(out, "error");
   if (demo.error.empty()) {

@@ -21,8 +21,9 @@ void setup_fonts(float density);
 void draw_ui(Demo& demo);
 
 // Where the last frame drew things, in CSS pixels, as JSON:
-// {"tokens":[[x0,y0,x1,y1],...]} (one rect per token button). Lets browser
-// tests click a token through the real mouse path without guessing a layout.
+// {"tokens":[[x0,y0,x1,y1],...], "heads":[...]} (one rect per token chip,
+// one per heads button 1/2/4/8). Lets browser tests click through the real
+// mouse path without guessing a layout.
 std::string layout_json();
 
 }  // namespace headroom::app

@@ -1,8 +1,8 @@
-// view_heads_control.cpp: the 1 / 2 / 4 / 8 heads control and the single
-// head's focus slider.
+// view_heads_control.cpp: [2] the 1 / 2 / 4 / 8 heads control, the most
+// prominent control on screen, with d_model and d_head = d_model / H.
 //
-// Does: big buttons (keys 1, 2, 4, 8 do the same, see ui.cpp); with one head,
-// a slider that moves it between all-on-one, split and spread.
+// Does: big buttons (keys 1, 2, 4, 8 do the same, see ui.cpp); records each
+// button's rectangle in layout() so tests can click them for real.
 // Does not: decide which head counts are valid (the engine refuses the rest).
 #include <cstdio>
 
@@ -12,51 +12,43 @@ namespace headroom::app {
 
 void view_heads_control(Demo& demo) {
   const int heads = demo.scene.heads();
+  const float narrow = ImGui::GetContentRegionAvail().x < 520.f;
   ImGui::PushFont(fonts().big);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Heads");
-  ImGui::SameLine(0, 18);
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(18, 6));
-  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 6);
+  ImGui::SameLine(0, narrow ? 12.f : 20.f);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0, 8));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 8);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(narrow ? 8.f : 10.f, 8));
+  const float w = narrow ? 52.f : 64.f;
+  std::vector<ImVec4>& rects = layout().head_rects;
+  rects.clear();
   for (int n : kHeadChoices) {
     const bool selected = n == heads;
-    if (selected) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.80f, 1));
-      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.25f, 0.50f, 0.85f, 1));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    }
+    ImGui::PushStyleColor(ImGuiCol_Button, selected ? ImVec4(0.13f, 0.36f, 0.72f, 1) : ImVec4(0.86f, 0.90f, 0.97f, 1));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? ImVec4(0.18f, 0.42f, 0.80f, 1) : ImVec4(0.76f, 0.84f, 0.96f, 1));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.10f, 0.30f, 0.65f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, selected ? ImVec4(1, 1, 1, 1) : ImVec4(0.10f, 0.25f, 0.55f, 1));
     char label[16];
     std::snprintf(label, sizeof label, "%d##heads", n);
-    if (ImGui::Button(label)) demo.set_heads(n);
-    if (selected) ImGui::PopStyleColor(3);
+    if (ImGui::Button(label, ImVec2(w, 0))) demo.set_heads(n);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    rects.emplace_back(a.x, a.y, b.x, b.y);
+    ImGui::PopStyleColor(4);
     ImGui::SameLine();
   }
-  ImGui::PopStyleVar(2);
+  ImGui::PopStyleVar(3);
   ImGui::PopFont();
 
-  ImGui::SameLine(0, 18);
+  if (narrow) ImGui::NewLine(); else ImGui::SameLine(0, 20);
   ImGui::BeginGroup();
-  ImGui::Text("d_model = %d, d_head = %d", demo.scene.d_model(), demo.scene.d_head());
-  ImGui::TextDisabled("keys 1 2 4 8; left/right move the query");
+  ImGui::Text("d_model = %d   d_head = d_model / H = %d", demo.scene.d_model(), demo.scene.d_head());
+  ImGui::TextDisabled("keys 1 2 4 8 \xc2\xb7 left/right arrows move the query");
   ImGui::EndGroup();
   ImGui::SameLine();
   help_marker(
-      "Each head h computes softmax(Q_h K_h^T / sqrt(d_head)) V_h with its own "
-      "W_Q, W_K, W_V (d_model x d_head, d_head = d_model / H). A head's output for "
-      "a token is ONE weighted average of value vectors. The heads' outputs are "
-      "concatenated and mixed by W_O.");
-
-  if (heads == 1) {
-    float focus = demo.scene.focus();
-    ImGui::SetNextItemWidth(280);
-    if (ImGui::SliderFloat("single-head focus", &focus, 0.f, 1.f, "%.2f")) demo.set_focus(focus);
-    ImGui::SameLine();
-    help_marker(
-        "One head holding two relationships can only: 0 = put its weight on one target "
-        "and lose the other; 0.5 = split it, and output the midpoint of two value "
-        "vectors; 1 = spread it thin over every token. Every weight still comes "
-        "from the softmax.");
-  }
+      "head h: out_h = softmax(Q_h K_h^T / sqrt(d_head)) V_h, with its own W_Q, W_K, W_V of "
+      "d_model x d_head (d_head = d_model / H); the heads' outputs are concatenated and mixed by W_O.");
 }
 
 }  // namespace headroom::app

@@ -1,56 +1,117 @@
-// view_sentence.cpp: the sentence box and the token strip.
+// view_sentence.cpp: [1] the sentence strip: tokens as chips; click one to
+// make it the query; under each chip a mark in a head's colour for every
+// head whose target it is; and the query's reassignable targets, each a
+// button that arms "the next token click moves this target".
 //
-// Does: a text box (Enter applies the sentence, the engine tokenizes it), the
-// last refused input's message, and one button per token in columns shared
-// with the bar rows; clicking a token makes it the query.
-// Does not: tokenize (the engine does) or check lengths (the engine refuses).
+// Does: wrap chips onto more lines when the width runs out (phones); record
+// each chip's rectangle in layout() for tests. The sentence itself is edited
+// in the page's HTML text field (mobile keyboards do not reach ImGui fields).
+// Does not: tokenize or decide targets (the engine parses and validates).
+#include <string>
+
 #include "app/views.h"
 
 namespace headroom::app {
 
-void view_sentence_input(Demo& demo) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Sentence");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(-90);
-  const bool entered = ImGui::InputText("##sentence", demo.draft.data(), demo.draft.size(),
-                                        ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  if (ImGui::Button("Apply") || entered) {
-    const std::string text(demo.draft.data());
-    demo.set_sentence(text);
-  }
-  if (!demo.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.10f, 0.10f, 1));
-    ImGui::TextWrapped("Refused: %s", demo.error.c_str());
-    ImGui::PopStyleColor();
-  }
-}
-
-void view_sentence_strip(Demo& demo, const std::vector<float>& columns) {
+void view_sentence_strip(Demo& demo) {
   const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size());
   const int q = demo.scene.query();
-  ImGui::TextDisabled("Click a token to see where each head looks from it.");
-  // Column i is columns[i] wide: a button of columns[i] - 4 plus 4 of spacing.
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 6));
+  const int H = demo.scene.heads();
+  ViewState& vs = view_state();
+  const std::vector<HeadReadout> readout = demo.scene.readout();
+
+  section_title("Sentence",
+                "tokens x_1..x_L (L x d_model); the selected token is the query: its row q_h = x W_Q^h "
+                "is compared with every key k_j = x_j W_K^h. A mark under a token: that head's target.");
+  ImGui::SameLine();
+  ImGui::TextDisabled(vs.reassign >= 0 ? "click the token that should be the new target"
+                                       : "click a token to make it the query");
+
+  // Which heads target each token.
+  std::vector<std::vector<int>> marks(static_cast<size_t>(L));
+  for (int h = 0; h < H; ++h)
+    for (int t : readout[static_cast<size_t>(h)].targets)
+      if (t >= 0 && t < L) marks[static_cast<size_t>(t)].push_back(h);
+
+  const std::vector<float> columns = token_columns(demo);
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  const float mark_h = 5.f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   std::vector<ImVec4>& rects = layout().token_rects;
   rects.clear();
-  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
-    if (i) ImGui::SameLine();
-    const bool selected = i == q;
-    if (selected) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.15f, 0.15f, 0.20f, 1));
-      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.25f, 0.25f, 0.30f, 1));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4 + mark_h + 6));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 12.f);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(8, 6));
+  for (int i = 0; i < L; ++i) {
+    const float w = columns[static_cast<size_t>(i)] - 4;
+    if (i > 0) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
+    const bool selected = i == q;
+    ImVec4 bg = selected ? ImVec4(0.12f, 0.12f, 0.16f, 1) : ImVec4(0.92f, 0.92f, 0.90f, 1);
+    ImGui::PushStyleColor(ImGuiCol_Button, bg);
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? ImVec4(0.25f, 0.25f, 0.30f, 1) : ImVec4(0.84f, 0.86f, 0.90f, 1));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.70f, 0.75f, 0.85f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, selected ? ImVec4(1, 1, 1, 1) : ImVec4(0.1f, 0.1f, 0.1f, 1));
     ImGui::PushID(i);
-    if (ImGui::Button(tokens[i].text.c_str(), ImVec2(columns[i] - 4, 0))) demo.select_token(i);
+    if (ImGui::Button(tokens[static_cast<size_t>(i)].text.c_str(), ImVec2(w, 0))) {
+      if (vs.reassign >= 0) {
+        demo.set_target(static_cast<Relation>(vs.reassign), i);
+        vs.reassign = -1;
+      } else {
+        demo.select_token(i);
+      }
+    }
+    if (ImGui::IsItemHovered() && !demo.scene.roles(i).empty())
+      ImGui::SetItemTooltip("%s: %s (token %d)", tokens[static_cast<size_t>(i)].text.c_str(), demo.scene.roles(i).c_str(), i);
+    ImGui::PopID();
+    ImGui::PopStyleColor(4);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     rects.emplace_back(a.x, a.y, b.x, b.y);
-    ImGui::PopID();
-    if (selected) ImGui::PopStyleColor(3);
+    // Target marks: one segment per head that targets this token.
+    const auto& m = marks[static_cast<size_t>(i)];
+    if (!m.empty()) {
+      const float seg = (b.x - a.x - 8) / static_cast<float>(m.size());
+      for (size_t k = 0; k < m.size(); ++k) {
+        const float x0 = a.x + 4 + seg * static_cast<float>(k);
+        dl->AddRectFilled(ImVec2(x0 + 1, b.y + 3), ImVec2(x0 + seg - 1, b.y + 3 + mark_h), head_color(m[k]), 2.f);
+      }
+    }
   }
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(3);
+
+  // The query's targets, reassignable by name.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("targets of \"%s\":", tokens[static_cast<size_t>(q)].text.c_str());
+  for (int h = 0; h < H; ++h) {
+    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    for (size_t k = 0; k < r.relations.size(); ++k) {
+      const Relation rel = r.relations[k];
+      if (!relation_reassignable(rel)) continue;
+      const int t = r.targets[k];
+      const bool armed = vs.reassign == static_cast<int>(rel);
+      std::string label = std::string(relation_name(rel)) + " \xe2\x86\x92 " +
+                          (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text) + "##rel" +
+                          std::to_string(static_cast<int>(rel));
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 24) ImGui::NewLine();
+      ImGui::PushStyleColor(ImGuiCol_Button, armed ? head_color(h) : head_color(h, 0.15f));
+      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, head_color(h, 0.35f));
+      ImGui::PushStyleColor(ImGuiCol_Text, armed ? IM_COL32(255, 255, 255, 255) : head_color(h));
+      if (ImGui::SmallButton(label.c_str())) vs.reassign = armed ? -1 : static_cast<int>(rel);
+      ImGui::PopStyleColor(3);
+      ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,
+                            relation_name(rel), relation_help(rel));
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("reset")) {
+    demo.reset_targets();
+    vs.reassign = -1;
+  }
+  if (vs.reassign >= 0 && ImGui::IsKeyPressed(ImGuiKey_Escape)) vs.reassign = -1;
 }
 
 }  // namespace headroom::app

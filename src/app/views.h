@@ -2,7 +2,10 @@
 //
 // Does: declare the views ui.cpp lays out; each view reads the Demo and calls
 // its verbs (never the Scene's setters directly, so errors are recorded).
-// Does not: compute attention, or own any state beyond what ImGui keeps.
+// Every view opens with a title and a "(?)" marker stating its maths in one
+// line.
+// Does not: compute attention, or own any state beyond what ImGui keeps and
+// the few display choices in ViewState.
 #pragma once
 #include <vector>
 
@@ -11,41 +14,87 @@
 
 namespace headroom::app {
 
-// Fonts set up by setup_fonts(): body text and the big heads control.
+// Fonts set up by setup_fonts(): body text, the readout sentence, bold, and
+// the big heads control.
 struct Fonts {
   ImFont* body = nullptr;
+  ImFont* medium = nullptr;
+  ImFont* bold = nullptr;
   ImFont* big = nullptr;
 };
 Fonts& fonts();
 
 // What the last frame drew where (display = CSS pixels); see layout_json().
 struct Layout {
-  std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token button
+  std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
+  std::vector<ImVec4> head_rects;   // per entry of kHeadChoices
 };
 Layout& layout();
+
+// Display choices that last across frames but are not the demo's state.
+struct ViewState {
+  int reassign = -1;            // Relation armed for reassignment by the next token click, -1: none
+  int step = 0;                 // step-through: which step is open
+  int step_head = 0;            // step-through: which head
+  bool reduced_motion = false;  // prefers-reduced-motion: no animation
+  // The 1 -> H heads animation: when it started (ImGui time, < 0: none) and
+  // the single head's targets it starts from.
+  double split_started = -1;
+  std::vector<int> split_from;
+  int last_heads = 0;
+};
+ViewState& view_state();
 
 // A "(?)" marker whose tooltip states one line of maths.
 void help_marker(const char* text);
 
+// A white card around a view: begin_card, the view, end_card. `tint` is the
+// background (0: white).
+void begin_card(const char* id, ImU32 tint = 0);
+void end_card();
+
+// A view's title in bold, then its help marker on the same line.
+void section_title(const char* title, const char* help);
+
 // Colour of head h (of H), the same in every view.
 ImU32 head_color(int head, float alpha = 1.f);
+
+// Blue (negative) - white - red (positive), |v| / scale saturating at 1.
+ImU32 diverging_color(float v, float scale);
+
+// A strip of n cells coloured by diverging_color(v[i], scale) in the given
+// rectangle; returns the hovered cell or -1.
+int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, float scale);
+
+// A curve from a to b bulging sideways by `bulge` (perpendicular, to the
+// left of a->b), thickness and colour given.
+void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, float thickness);
 
 // Width of each token's column, shared by the sentence strip and the bar rows
 // so a token's bars sit under its button.
 std::vector<float> token_columns(const Demo& demo);
 
-// The heads control: 1 / 2 / 4 / 8, the most prominent control on screen,
-// and the single head's focus slider.
+// [1] The tokens as chips with each head's target marks; clicking a chip
+// makes it the query, or (armed) reassigns a target.
+void view_sentence_strip(Demo& demo);
+// [2] The heads control: 1 / 2 / 4 / 8, d_model and d_head.
 void view_heads_control(Demo& demo);
-
-// The sentence box (type, Enter applies) and the last refusal, if any.
-void view_sentence_input(Demo& demo);
-
-// The tokens as buttons; clicking one makes it the query.
-void view_sentence_strip(Demo& demo, const std::vector<float>& columns);
-
-// Per head: its relationships, what its output reads back, and a bar per
-// token of its attention weight from the query, with the number.
-void view_head_bars(Demo& demo, const std::vector<float>& columns);
+// [3a] Per head, the query's weights as bars with numbers, and arcs from the
+// query to every key (thickness = weight, colour = head).
+void view_attention(Demo& demo);
+// [3b] Per head, the full L x L weights as a heatmap (GLSL program).
+void view_heatmap(Demo& demo);
+// [4] Per head, the value vectors in 2-D and the head's output among them.
+void view_value_space(Demo& demo);
+// [5] The readout sentence.
+void view_readout(Demo& demo);
+// [6] The concatenation of the heads' outputs and W_O's mix.
+void view_concat(Demo& demo);
+// [7] The forward pass step by step for the query.
+void view_steps(Demo& demo);
+// [8] The single head's focus: presets and slider.
+void view_focus(Demo& demo);
+// [9] What each head holds: relationships by name, targets, readout numbers.
+void view_more_heads(Demo& demo);
 
 }  // namespace headroom::app

@@ -27,6 +27,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "platform/page_glue.h"
 #include "platform/web_app.h"
 
 namespace {
@@ -114,6 +115,7 @@ void frame(void*) {
   ImGui::NewFrame();
 
   headroom::app::draw_ui(headroom::platform::demo());
+  headroom::platform::sync_page(headroom::platform::demo());  // aria text, reduced motion
 
   ImGui::Render();
   glViewport(0, 0, g.fb_w, g.fb_h);
@@ -156,6 +158,7 @@ int main() {
   headroom::app::setup_fonts(g.font_density);  // the GL texture comes with the first frame
   ImGui_ImplGlfw_InitForOpenGL(g.window, false);
   install_callbacks(g.window);
+  headroom::platform::install_touch(kCanvas);  // page_glue.cpp
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);

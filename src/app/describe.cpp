@@ -1,0 +1,78 @@
+// describe.cpp: see describe.h.
+#include "app/describe.h"
+
+#include <cstdio>
+
+namespace headroom::app {
+
+namespace {
+
+std::string fmt2(float v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+const std::string& word(const Scene& scene, int token) {
+  static const std::string none = "(none)";
+  const auto& t = scene.tokens();
+  return token >= 0 && token < static_cast<int>(t.size()) ? t[static_cast<size_t>(token)].text : none;
+}
+
+}  // namespace
+
+std::string head_verdict(const Scene& scene, const HeadReadout& r) {
+  const size_t n = r.targets.size();
+  int best = -1;
+  for (size_t i = 0; i < n; ++i)
+    if (r.target_cos[i] >= kReadsCos && (best < 0 || r.target_cos[i] > r.target_cos[static_cast<size_t>(best)]))
+      best = static_cast<int>(i);
+  if (n == 1) {
+    if (best == 0) return "reads " + word(scene, r.targets[0]) + " (cos " + fmt2(r.target_cos[0]) + ")";
+    return "misses " + word(scene, r.targets[0]) + " (cos " + fmt2(r.target_cos[0]) + ")";
+  }
+  std::string cos_list;
+  for (size_t i = 0; i < n; ++i) cos_list += (i ? " / " : "") + fmt2(r.target_cos[i]);
+  if (best < 0) {
+    if (r.max_weight < 0.3f) return "is mush, close to no target (cos " + cos_list + ")";
+    return std::string("is close to ") + (n == 2 ? "neither" : "none of them") + " (cos " + cos_list + ")";
+  }
+  std::string s = "reads " + word(scene, r.targets[static_cast<size_t>(best)]) + " and loses";
+  bool first = true;
+  for (size_t i = 0; i < n; ++i) {
+    if (static_cast<int>(i) == best) continue;
+    s += (first ? " " : ", ") + word(scene, r.targets[i]);
+    first = false;
+  }
+  return s + " (cos " + cos_list + ")";
+}
+
+std::string readout_sentence(Scene& scene) {
+  const std::vector<HeadReadout> readout = scene.readout();
+  const int H = scene.heads();
+  const std::string query = word(scene, scene.query());
+  if (H == 1) {
+    const HeadReadout& r = readout[0];
+    std::string s = "1 head: " + query + " =";
+    for (size_t i = 0; i < r.targets.size(); ++i)
+      s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
+    if (r.max_weight < 0.3f) s += " + thin spread over the rest";
+    return s + "; its output " + head_verdict(scene, r);
+  }
+  std::string s = std::to_string(H) + " heads:";
+  for (int h = 0; h < H; ++h)
+    s += std::string(h ? ", head " : " head ") + std::to_string(h + 1) + " " +
+         head_verdict(scene, readout[static_cast<size_t>(h)]);
+  return s;
+}
+
+std::string describe_state(Scene& scene) {
+  std::string sentence;
+  for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
+  return "Sentence: " + sentence + ". Selected token: " + word(scene, scene.query()) + ". " +
+         std::to_string(scene.heads()) + (scene.heads() == 1 ? " head" : " heads") + ", d_model " +
+         std::to_string(scene.d_model()) + ", d_head " + std::to_string(scene.d_head()) + ". " +
+         readout_sentence(scene) + ".";
+}
+
+}  // namespace headroom::app

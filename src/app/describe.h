@@ -1,0 +1,33 @@
+// describe.h: the demo's state in plain words, for the readout view, the
+// page's aria-live region and getState().
+//
+// Does: turn the engine's readout (weights on each head's targets, cosines of
+// each head's output to its targets' value vectors) into one sentence, e.g.
+//   "1 head: said = 0.49 researcher + 0.47 it; its output is close to neither
+//    (cos 0.64 / 0.64)"
+//   "2 heads: head 1 reads researcher (cos 0.99), head 2 reads it (cos 0.98)"
+// Does not: compute any weight or cosine (Scene::readout() does), or use ImGui
+// (so native tests can check the words).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/scene.h"
+
+namespace headroom::app {
+
+// A head's output "reads" a target when their cosine is at least this.
+constexpr float kReadsCos = 0.9f;
+
+// What one head's output reads, in words: "reads researcher (cos 0.99)" or
+// "is close to neither (cos 0.64 / 0.64)".
+std::string head_verdict(const Scene& scene, const HeadReadout& r);
+
+// The readout sentence for the current query and head count.
+std::string readout_sentence(Scene& scene);
+
+// Everything a screen reader user needs: the sentence, the query, the heads,
+// the readout sentence (the aria-live region and the canvas's aria-label).
+std::string describe_state(Scene& scene);
+
+}  // namespace headroom::app

@@ -1,0 +1,48 @@
+// heatmap_renderer.h: draws attention weight matrices into GL textures with
+// shaders/heatmap_renderer.glsl, for ImGui::Image.
+//
+// Does: keep one target (weights texture + colour texture + framebuffer) per
+// slot; render(slot, ...) uploads the weights as an R32F texture and runs the
+// viridis program into a colour texture of exactly the requested physical
+// pixel size, restoring every piece of GL state it changes.
+// Does not: compute or rescale weights, or draw anything on screen itself
+// (the view shows the returned texture with ImGui::Image).
+//
+// Build: web only (WebGL2 / GLES 3.0); cmake/web.cmake.
+#pragma once
+#include <vector>
+
+#include "engine/tensor.h"
+#include "imgui.h"
+
+namespace headroom::app {
+
+class HeatmapRenderer {
+ public:
+  ~HeatmapRenderer();
+  // Renders `weights` (rows x cols, values in [0, 1]) into slot `slot` at
+  // px_w x px_h physical pixels, frames row `query` (-1: none). Returns the
+  // texture for ImGui::Image, or 0 if GL refused (the view then says so).
+  ImTextureID render(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px);
+  // Deletes every GL object (call while the context is current, e.g. before
+  // re-creating it); the next render() builds them again.
+  void release();
+
+ private:
+  struct Target {
+    unsigned fbo = 0, color = 0, weights = 0;
+    int w = 0, h = 0;
+  };
+  bool ensure_program();
+
+  unsigned program_ = 0;
+  bool failed_ = false;
+  int generation_ = 0;  // app::gl_generation() the GL objects belong to
+  int u_weights_ = -1, u_cells_ = -1, u_size_ = -1, u_query_ = -1, u_grid_ = -1;
+  std::vector<Target> targets_;
+  std::vector<float> upload_;  // row-major copy of the weights being uploaded
+};
+
+HeatmapRenderer& heatmap_renderer();
+
+}  // namespace headroom::app

@@ -1,0 +1,80 @@
+// plot.cpp: drawing helpers the views share (views.h): section titles,
+// the diverging colour map, vector strips, arcs; and the ViewState.
+//
+// Does: draw with ImDrawList in the current window.
+// Does not: compute anything the lesson claims (values come from the Trace).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/views.h"
+
+namespace headroom::app {
+
+ViewState& view_state() {
+  static ViewState s;
+  return s;
+}
+
+void begin_card(const char* id, ImU32 tint) {
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : IM_COL32(255, 255, 255, 255));
+  ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(0, 0, 0, 28));
+  ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, 8.f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(14, 10));
+  ImGui::BeginChild(id, ImVec2(0, 0),
+                    ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_AlwaysUseWindowPadding,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+}
+
+void end_card() {
+  ImGui::EndChild();
+  ImGui::PopStyleVar(2);
+  ImGui::PopStyleColor(2);
+}
+
+void section_title(const char* title, const char* help) {
+  ImGui::PushFont(fonts().bold);
+  ImGui::TextUnformatted(title);
+  ImGui::PopFont();
+  ImGui::SameLine();
+  help_marker(help);
+}
+
+ImU32 diverging_color(float v, float scale) {
+  const float t = scale > 0 ? std::clamp(v / scale, -1.f, 1.f) : 0.f;
+  // White at 0; towards (0.13, 0.40, 0.67) below, (0.70, 0.09, 0.17) above (RdBu ends).
+  const float a = std::fabs(t);
+  const ImVec4 end = t < 0 ? ImVec4(0.13f, 0.40f, 0.67f, 1) : ImVec4(0.70f, 0.09f, 0.17f, 1);
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(1 + (end.x - 1) * a, 1 + (end.y - 1) * a, 1 + (end.z - 1) * a, 1));
+}
+
+int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, float scale) {
+  if (n <= 0) return -1;
+  const float cw = (b.x - a.x) / n;
+  for (int i = 0; i < n; ++i) {
+    const float x0 = a.x + cw * i, x1 = a.x + cw * (i + 1);
+    dl->AddRectFilled(ImVec2(x0, a.y), ImVec2(x1, b.y), diverging_color(v[i], scale));
+  }
+  dl->AddRect(a, b, IM_COL32(0, 0, 0, 50));
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (ImGui::IsWindowHovered() && m.x >= a.x && m.x < b.x && m.y >= a.y && m.y < b.y)
+    return std::clamp(static_cast<int>((m.x - a.x) / cw), 0, n - 1);
+  return -1;
+}
+
+void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, float thickness) {
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1e-3f) {  // self: a small loop
+    dl->AddBezierCubic(a, ImVec2(a.x - bulge * 0.5f, a.y - bulge), ImVec2(a.x + bulge * 0.5f, a.y - bulge), a,
+                       color, thickness);
+    return;
+  }
+  const ImVec2 n(dy / len, -dx / len);  // left of a->b
+  const ImVec2 c1(a.x + dx * 0.15f + n.x * bulge, a.y + dy * 0.15f + n.y * bulge);
+  const ImVec2 c2(a.x + dx * 0.85f + n.x * bulge, a.y + dy * 0.85f + n.y * bulge);
+  dl->AddBezierCubic(a, c1, c2, b, color, thickness);
+}
+
+}  // namespace headroom::app

@@ -1,0 +1,179 @@
+// view_attention.cpp: [3a] where each head looks from the query: arcs from
+// the query to every key (thickness = weight, colour = head) and, per head, a
+// bar per token with its weight printed.
+//
+// Does: lay tokens out in columns when the sentence fits the width (arcs
+// above, one bar row per head below), else in rows (phones: one row per
+// token, arcs in a left gutter, one bar column per head). Every bar and arc
+// is exactly w_h[query, j] from the Trace; hover shows it with 4 decimals.
+// Does not: compute or rescale any weight.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/views.h"
+
+namespace headroom::app {
+
+namespace {
+
+constexpr float kMinArcWeight = 0.02f;  // thinner arcs are noise on screen
+
+float arc_thickness(float w) { return 1.f + 9.f * w; }
+
+std::string relations_label(const HeadReadout& r) {
+  std::string s;
+  for (size_t i = 0; i < r.relations.size(); ++i) s += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+  return s;
+}
+
+void weight_tooltip(const Demo& demo, int h, int j, float w) {
+  const auto& t = demo.scene.tokens();
+  ImGui::SetTooltip("head %d: %s \xe2\x86\x92 %s = %.4f", h + 1, t[static_cast<size_t>(demo.scene.query())].text.c_str(),
+                    t[static_cast<size_t>(j)].text.c_str(), w);
+}
+
+bool is_target(const HeadReadout& r, int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); }
+
+// Columns: arcs above a row of token names, then one bar row per head.
+void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<HeadReadout>& readout) {
+  const Trace& tr = demo.scene.trace();
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const float line = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  std::vector<float> cx(static_cast<size_t>(L));
+  float x = o.x;
+  for (int j = 0; j < L; ++j) {
+    cx[static_cast<size_t>(j)] = x + (cols[static_cast<size_t>(j)] - 4) * 0.5f;
+    x += cols[static_cast<size_t>(j)];
+  }
+  const float width = x - o.x;
+
+  // Arcs, then token names under them.
+  const float arc_h = 78.f, base = o.y + arc_h;
+  for (int h = 0; h < H; ++h) {
+    for (int j = 0; j < L; ++j) {
+      const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
+      if (w < kMinArcWeight) continue;
+      ImVec2 a(cx[static_cast<size_t>(q)] + (h - (H - 1) * 0.5f) * 3.f, base), b(cx[static_cast<size_t>(j)], base);
+      if (b.x < a.x) std::swap(a, b);
+      const float bulge = std::min((arc_h - 6.f) / 0.75f, 0.5f * (b.x - a.x) + 14.f);
+      draw_arc(dl, a, b, j == q ? 24.f : bulge, head_color(h, 0.75f), arc_thickness(w));
+    }
+  }
+  for (int j = 0; j < L; ++j) {
+    const char* name = tokens[static_cast<size_t>(j)].text.c_str();
+    const float tw = ImGui::CalcTextSize(name).x;
+    const ImU32 col = j == q ? IM_COL32(20, 20, 25, 255) : IM_COL32(90, 90, 90, 255);
+    if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
+                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), IM_COL32(0, 0, 0, 22), 4.f);
+    dl->AddText(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
+  }
+  ImGui::Dummy(ImVec2(width, arc_h + line + 8));
+
+  const float bar_h = H <= 2 ? 54.f : H == 4 ? 34.f : 24.f;
+  for (int h = 0; h < H; ++h) {
+    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+    ImGui::Text("Head %d \xc2\xb7 %s", h + 1, relations_label(r).c_str());
+    ImGui::PopStyleColor();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y_base = p.y + line + 2 + bar_h;
+    float bx = p.x;
+    for (int j = 0; j < L; ++j) {
+      const float w = wm(q, j), cw = cols[static_cast<size_t>(j)] - 4;
+      dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), IM_COL32(0, 0, 0, 60));
+      dl->AddRectFilled(ImVec2(bx + 4, y_base - bar_h * w), ImVec2(bx + cw - 4, y_base), head_color(h, 0.85f), 2.f);
+      if (is_target(r, j))
+        dl->AddRect(ImVec2(bx + 1, p.y + line + 1), ImVec2(bx + cw - 1, y_base + 1), head_color(h), 3.f, 0, 1.5f);
+      char num[16];
+      std::snprintf(num, sizeof num, "%.2f", w);
+      const float tw = ImGui::CalcTextSize(num).x;
+      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? IM_COL32(25, 25, 25, 255) : IM_COL32(160, 160, 160, 255), num);
+      if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
+        weight_tooltip(demo, h, j, w);
+      bx += cols[static_cast<size_t>(j)];
+    }
+    ImGui::Dummy(ImVec2(width, line + 2 + bar_h + 4));
+  }
+}
+
+// Rows (narrow screens): one row per token, arcs in a gutter on the left,
+// one bar column per head.
+void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
+  const Trace& tr = demo.scene.trace();
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const float line = ImGui::GetTextLineHeight(), row_h = line + 10.f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float name_w = 0;
+  for (const Token& t : tokens) name_w = std::max(name_w, ImGui::CalcTextSize(t.text.c_str()).x);
+  name_w = std::min(name_w + 12.f, 110.f);
+  const float gutter = 56.f;
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float col_w = std::max(24.f, (avail - gutter - name_w) / static_cast<float>(H));
+  const float bars_x = o.x + gutter + name_w;
+
+  // Header: which head each column is.
+  for (int h = 0; h < H; ++h) {
+    char label[24];
+    std::snprintf(label, sizeof label, H <= 4 ? "head %d" : "%d", h + 1);
+    dl->AddText(ImVec2(bars_x + col_w * h + 2, o.y), head_color(h), label);
+  }
+  const float top = o.y + line + 6;
+  for (int j = 0; j < L; ++j) {
+    const float y = top + row_h * j;
+    if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), IM_COL32(0, 0, 0, 18), 4.f);
+    dl->AddText(ImVec2(o.x + gutter, y + 5), j == q ? IM_COL32(15, 15, 20, 255) : IM_COL32(80, 80, 80, 255),
+                tokens[static_cast<size_t>(j)].text.c_str());
+    for (int h = 0; h < H; ++h) {
+      const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
+      const float x0 = bars_x + col_w * h, x1 = x0 + col_w - 4;
+      dl->AddRectFilled(ImVec2(x0, y + 3), ImVec2(x0 + (x1 - x0) * w, y + row_h - 5), head_color(h, 0.8f), 2.f);
+      if (is_target(readout[static_cast<size_t>(h)], j))
+        dl->AddRect(ImVec2(x0, y + 2), ImVec2(x1, y + row_h - 4), head_color(h), 3.f, 0, 1.5f);
+      if (col_w >= 44.f && w >= 0.005f) {
+        char num[16];
+        std::snprintf(num, sizeof num, "%.2f", w);
+        dl->AddText(ImVec2(x0 + 3, y + 5), IM_COL32(25, 25, 25, 255), num);
+      }
+      if (ImGui::IsMouseHoveringRect(ImVec2(x0, y), ImVec2(x1, y + row_h)) && ImGui::IsWindowHovered())
+        weight_tooltip(demo, h, j, w);
+    }
+  }
+  // Arcs from the query's row to every key's row, bulging left.
+  const float ax = o.x + gutter - 8;
+  for (int h = 0; h < H; ++h)
+    for (int j = 0; j < L; ++j) {
+      const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
+      if (w < kMinArcWeight) continue;
+      ImVec2 a(ax, top + row_h * q + row_h * 0.5f + (h - (H - 1) * 0.5f) * 2.f), b(ax, top + row_h * j + row_h * 0.5f);
+      if (b.y > a.y) std::swap(a, b);  // from lower to upper bulges left
+      const float bulge = std::min((gutter - 12.f) / 0.75f, 0.45f * (a.y - b.y) + 8.f);
+      draw_arc(dl, a, b, j == q ? 16.f : bulge, head_color(h, 0.75f), arc_thickness(w));
+    }
+  ImGui::Dummy(ImVec2(avail, line + 6 + row_h * L));
+}
+
+}  // namespace
+
+void view_attention(Demo& demo) {
+  section_title("Attention from the selected token",
+                "a_h[q, j] = softmax_j( q_h . k_j / sqrt(d_head) ): one row of weights per head, summing to 1; "
+                "arc thickness and bar height = a_h[q, j]; outlined = that head's target.");
+  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<float> cols = token_columns(demo);
+  float total = 0;
+  for (float c : cols) total += c;
+  if (total <= ImGui::GetContentRegionAvail().x) {
+    draw_columns(demo, cols, readout);
+  } else {
+    draw_rows(demo, readout);
+  }
+}
+
+}  // namespace headroom::app

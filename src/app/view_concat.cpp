@@ -1,0 +1,116 @@
+// view_concat.cpp: [6] the concatenation and W_O: the query's row of
+// concat = [o_1 | o_2 | ... | o_H] as a strip of D coordinates in H coloured
+// blocks (each labelled with what that head read), then W_O's mix: head h
+// contributes o_h W_O[rows of h] to y = concat W_O, one strip per head, and
+// the final y from the Trace.
+//
+// Does: read concat and out from the Trace and W_O from the Scene; split the
+// product y = concat W_O into its H row blocks to show who contributes what,
+// and check that the parts add up to the Trace's y (the largest difference is
+// printed).
+// Does not: compute attention; the contributions are only the engine's own
+// product taken apart by row blocks.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/describe.h"
+#include "app/views.h"
+
+namespace headroom::app {
+
+namespace {
+
+float max_abs(const Vec& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.f; }
+
+void strip_tooltip(int hovered, const char* what, const Vec& v) {
+  if (hovered >= 0) ImGui::SetTooltip("%s[%d] = %.4f", what, hovered, v(hovered));
+}
+
+}  // namespace
+
+void view_concat(Demo& demo) {
+  section_title("Concatenation, then W_O",
+                "concat = [o_1 | ... | o_H] (1 x D, head h in columns h*d_head..(h+1)*d_head-1); "
+                "y = concat W_O = sum_h o_h W_O[h rows], so every head's result survives in its own coordinates.");
+  const Trace& tr = demo.scene.trace();
+  const AttentionWeights& w = demo.scene.weights();
+  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const auto& tokens = demo.scene.tokens();
+  const int q = demo.scene.query(), H = demo.scene.heads(), D = demo.scene.d_model(), dh = demo.scene.d_head();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float label_w = avail > 560 ? 150.f : 0.f;
+  const float strip_w = avail - label_w, strip_h = 22.f, line = ImGui::GetTextLineHeight();
+
+  // The concatenation, blocks labelled.
+  const Vec concat = tr.concat.row(q);
+  const float scale = std::max(max_abs(concat), 1e-6f);
+  if (label_w > 0) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("concat (1 x D)");
+    ImGui::SameLine(label_w);
+  } else {
+    ImGui::TextUnformatted("concat (1 x D)");
+  }
+  ImVec2 a = ImGui::GetCursorScreenPos();
+  const int hovered = vector_strip(dl, ImVec2(a.x, a.y + line + 4), ImVec2(a.x + strip_w, a.y + line + 4 + strip_h),
+                                   concat.data(), D, scale);
+  for (int h = 0; h < H; ++h) {
+    const float x0 = a.x + strip_w * h / H, x1 = a.x + strip_w * (h + 1) / H;
+    dl->AddRectFilled(ImVec2(x0 + 1, a.y + line + 1), ImVec2(x1 - 1, a.y + line + 4), head_color(h));
+    dl->AddRect(ImVec2(x0, a.y + line + 4), ImVec2(x1, a.y + line + 4 + strip_h), head_color(h), 0.f, 0, 2.f);
+    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    std::string what = "o" + std::to_string(h + 1);
+    if (H <= 4) {
+      what += ": ";
+      for (size_t k = 0; k < r.targets.size(); ++k) what += (k ? "+" : "") + tokens[static_cast<size_t>(r.targets[k])].text;
+    }
+    dl->PushClipRect(ImVec2(x0, a.y), ImVec2(x1 - 2, a.y + line), true);
+    dl->AddText(ImVec2(x0 + 2, a.y), head_color(h), what.c_str());
+    dl->PopClipRect();
+  }
+  strip_tooltip(hovered, "concat", concat);
+  ImGui::Dummy(ImVec2(strip_w, line + 4 + strip_h + 4));
+
+  // W_O's mix: one strip per head, then y.
+  ImGui::Spacing();
+  ImGui::TextDisabled("\xc3\x97 W_O (D x D): each head's block of rows turns its o_h into a part of y");
+  Vec sum = Vec::Zero(D);
+  std::vector<Vec> parts;
+  for (int h = 0; h < H; ++h) {
+    parts.push_back(concat.segment(h * dh, dh) * w.wo.middleRows(h * dh, dh));
+    sum += parts.back();
+  }
+  const Vec y = tr.out.row(q);
+  const float yscale = std::max(max_abs(y), 1e-6f);
+  auto row = [&](const char* label, ImU32 color, const Vec& v, const char* what) {
+    if (label_w > 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
+      ImGui::TextUnformatted(label);
+      ImGui::PopStyleColor();
+      ImGui::SameLine(label_w);
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
+      ImGui::TextUnformatted(label);
+      ImGui::PopStyleColor();
+    }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const int hv = vector_strip(dl, p, ImVec2(p.x + strip_w, p.y + strip_h * 0.7f), v.data(), D, yscale);
+    strip_tooltip(hv, what, v);
+    ImGui::Dummy(ImVec2(strip_w, strip_h * 0.7f));
+  };
+  for (int h = 0; h < H; ++h) {
+    char label[64];
+    std::snprintf(label, sizeof label, "head %d  |%.2f|", h + 1, parts[static_cast<size_t>(h)].norm());
+    row(label, head_color(h), parts[static_cast<size_t>(h)], "o_h W_O");
+  }
+  char ylabel[64];
+  std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
+  row(ylabel, IM_COL32(20, 20, 20, 255), y, "y");
+  ImGui::TextDisabled("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
+                      (sum - y).cwiseAbs().maxCoeff());
+}
+
+}  // namespace headroom::app

@@ -1,0 +1,44 @@
+// view_focus.cpp: [8] the single head's focus: the lesson's three bad options
+// as one-click presets ("all on one", "split", "spread") plus a slider.
+//
+// Does: call Demo::set_focus (the engine rebuilds the single head's W_Q from
+// it; weights still come out of the softmax). Shown only with one head.
+// Does not: touch any weight itself.
+#include <cmath>
+
+#include "app/views.h"
+
+namespace headroom::app {
+
+void view_focus(Demo& demo) {
+  if (demo.scene.heads() != 1) return;
+  struct Preset { const char* label; float focus; };
+  static const Preset presets[] = {{"all on one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
+  const float focus = demo.scene.focus();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("One head can only:");
+  ImGui::SameLine();
+  for (const Preset& p : presets) {
+    const bool on = std::fabs(focus - p.focus) < 1e-3f;
+    if (on) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.25f, 0.25f, 0.30f, 1));
+      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.35f, 0.35f, 0.40f, 1));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    }
+    if (ImGui::Button(p.label)) demo.set_focus(p.focus);
+    if (on) ImGui::PopStyleColor(3);
+    ImGui::SameLine();
+  }
+  float f = focus;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (avail < 160.f) ImGui::NewLine();
+  ImGui::SetNextItemWidth(std::fmin(220.f, std::fmax(120.f, ImGui::GetContentRegionAvail().x - 40.f)));
+  if (ImGui::SliderFloat("##focus", &f, 0.f, 1.f, "focus %.2f")) demo.set_focus(f);
+  ImGui::SameLine();
+  help_marker(
+      "one head holding two relationships: focus 0 puts all its weight on the first target and "
+      "loses the second; 0.5 splits it, out = 0.5 v_a + 0.5 v_b, the midpoint; 1 spreads it "
+      "thin, out = mean of all v_j. The engine sets W_Q from focus; softmax makes the weights.");
+}
+
+}  // namespace headroom::app

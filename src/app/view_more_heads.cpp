@@ -1,0 +1,62 @@
+// view_more_heads.cpp: [9] what each head holds: its relationships by name
+// (subject, complement, previous token, antecedent, ...), its target for the
+// selected token, the weight on it, the cosine of its output to the target's
+// value vector, and the token its output is nearest to. At 4 and 8 heads the
+// extra heads take further named relationships.
+//
+// Does: a table from Scene::readout() and relation_name/relation_help.
+// Does not: compute any number.
+#include <string>
+
+#include "app/describe.h"
+#include "app/views.h"
+
+namespace headroom::app {
+
+void view_more_heads(Demo& demo) {
+  section_title("What each head holds",
+                "each relationship is a bilinear form x_i W_Q W_K^T x_j that peaks at its target; with H heads "
+                "they are dealt out one per head; cos = cos(o_h, v_target), nearest = argmax_j cos(o_h, v_j).");
+  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const auto& tokens = demo.scene.tokens();
+  const int H = demo.scene.heads();
+  const bool narrow = ImGui::GetContentRegionAvail().x < 480;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##heads", narrow ? 4 : 5, flags)) return;
+  ImGui::TableSetupColumn("head");
+  ImGui::TableSetupColumn("relationship");
+  ImGui::TableSetupColumn("target (weight)");
+  ImGui::TableSetupColumn("cos");
+  if (!narrow) ImGui::TableSetupColumn("nearest token");
+  ImGui::TableHeadersRow();
+  for (int h = 0; h < H; ++h) {
+    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    for (size_t k = 0; k < r.relations.size(); ++k) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (k == 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+        ImGui::Text("head %d", h + 1);
+        ImGui::PopStyleColor();
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(relation_name(r.relations[k]));
+      ImGui::SetItemTooltip("%s", relation_help(r.relations[k]));
+      ImGui::TableNextColumn();
+      ImGui::Text("%s (%.2f)", tokens[static_cast<size_t>(r.targets[k])].text.c_str(), r.target_weight[k]);
+      ImGui::TableNextColumn();
+      const float c = r.target_cos[k];
+      if (c >= kReadsCos) ImGui::Text("%.2f", c);
+      else ImGui::TextColored(ImVec4(0.70f, 0.25f, 0.10f, 1), "%.2f", c);
+      if (!narrow) {
+        ImGui::TableNextColumn();
+        if (k == 0) ImGui::Text("%s (cos %.2f)", tokens[static_cast<size_t>(r.nearest)].text.c_str(), r.nearest_cos);
+      }
+    }
+  }
+  ImGui::EndTable();
+  if (H == 1)
+    ImGui::TextDisabled("one head holds two relationships at once: press 2 to give each its own head");
+}
+
+}  // namespace headroom::app

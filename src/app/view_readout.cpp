@@ -1,0 +1,34 @@
+// view_readout.cpp: [5] the readout: one plain sentence saying what each
+// head's output holds, e.g. "1 head: said = 0.49 researcher + 0.47 it; its
+// output is close to neither (cos 0.64 / 0.64)".
+//
+// Does: show describe.h's sentence in a large font, first thing under the
+// heads control, and any refused input below it.
+// Does not: compute the numbers (Scene::readout() does) or the words
+// (describe.cpp does, so the aria-live region says the same thing).
+#include "app/describe.h"
+#include "app/views.h"
+
+namespace headroom::app {
+
+void view_readout(Demo& demo) {
+  begin_card("##readout", IM_COL32(255, 248, 225, 255));
+  const std::string sentence = readout_sentence(demo.scene);
+  ImGui::PushFont(fonts().medium);
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - 28.f);
+  ImGui::TextUnformatted(sentence.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  ImGui::SameLine();
+  help_marker(
+      "weights: a_j = softmax_j(q . k_j / sqrt(d_head)); a head's output o = sum_j a_j v_j; "
+      "\"reads X\" when cos(o, v_X) >= 0.90, cos(a, b) = a . b / (|a| |b|).");
+  if (!demo.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.70f, 0.10f, 0.10f, 1));
+    ImGui::TextWrapped("Refused: %s", demo.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  end_card();
+}
+
+}  // namespace headroom::app

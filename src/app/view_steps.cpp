@@ -1,0 +1,192 @@
+// view_steps.cpp: [7] the forward pass one step at a time for the selected
+// token: Q, K, scaled scores, softmax, weighted sum, concat, W_O; each with
+// its formula, the shapes with this scene's numbers, and the query's values.
+//
+// Does: read every number from the Trace (Q, K, V, scores, weights, out,
+// concat, y) and show it; vectors as a strip of coloured cells (hover: the
+// value) plus their first entries and norm.
+// Does not: recompute any step.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/views.h"
+
+namespace headroom::app {
+
+namespace {
+
+const char* kStepNames[] = {"Q", "K", "scores", "softmax", "weighted sum", "concat", "W_O"};
+constexpr int kSteps = 7;
+
+// "[0.12, -0.03, 0.40, ...] |v| = 1.23" and a strip of all entries.
+void vector_row(const char* name, const float* v, int n) {
+  std::string text = std::string(name) + " = [";
+  char buf[32];
+  const int show = std::min(n, 6);
+  for (int i = 0; i < show; ++i) {
+    std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
+    text += buf;
+  }
+  double norm = 0, big = 1e-6;
+  for (int i = 0; i < n; ++i) {
+    norm += double(v[i]) * v[i];
+    big = std::max(big, double(std::fabs(v[i])));
+  }
+  std::snprintf(buf, sizeof buf, "%s]  |%s| = %.3f", n > show ? ", ..." : "", name, std::sqrt(norm));
+  text += buf;
+  ImGui::TextUnformatted(text.c_str());
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = std::min(ImGui::GetContentRegionAvail().x, 520.f);
+  const int hv = vector_strip(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + 14), v, n, static_cast<float>(big));
+  if (hv >= 0) ImGui::SetTooltip("%s[%d] = %.4f", name, hv, v[hv]);
+  ImGui::Dummy(ImVec2(w, 16));
+}
+
+// One number per token, with the token's name: scores or weights.
+void token_row(const Demo& demo, const float* v, const char* fmt, int highlight_a, int highlight_b) {
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size());
+  const float avail = ImGui::GetContentRegionAvail().x;
+  float x = 0;
+  for (int j = 0; j < L; ++j) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v[j]);
+    const std::string cell = tokens[static_cast<size_t>(j)].text + " " + buf;
+    const float w = ImGui::CalcTextSize(cell.c_str()).x + 14;
+    if (j > 0 && x + w < avail) ImGui::SameLine(0, 14);
+    else if (j > 0) x = 0;
+    x += w;
+    const bool hl = j == highlight_a || j == highlight_b;
+    if (hl) ImGui::PushFont(fonts().bold);
+    ImGui::TextUnformatted(cell.c_str());
+    if (hl) ImGui::PopFont();
+  }
+}
+
+}  // namespace
+
+void view_steps(Demo& demo) {
+  section_title("Step through the forward pass",
+                "Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h; S_h = Q_h K_h^T / sqrt(d_head); A_h = softmax(S_h); "
+                "O_h = A_h V_h; C = [O_1 | ... | O_H]; Y = C W_O.");
+  ViewState& vs = view_state();
+  const Trace& tr = demo.scene.trace();
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const int D = demo.scene.d_model(), dh = demo.scene.d_head();
+  vs.step = std::clamp(vs.step, 0, kSteps - 1);
+  vs.step_head = std::clamp(vs.step_head, 0, H - 1);
+
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && vs.step > 0) --vs.step;
+  ImGui::SameLine();
+  for (int s = 0; s < kSteps; ++s) {
+    char label[32];
+    std::snprintf(label, sizeof label, "%d %s", s + 1, kStepNames[s]);
+    const float w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::GetContentRegionAvail().x < w + 40) ImGui::NewLine();
+    const bool on = s == vs.step;
+    if (on) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.13f, 0.36f, 0.72f, 1));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    }
+    if (ImGui::Button(label)) vs.step = s;
+    if (on) ImGui::PopStyleColor(2);
+    ImGui::SameLine();
+  }
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right) && vs.step < kSteps - 1) ++vs.step;
+
+  const bool per_head = vs.step <= 4;
+  if (per_head && H > 1) {
+    ImGui::TextDisabled("head:");
+    for (int h = 0; h < H; ++h) {
+      ImGui::SameLine();
+      char label[16];
+      std::snprintf(label, sizeof label, "%d##sh", h + 1);
+      ImGui::PushStyleColor(ImGuiCol_Button, h == vs.step_head ? head_color(h) : head_color(h, 0.18f));
+      ImGui::PushStyleColor(ImGuiCol_Text, h == vs.step_head ? IM_COL32(255, 255, 255, 255) : head_color(h));
+      if (ImGui::SmallButton(label)) vs.step_head = h;
+      ImGui::PopStyleColor(2);
+    }
+  }
+  const int h = vs.step_head;
+  const HeadTrace& ht = tr.heads[static_cast<size_t>(h)];
+  const std::string qname = tokens[static_cast<size_t>(q)].text;
+  ImGui::Spacing();
+  char shape[160];
+  ImGui::PushFont(fonts().medium);
+  switch (vs.step) {
+    case 0: ImGui::TextUnformatted("Q_h = X W_Q^h"); break;
+    case 1: ImGui::TextUnformatted("K_h = X W_K^h"); break;
+    case 2: ImGui::TextUnformatted("S_h = Q_h K_h^T / \xe2\x88\x9a" "d_head"); break;
+    case 3: ImGui::TextUnformatted("A_h = softmax(S_h), row by row"); break;
+    case 4: ImGui::TextUnformatted("O_h = A_h V_h, with V_h = X W_V^h"); break;
+    case 5: ImGui::TextUnformatted("C = [O_1 | O_2 | ... | O_H]"); break;
+    default: ImGui::TextUnformatted("Y = C W_O"); break;
+  }
+  ImGui::PopFont();
+  switch (vs.step) {
+    case 0: case 1:
+      std::snprintf(shape, sizeof shape, "X: L x D = %d x %d,  W: D x d_head = %d x %d  \xe2\x86\x92  %d x %d", L, D, D, dh, L, dh);
+      break;
+    case 2: case 3:
+      std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  L x L = %d x %d%s", L, dh, dh, L, L, L,
+                    vs.step == 2 ? "; scale 1/\xe2\x88\x9a" "d_head" : "; each row sums to 1");
+      break;
+    case 4:
+      std::snprintf(shape, sizeof shape, "A_h: %d x %d,  V_h: %d x %d  \xe2\x86\x92  O_h: %d x %d", L, L, L, dh, L, dh);
+      break;
+    case 5: std::snprintf(shape, sizeof shape, "%d heads x (%d x %d)  \xe2\x86\x92  L x D = %d x %d", H, L, dh, L, D); break;
+    default: std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  %d x %d", L, D, D, D, L, D); break;
+  }
+  ImGui::TextDisabled("shapes: %s", shape);
+
+  const HeadReadout r = demo.scene.readout()[static_cast<size_t>(h)];
+  const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
+  switch (vs.step) {
+    case 0:
+      ImGui::Text("the query \"%s\", head %d:", qname.c_str(), h + 1);
+      vector_row("q", ht.q.row(q).data(), dh);
+      break;
+    case 1:
+      ImGui::Text("head %d's keys of the target%s:", h + 1, tb >= 0 ? "s" : "");
+      for (int t : r.targets) vector_row(("k(" + tokens[static_cast<size_t>(t)].text + ")").c_str(), ht.k.row(t).data(), dh);
+      break;
+    case 2: {
+      ImGui::Text("\"%s\"'s row of scores (targets in bold):", qname.c_str());
+      std::vector<float> row(ht.scores.row(q).data(), ht.scores.row(q).data() + L);
+      token_row(demo, row.data(), "%.2f", ta, tb);
+      break;
+    }
+    case 3: {
+      ImGui::Text("\"%s\"'s row of weights (sum = %.4f):", qname.c_str(), ht.weights.row(q).sum());
+      token_row(demo, ht.weights.row(q).data(), "%.3f", ta, tb);
+      break;
+    }
+    case 4: {
+      std::string terms = "o = ";
+      int shown = 0;
+      for (int j = 0; j < L; ++j) {
+        if (ht.weights(q, j) < 0.05f) continue;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s%.2f v(%s)", shown ? " + " : "", ht.weights(q, j), tokens[static_cast<size_t>(j)].text.c_str());
+        terms += buf;
+        ++shown;
+      }
+      ImGui::TextWrapped("%s + (the rest, each < 0.05)", terms.c_str());
+      vector_row("o", ht.out.row(q).data(), dh);
+      break;
+    }
+    case 5:
+      ImGui::Text("\"%s\"'s row: head 1's %d numbers, then head 2's, ...", qname.c_str(), dh);
+      vector_row("c", tr.concat.row(q).data(), D);
+      break;
+    default:
+      ImGui::Text("\"%s\"'s output, the layer's result:", qname.c_str());
+      vector_row("y", tr.out.row(q).data(), D);
+      break;
+  }
+}
+
+}  // namespace headroom::app

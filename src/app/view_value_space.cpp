@@ -1,0 +1,221 @@
+// view_value_space.cpp: [4] per head, the tokens' value vectors as labelled
+// points in 2-D and the head's output for the query as a marker, with a line
+// to every token it mixes (thickness = weight).
+//
+// The picture (engine/value_map.h): PCA of that head's value vectors V_h,
+// centred on their mean, onto the two axes of largest variance. It is fixed
+// per scene (it changes only with V_h, not with the query or the weights) and
+// affine, so the output's point IS the weighted average of the points it
+// mixes: with one head split 50/50 the marker sits halfway between the two
+// targets, and "the midpoint of two meanings" is something you can see.
+//
+// Does: draw with ImDrawList at a uniform scale (distances are honest);
+// animate 1 -> H heads: each new head's marker starts at the one head's
+// midpoint of its targets and slides to where that head's output really is
+// (off when the page reports prefers-reduced-motion).
+// Does not: project, average or compute attention (value_space.h caches the
+// engine's value_map()).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/describe.h"
+#include "app/host_signals.h"
+#include "app/value_space.h"
+#include "app/views.h"
+
+namespace headroom::app {
+
+namespace {
+
+constexpr double kSplitSeconds = 1.0;
+
+ImVec2 lerp(ImVec2 a, ImVec2 b, float t) { return ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t); }
+
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col) {
+  const float len = std::hypot(b.x - a.x, b.y - a.y);
+  const int n = std::max(1, static_cast<int>(len / 6.f));
+  for (int i = 0; i < n; i += 2) dl->AddLine(lerp(a, b, i / float(n)), lerp(a, b, std::min(1.f, (i + 1) / float(n))), col, 1.5f);
+}
+
+// Tracks head-count changes and starts the split animation on 1 -> H.
+float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) {
+  ViewState& vs = view_state();
+  const int H = demo.scene.heads();
+  if (H != vs.last_heads) {
+    if (vs.last_heads == 1 && H > 1 && !vs.reduced_motion) vs.split_started = ImGui::GetTime();
+    else vs.split_started = -1;
+    vs.last_heads = H;
+  }
+  if (H == 1) vs.split_from = readout[0].targets;
+  if (vs.split_started < 0) return 1.f;
+  const double t = (ImGui::GetTime() - vs.split_started) / kSplitSeconds;
+  if (t >= 1.0) {
+    vs.split_started = -1;
+    return 1.f;
+  }
+  request_frames(2);  // keep drawing until the animation ends
+  const float s = static_cast<float>(t);
+  return s * s * (3.f - 2.f * s);  // smoothstep
+}
+
+void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 size, float progress) {
+  const Trace& tr = demo.scene.trace();
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const ViewState& vs = view_state();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  std::string caption = "Head " + std::to_string(h + 1) + " \xc2\xb7 ";
+  for (size_t i = 0; i < r.relations.size(); ++i) caption += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+  ImGui::TextUnformatted(caption.c_str());
+  ImGui::PopStyleColor();
+
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  const ImVec2 b(a.x + size.x, a.y + size.y);
+  dl->AddRectFilled(a, b, IM_COL32(252, 252, 250, 255), 6.f);
+  dl->AddRect(a, b, IM_COL32(0, 0, 0, 35), 6.f);
+
+  // Uniform scale fitting every point and the output, with room for labels.
+  float x0 = m.output(0), x1 = x0, y0 = m.output(1), y1 = y0;
+  for (int j = 0; j < L; ++j) {
+    x0 = std::min(x0, m.points(j, 0)); x1 = std::max(x1, m.points(j, 0));
+    y0 = std::min(y0, m.points(j, 1)); y1 = std::max(y1, m.points(j, 1));
+  }
+  const float pad = 26.f;
+  const float sx = (size.x - 2 * pad) / std::max(x1 - x0, 1e-6f), sy = (size.y - 2 * pad) / std::max(y1 - y0, 1e-6f);
+  const float s = std::min(sx, sy);
+  const ImVec2 c((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+  const float mx = (x0 + x1) * 0.5f, my = (y0 + y1) * 0.5f;
+  auto to_screen = [&](float x, float y) { return ImVec2(c.x + (x - mx) * s, c.y - (y - my) * s); };  // y up
+  // The mean of the values (PCA centre) as a faint cross.
+  const ImVec2 origin = to_screen(0, 0);
+  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), IM_COL32(0, 0, 0, 40));
+  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), IM_COL32(0, 0, 0, 40));
+
+  std::vector<ImVec2> p(static_cast<size_t>(L));
+  for (int j = 0; j < L; ++j) p[static_cast<size_t>(j)] = to_screen(m.points(j, 0), m.points(j, 1));
+  const ImVec2 out_end = to_screen(m.output(0), m.output(1));
+
+  // Where the animation starts: the single head's midpoint of its targets.
+  ImVec2 out = out_end;
+  bool ghost = false;
+  ImVec2 ghost_at;
+  if (progress < 1.f && !vs.split_from.empty()) {
+    ghost_at = ImVec2(0, 0);
+    int n = 0;
+    for (int t : vs.split_from)
+      if (t >= 0 && t < L) { ghost_at.x += p[static_cast<size_t>(t)].x; ghost_at.y += p[static_cast<size_t>(t)].y; ++n; }
+    if (n > 0) {
+      ghost_at = ImVec2(ghost_at.x / n, ghost_at.y / n);
+      out = lerp(ghost_at, out_end, progress);
+      ghost = true;
+    }
+  }
+
+  // One head, two targets: the segment between them, on which the midpoint lies.
+  if (r.targets.size() == 2)
+    dashed_line(dl, p[static_cast<size_t>(r.targets[0])], p[static_cast<size_t>(r.targets[1])], head_color(h, 0.45f));
+
+  // Lines from the output to what it mixes.
+  const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
+  for (int j = 0; j < L; ++j) {
+    const float wj = w(q, j);
+    if (wj < 0.01f) continue;
+    dl->AddLine(out, p[static_cast<size_t>(j)], head_color(h, (0.25f + 0.6f * wj) * progress), 1.f + 6.f * wj);
+  }
+
+  // Points, labels merged where tokens share a value vector ("The, the").
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool hovered_panel = ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+  std::vector<bool> done(static_cast<size_t>(L), false);
+  for (int j = 0; j < L; ++j) {
+    if (done[static_cast<size_t>(j)]) continue;
+    std::string label = tokens[static_cast<size_t>(j)].text;
+    bool target = std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end();
+    float wsum = w(q, j);
+    for (int k = j + 1; k < L; ++k) {
+      if (done[static_cast<size_t>(k)]) continue;
+      const ImVec2 d(p[static_cast<size_t>(k)].x - p[static_cast<size_t>(j)].x, p[static_cast<size_t>(k)].y - p[static_cast<size_t>(j)].y);
+      if (d.x * d.x + d.y * d.y < 2.f) {
+        done[static_cast<size_t>(k)] = true;
+        if (label.find(tokens[static_cast<size_t>(k)].text) == std::string::npos) label += ", " + tokens[static_cast<size_t>(k)].text;
+        target = target || std::find(r.targets.begin(), r.targets.end(), k) != r.targets.end();
+        wsum += w(q, k);
+      }
+    }
+    const ImVec2 pj = p[static_cast<size_t>(j)];
+    if (target) {
+      dl->AddCircleFilled(pj, 6.5f, head_color(h));
+      dl->AddCircle(pj, 6.5f, IM_COL32(255, 255, 255, 255), 0, 1.5f);
+    } else {
+      dl->AddCircleFilled(pj, 4.f, IM_COL32(120, 120, 125, 255));
+    }
+    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+    float lx = pj.x + 9, ly = pj.y - ts.y * 0.5f;
+    if (lx + ts.x > b.x - 4) lx = pj.x - 9 - ts.x;  // keep labels inside the panel
+    ImGui::PushFont(target ? fonts().bold : fonts().body);
+    dl->AddText(ImVec2(lx, ly), target ? IM_COL32(20, 20, 20, 255) : IM_COL32(120, 120, 120, 255), label.c_str());
+    ImGui::PopFont();
+    if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
+      ImGui::SetTooltip("%s\nweight from %s: %.4f\nPCA point (%.3f, %.3f)", label.c_str(), tokens[static_cast<size_t>(q)].text.c_str(),
+                        wsum, m.points(j, 0), m.points(j, 1));
+  }
+
+  // The ghost of the single head's midpoint, then the output marker.
+  if (ghost) {
+    dl->AddCircle(ghost_at, 9.f, IM_COL32(60, 60, 60, static_cast<int>(200 * (1 - progress))), 0, 2.f);
+    dl->AddText(ImVec2(ghost_at.x + 11, ghost_at.y + 4), IM_COL32(60, 60, 60, static_cast<int>(255 * (1 - progress))),
+                "1 head's midpoint");
+  }
+  const float R = 9.f;
+  dl->AddQuadFilled(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), head_color(h));
+  dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), IM_COL32(20, 20, 20, 255), 2.f);
+  ImGui::PushFont(fonts().bold);
+  const char* out_label = H == 1 && r.targets.size() == 2 && r.max_weight < 0.8f ? "output (a midpoint)" : "output";
+  const ImVec2 ols = ImGui::CalcTextSize(out_label);
+  float olx = out.x - ols.x * 0.5f;
+  olx = std::clamp(olx, a.x + 4, b.x - ols.x - 4);
+  dl->AddText(ImVec2(olx, out.y + R + 3), IM_COL32(20, 20, 20, 255), out_label);
+  ImGui::PopFont();
+  if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
+    ImGui::SetTooltip("head %d's output for %s\nPCA point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));
+
+  ImGui::Dummy(size);
+  char foot[128];
+  std::snprintf(foot, sizeof foot, "output %s", head_verdict(demo.scene, r).c_str());
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+  ImGui::TextUnformatted(foot);
+  ImGui::TextDisabled("2-D PCA of head %d's values keeps %.0f%% of their variance", h + 1, 100.f * m.explained);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void view_value_space(Demo& demo) {
+  section_title("Value space",
+                "o_h = sum_j a_j v_j: each head outputs ONE weighted average of its value vectors v_j = x_j W_V^h; "
+                "drawn on the 2 principal axes of that head's v_j (an affine map, so o_h lands at the same average of the points).");
+  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<ValueMap>& maps = value_maps(demo.scene);
+  const float progress = split_progress(demo, readout);
+  const int H = demo.scene.heads();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetStyle().ItemSpacing.x + 8.f;
+  const float min_w = H == 1 ? 280.f : H == 2 ? 230.f : 170.f;
+  const int per_row = std::max(1, std::min(H, static_cast<int>((avail + gap) / (min_w + gap))));
+  const float w = std::min((avail - gap * (per_row - 1)) / per_row, H == 1 ? 520.f : 420.f);
+  const ImVec2 size(w, std::min(w * 0.78f, 360.f));
+  for (int h = 0; h < H; ++h) {
+    if (h % per_row != 0) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    ImGui::PushID(h);
+    panel(demo, h, maps[static_cast<size_t>(h)], readout[static_cast<size_t>(h)], size, progress);
+    ImGui::PopID();
+    ImGui::EndGroup();
+  }
+}
+
+}  // namespace headroom::app

@@ -1,0 +1,22 @@
+// page_glue.h: what the page and the app tell each other besides the JS API:
+// touch input, prefers-reduced-motion, and the text twin of the canvas.
+//
+// Does: install_touch() feeds the canvas's touch events to ImGui as a touch
+// screen (in CSS pixels; Emscripten's GLFW reports touches at a stale mouse
+// position, so its touch listeners are removed); sync_page() copies
+// prefers-reduced-motion into the app's ViewState and, when the demo's state
+// in words changes, writes it into the page's aria-live region
+// (#headroom-state) and the canvas's aria-label.
+// Does not: hold demo logic or draw.
+//
+// Build: web only (cmake/web.cmake).
+#pragma once
+
+#include "app/demo.h"
+
+namespace headroom::platform {
+
+void install_touch(const char* canvas_selector);
+void sync_page(app::Demo& demo);
+
+}  // namespace headroom::platform
