@@ -31,6 +31,20 @@ namespace headroom::kernels {
 using GemmUkernel = void (*)(int mr, int K, const float* a, int lda, const float* b, int ldb,
                              float* c, int ldc);
 
+// A micro-kernel's row pointers: rows r < mr of the MR x K strip of A and of
+// the MR rows of C; rows r >= mr alias row mr - 1 (XNNPACK's trick: the
+// kernel always runs MR rows, and the aliased rows recompute equal values).
+template <int MR>
+inline void tile_rows(int mr, const float* a, int lda, float* c, int ldc, const float* (&ar)[MR],
+                      float* (&cr)[MR]) {
+  ar[0] = a;
+  cr[0] = c;
+  for (int r = 1; r < MR; ++r) {
+    ar[r] = r < mr ? ar[r - 1] + lda : ar[r - 1];
+    cr[r] = r < mr ? cr[r - 1] + ldc : cr[r - 1];
+  }
+}
+
 struct GemmVariant {
   const char* name;  // e.g. "gemm_f32__wasmsimd_4x8"
   int mr, nr;        // register tile: MR rows x NR columns

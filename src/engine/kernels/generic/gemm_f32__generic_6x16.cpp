@@ -1,38 +1,52 @@
-// gemm_f32__generic_6x16.cpp: portable C++ GEMM micro-kernel, 6 x 16 tile,
-// written for the compiler to vectorise (native builds' fast path).
+// gemm_f32__generic_6x16.cpp: portable GEMM micro-kernel, 6 x 16 tile, written
+// with GCC/clang vector extensions (native builds' fast path).
 //
 // Does: C[r][0..16) = sum_p A[r][p] B[p][0..16) for r < 6 (rows >= mr alias
-// row mr-1). The 6 x 16 accumulator array is fixed-size, so at -O3 it lives in
-// registers: with AVX2 that is 12 ymm accumulators + 2 for B + 1 broadcast,
-// the classic Haswell/Zen tile; CMake compiles this folder with
-// -ffp-contract=fast so a*b + c becomes one FMA where the target has it.
-// Does not: use intrinsics or #ifs (portable: any compiler, any ISA), handle a
-// column tail (the driver does).
+// row mr-1). Each row's 16 columns are two 8-float vectors, so the tile is 12
+// accumulators + 2 B vectors + 1 broadcast: with AVX2 that is the classic
+// Haswell/Zen register tile (15 of 16 ymm); on SSE the compiler splits each
+// vector in two. CMake compiles this folder with -ffp-contract=fast so
+// acc + a * b becomes one FMA where the target has it.
+// Does not: use intrinsics or ISA #ifs (the vector type is the compiler's
+// portable extension), handle a column tail (the driver does).
+// Why not plain loops over a float acc[6][16]: GCC kept that array on the
+// stack (a load and store per FMA), and forcing full unrolling made it worse.
+#include <cstring>
+
 #include "../kernels.h"
 
 namespace headroom::kernels {
 
+namespace {
+typedef float v8 __attribute__((vector_size(32)));
+inline v8 load8(const float* p) { v8 v; std::memcpy(&v, p, sizeof v); return v; }
+inline void store8(float* p, v8 v) { std::memcpy(p, &v, sizeof v); }
+}  // namespace
+
 void gemm_f32__generic_6x16(int mr, int K, const float* a, int lda, const float* b, int ldb,
                             float* c, int ldc) {
-  constexpr int MR = 6, NR = 16;
-  const float* ar[MR];
-  float* cr[MR];
-  ar[0] = a;
-  cr[0] = c;
-  for (int r = 1; r < MR; ++r) {
-    ar[r] = r < mr ? ar[r - 1] + lda : ar[r - 1];
-    cr[r] = r < mr ? cr[r - 1] + ldc : cr[r - 1];
-  }
-  float acc[MR][NR] = {};
+  const float* ar[6];
+  float* cr[6];
+  tile_rows(mr, a, lda, c, ldc, ar, cr);
+
+  v8 c00 = {}, c01 = {}, c10 = {}, c11 = {}, c20 = {}, c21 = {};
+  v8 c30 = {}, c31 = {}, c40 = {}, c41 = {}, c50 = {}, c51 = {};
   for (int p = 0; p < K; ++p) {
-    const float* bp = b + static_cast<long>(p) * ldb;
-    for (int r = 0; r < MR; ++r) {
-      const float x = ar[r][p];
-      for (int j = 0; j < NR; ++j) acc[r][j] += x * bp[j];
-    }
+    const v8 b0 = load8(b), b1 = load8(b + 8);
+    b += ldb;
+    c00 += ar[0][p] * b0; c01 += ar[0][p] * b1;
+    c10 += ar[1][p] * b0; c11 += ar[1][p] * b1;
+    c20 += ar[2][p] * b0; c21 += ar[2][p] * b1;
+    c30 += ar[3][p] * b0; c31 += ar[3][p] * b1;
+    c40 += ar[4][p] * b0; c41 += ar[4][p] * b1;
+    c50 += ar[5][p] * b0; c51 += ar[5][p] * b1;
   }
-  for (int r = MR - 1; r >= 0; --r)  // highest first: aliased rows end equal
-    for (int j = 0; j < NR; ++j) cr[r][j] = acc[r][j];
+  store8(cr[5], c50); store8(cr[5] + 8, c51);  // highest row first: aliased rows end equal
+  store8(cr[4], c40); store8(cr[4] + 8, c41);
+  store8(cr[3], c30); store8(cr[3] + 8, c31);
+  store8(cr[2], c20); store8(cr[2] + 8, c21);
+  store8(cr[1], c10); store8(cr[1] + 8, c11);
+  store8(cr[0], c00); store8(cr[0] + 8, c01);
 }
 
 }  // namespace headroom::kernels

@@ -16,14 +16,9 @@ namespace headroom::kernels {
 
 void gemm_f32__wasmsimd_4x8(int mr, int K, const float* a, int lda, const float* b, int ldb,
                             float* c, int ldc) {
-  const float* a0 = a;
-  const float* a1 = mr > 1 ? a0 + lda : a0;
-  const float* a2 = mr > 2 ? a1 + lda : a1;
-  const float* a3 = mr > 3 ? a2 + lda : a2;
-  float* c0 = c;
-  float* c1 = mr > 1 ? c0 + ldc : c0;
-  float* c2 = mr > 2 ? c1 + ldc : c1;
-  float* c3 = mr > 3 ? c2 + ldc : c2;
+  const float* ar[4];
+  float* cr[4];
+  tile_rows(mr, a, lda, c, ldc, ar, cr);
 
   v128_t c00 = wasm_f32x4_splat(0.f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
@@ -31,10 +26,10 @@ void gemm_f32__wasmsimd_4x8(int mr, int K, const float* a, int lda, const float*
     const v128_t b0 = wasm_v128_load(b);
     const v128_t b1 = wasm_v128_load(b + 4);
     b += ldb;
-    const v128_t va0 = wasm_v128_load32_splat(a0 + p);
-    const v128_t va1 = wasm_v128_load32_splat(a1 + p);
-    const v128_t va2 = wasm_v128_load32_splat(a2 + p);
-    const v128_t va3 = wasm_v128_load32_splat(a3 + p);
+    const v128_t va0 = wasm_v128_load32_splat(ar[0] + p);
+    const v128_t va1 = wasm_v128_load32_splat(ar[1] + p);
+    const v128_t va2 = wasm_v128_load32_splat(ar[2] + p);
+    const v128_t va3 = wasm_v128_load32_splat(ar[3] + p);
     c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(va0, b0));
     c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(va0, b1));
     c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(va1, b0));
@@ -45,10 +40,10 @@ void gemm_f32__wasmsimd_4x8(int mr, int K, const float* a, int lda, const float*
     c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(va3, b1));
   }
   // Highest row first: an aliased row then ends up with its own (equal) values.
-  wasm_v128_store(c3, c30); wasm_v128_store(c3 + 4, c31);
-  wasm_v128_store(c2, c20); wasm_v128_store(c2 + 4, c21);
-  wasm_v128_store(c1, c10); wasm_v128_store(c1 + 4, c11);
-  wasm_v128_store(c0, c00); wasm_v128_store(c0 + 4, c01);
+  wasm_v128_store(cr[3], c30); wasm_v128_store(cr[3] + 4, c31);
+  wasm_v128_store(cr[2], c20); wasm_v128_store(cr[2] + 4, c21);
+  wasm_v128_store(cr[1], c10); wasm_v128_store(cr[1] + 4, c11);
+  wasm_v128_store(cr[0], c00); wasm_v128_store(cr[0] + 4, c01);
 }
 
 }  // namespace headroom::kernels

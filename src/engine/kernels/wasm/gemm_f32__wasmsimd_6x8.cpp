@@ -12,18 +12,9 @@ namespace headroom::kernels {
 
 void gemm_f32__wasmsimd_6x8(int mr, int K, const float* a, int lda, const float* b, int ldb,
                             float* c, int ldc) {
-  const float* a0 = a;
-  const float* a1 = mr > 1 ? a0 + lda : a0;
-  const float* a2 = mr > 2 ? a1 + lda : a1;
-  const float* a3 = mr > 3 ? a2 + lda : a2;
-  const float* a4 = mr > 4 ? a3 + lda : a3;
-  const float* a5 = mr > 5 ? a4 + lda : a4;
-  float* c0 = c;
-  float* c1 = mr > 1 ? c0 + ldc : c0;
-  float* c2 = mr > 2 ? c1 + ldc : c1;
-  float* c3 = mr > 3 ? c2 + ldc : c2;
-  float* c4 = mr > 4 ? c3 + ldc : c3;
-  float* c5 = mr > 5 ? c4 + ldc : c4;
+  const float* ar[6];
+  float* cr[6];
+  tile_rows(mr, a, lda, c, ldc, ar, cr);
 
   v128_t c00 = wasm_f32x4_splat(0.f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   v128_t c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
@@ -31,31 +22,31 @@ void gemm_f32__wasmsimd_6x8(int mr, int K, const float* a, int lda, const float*
     const v128_t b0 = wasm_v128_load(b);
     const v128_t b1 = wasm_v128_load(b + 4);
     b += ldb;
-    v128_t va = wasm_v128_load32_splat(a0 + p);
+    v128_t va = wasm_v128_load32_splat(ar[0] + p);
     c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(va, b0));
     c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(va, b1));
-    va = wasm_v128_load32_splat(a1 + p);
+    va = wasm_v128_load32_splat(ar[1] + p);
     c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(va, b0));
     c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(va, b1));
-    va = wasm_v128_load32_splat(a2 + p);
+    va = wasm_v128_load32_splat(ar[2] + p);
     c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(va, b0));
     c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(va, b1));
-    va = wasm_v128_load32_splat(a3 + p);
+    va = wasm_v128_load32_splat(ar[3] + p);
     c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(va, b0));
     c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(va, b1));
-    va = wasm_v128_load32_splat(a4 + p);
+    va = wasm_v128_load32_splat(ar[4] + p);
     c40 = wasm_f32x4_add(c40, wasm_f32x4_mul(va, b0));
     c41 = wasm_f32x4_add(c41, wasm_f32x4_mul(va, b1));
-    va = wasm_v128_load32_splat(a5 + p);
+    va = wasm_v128_load32_splat(ar[5] + p);
     c50 = wasm_f32x4_add(c50, wasm_f32x4_mul(va, b0));
     c51 = wasm_f32x4_add(c51, wasm_f32x4_mul(va, b1));
   }
-  wasm_v128_store(c5, c50); wasm_v128_store(c5 + 4, c51);
-  wasm_v128_store(c4, c40); wasm_v128_store(c4 + 4, c41);
-  wasm_v128_store(c3, c30); wasm_v128_store(c3 + 4, c31);
-  wasm_v128_store(c2, c20); wasm_v128_store(c2 + 4, c21);
-  wasm_v128_store(c1, c10); wasm_v128_store(c1 + 4, c11);
-  wasm_v128_store(c0, c00); wasm_v128_store(c0 + 4, c01);
+  wasm_v128_store(cr[5], c50); wasm_v128_store(cr[5] + 4, c51);
+  wasm_v128_store(cr[4], c40); wasm_v128_store(cr[4] + 4, c41);
+  wasm_v128_store(cr[3], c30); wasm_v128_store(cr[3] + 4, c31);
+  wasm_v128_store(cr[2], c20); wasm_v128_store(cr[2] + 4, c21);
+  wasm_v128_store(cr[1], c10); wasm_v128_store(cr[1] + 4, c11);
+  wasm_v128_store(cr[0], c00); wasm_v128_store(cr[0] + 4, c01);
 }
 
 }  // namespace headroom::kernels
