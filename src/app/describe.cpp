@@ -60,9 +60,13 @@ std::string readout_sentence(Scene& scene) {
     return s + "; its output " + head_verdict(scene, r);
   }
   std::string s = std::to_string(H) + " heads:";
-  for (int h = 0; h < H; ++h)
-    s += std::string(h ? ", head " : " head ") + std::to_string(h + 1) + " " +
-         head_verdict(scene, readout[static_cast<size_t>(h)]);
+  for (int h = 0; h < H; ++h) {
+    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    s += std::string(h ? ", head " : " head ") + std::to_string(h + 1);
+    // Past the lesson's two, say which relationship each extra head holds.
+    if (h >= 2 && !r.relations.empty()) s += std::string(" (") + relation_name(r.relations[0]) + ")";
+    s += " " + head_verdict(scene, r);
+  }
   return s;
 }
 

@@ -60,7 +60,8 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
   return s * s * (3.f - 2.f * s);  // smoothstep
 }
 
-void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 size, float progress) {
+void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std::vector<int>& fit, ImVec2 size,
+           float progress) {
   const Trace& tr = demo.scene.trace();
   const auto& tokens = demo.scene.tokens();
   const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
@@ -78,25 +79,41 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 si
   dl->AddRectFilled(a, b, IM_COL32(252, 252, 250, 255), 6.f);
   dl->AddRect(a, b, IM_COL32(0, 0, 0, 35), 6.f);
 
-  // Uniform scale fitting every point and the output, with room for labels.
+  // Uniform scale fitting the `fit` tokens (all, or the query's targets) and
+  // the output, with room for labels; tokens outside sit on the rim.
   float x0 = m.output(0), x1 = x0, y0 = m.output(1), y1 = y0;
-  for (int j = 0; j < L; ++j) {
+  for (int j : fit) {
     x0 = std::min(x0, m.points(j, 0)); x1 = std::max(x1, m.points(j, 0));
     y0 = std::min(y0, m.points(j, 1)); y1 = std::max(y1, m.points(j, 1));
   }
-  const float pad = 26.f;
+  const float pad = 30.f;
   const float sx = (size.x - 2 * pad) / std::max(x1 - x0, 1e-6f), sy = (size.y - 2 * pad) / std::max(y1 - y0, 1e-6f);
-  const float s = std::min(sx, sy);
+  const float s = std::min(sx, sy) * (vs.zoom_targets ? 0.8f : 1.f);
   const ImVec2 c((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
   const float mx = (x0 + x1) * 0.5f, my = (y0 + y1) * 0.5f;
   auto to_screen = [&](float x, float y) { return ImVec2(c.x + (x - mx) * s, c.y - (y - my) * s); };  // y up
+  auto inside = [&](ImVec2 v) { return v.x >= a.x + 8 && v.x <= b.x - 8 && v.y >= a.y + 8 && v.y <= b.y - 8; };
+  auto to_rim = [&](ImVec2 v) {  // along the ray from the centre to v, onto the panel's inner rim
+    const float dx = v.x - c.x, dy = v.y - c.y;
+    const float k = std::min(std::fabs(dx) > 1e-3f ? (size.x * 0.5f - 10) / std::fabs(dx) : 1e9f,
+                             std::fabs(dy) > 1e-3f ? (size.y * 0.5f - 10) / std::fabs(dy) : 1e9f);
+    return ImVec2(c.x + dx * std::min(k, 1.f), c.y + dy * std::min(k, 1.f));
+  };
+  dl->PushClipRect(a, b, true);
   // The mean of the values (PCA centre) as a faint cross.
   const ImVec2 origin = to_screen(0, 0);
   dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), IM_COL32(0, 0, 0, 40));
   dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), IM_COL32(0, 0, 0, 40));
 
   std::vector<ImVec2> p(static_cast<size_t>(L));
-  for (int j = 0; j < L; ++j) p[static_cast<size_t>(j)] = to_screen(m.points(j, 0), m.points(j, 1));
+  std::vector<bool> on_rim(static_cast<size_t>(L), false);
+  for (int j = 0; j < L; ++j) {
+    p[static_cast<size_t>(j)] = to_screen(m.points(j, 0), m.points(j, 1));
+    if (!inside(p[static_cast<size_t>(j)])) {
+      p[static_cast<size_t>(j)] = to_rim(p[static_cast<size_t>(j)]);
+      on_rim[static_cast<size_t>(j)] = true;
+    }
+  }
   const ImVec2 out_end = to_screen(m.output(0), m.output(1));
 
   // Where the animation starts: the single head's midpoint of its targets.
@@ -128,10 +145,18 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 si
   }
 
   // Points, labels merged where tokens share a value vector ("The, the").
+  const float R = 9.f;  // the output marker's half-diagonal
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered_panel = ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
   std::vector<bool> done(static_cast<size_t>(L), false);
-  for (int j = 0; j < L; ++j) {
+  std::vector<int> order;  // targets first, so their labels win any overlap
+  for (int j = 0; j < L; ++j)
+    if (std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end()) order.push_back(j);
+  for (int j = 0; j < L; ++j)
+    if (std::find(r.targets.begin(), r.targets.end(), j) == r.targets.end()) order.push_back(j);
+  std::vector<ImVec4> labels;  // rectangles of the labels drawn so far
+  labels.emplace_back(out.x - R - 2, out.y - R - 2, out.x + R + 2, out.y + R + 2);  // keep the marker clear
+  for (int j : order) {
     if (done[static_cast<size_t>(j)]) continue;
     std::string label = tokens[static_cast<size_t>(j)].text;
     bool target = std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end();
@@ -150,15 +175,23 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 si
     if (target) {
       dl->AddCircleFilled(pj, 6.5f, head_color(h));
       dl->AddCircle(pj, 6.5f, IM_COL32(255, 255, 255, 255), 0, 1.5f);
+    } else if (on_rim[static_cast<size_t>(j)]) {
+      dl->AddCircle(pj, 4.f, IM_COL32(150, 150, 155, 255), 0, 1.5f);  // beyond the zoomed view
     } else {
       dl->AddCircleFilled(pj, 4.f, IM_COL32(120, 120, 125, 255));
     }
     const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
     float lx = pj.x + 9, ly = pj.y - ts.y * 0.5f;
     if (lx + ts.x > b.x - 4) lx = pj.x - 9 - ts.x;  // keep labels inside the panel
-    ImGui::PushFont(target ? fonts().bold : fonts().body);
-    dl->AddText(ImVec2(lx, ly), target ? IM_COL32(20, 20, 20, 255) : IM_COL32(120, 120, 120, 255), label.c_str());
-    ImGui::PopFont();
+    ly = std::clamp(ly, a.y + 2, b.y - ts.y - 2);
+    bool clear = true;
+    for (const ImVec4& q4 : labels) clear = clear && (lx + ts.x < q4.x || lx > q4.z || ly + ts.y < q4.y || ly > q4.w);
+    if (clear || target) {
+      labels.emplace_back(lx, ly, lx + ts.x, ly + ts.y);
+      ImGui::PushFont(target ? fonts().bold : fonts().body);
+      dl->AddText(ImVec2(lx, ly), target ? IM_COL32(20, 20, 20, 255) : IM_COL32(120, 120, 120, 255), label.c_str());
+      ImGui::PopFont();
+    }
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
       ImGui::SetTooltip("%s\nweight from %s: %.4f\nPCA point (%.3f, %.3f)", label.c_str(), tokens[static_cast<size_t>(q)].text.c_str(),
                         wsum, m.points(j, 0), m.points(j, 1));
@@ -170,7 +203,6 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 si
     dl->AddText(ImVec2(ghost_at.x + 11, ghost_at.y + 4), IM_COL32(60, 60, 60, static_cast<int>(255 * (1 - progress))),
                 "1 head's midpoint");
   }
-  const float R = 9.f;
   dl->AddQuadFilled(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), head_color(h));
   dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), IM_COL32(20, 20, 20, 255), 2.f);
   ImGui::PushFont(fonts().bold);
@@ -183,6 +215,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, ImVec2 si
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
     ImGui::SetTooltip("head %d's output for %s\nPCA point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));
 
+  dl->PopClipRect();
   ImGui::Dummy(size);
   char foot[128];
   std::snprintf(foot, sizeof foot, "output %s", head_verdict(demo.scene, r).c_str());
@@ -202,6 +235,20 @@ void view_value_space(Demo& demo) {
   const std::vector<ValueMap>& maps = value_maps(demo.scene);
   const float progress = split_progress(demo, readout);
   const int H = demo.scene.heads();
+  ViewState& vs = view_state();
+  ImGui::SameLine(0, 16);
+  ImGui::Checkbox("zoom to the targets", &vs.zoom_targets);
+  ImGui::SetItemTooltip("on: fit the picture to the selected token's targets and the outputs (same scale on both "
+                        "axes); other tokens sit on the rim, hollow. off: fit every token.");
+  // Tokens the picture fits: every head's targets (so each panel shows the
+  // same pair the single head had to split), or every token.
+  std::vector<int> fit;
+  const int L = static_cast<int>(demo.scene.tokens().size());
+  for (int j = 0; j < L; ++j) {
+    bool want = !vs.zoom_targets;
+    for (const HeadReadout& r : readout) want = want || std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end();
+    if (want) fit.push_back(j);
+  }
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x + 8.f;
   const float min_w = H == 1 ? 280.f : H == 2 ? 230.f : 170.f;
@@ -212,7 +259,7 @@ void view_value_space(Demo& demo) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     ImGui::PushID(h);
-    panel(demo, h, maps[static_cast<size_t>(h)], readout[static_cast<size_t>(h)], size, progress);
+    panel(demo, h, maps[static_cast<size_t>(h)], readout[static_cast<size_t>(h)], fit, size, progress);
     ImGui::PopID();
     ImGui::EndGroup();
   }

@@ -36,6 +36,7 @@ struct ViewState {
   int reassign = -1;            // Relation armed for reassignment by the next token click, -1: none
   int step = 0;                 // step-through: which step is open
   int step_head = 0;            // step-through: which head
+  bool zoom_targets = true;     // value space: fit the targets and outputs, other tokens at the rim
   bool reduced_motion = false;  // prefers-reduced-motion: no animation
   // The 1 -> H heads animation: when it started (ImGui time, < 0: none) and
   // the single head's targets it starts from.

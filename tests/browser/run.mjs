@@ -5,9 +5,9 @@
 // Does: wait for headroom.ready; check the lesson's 1-head midpoint and
 // 2-head split through getState(); check refusals keep the state; drive the
 // keyboard shortcuts; save screenshots at 1 and 2 heads into
-// build/test-artifacts/; fail on any page error or console error. Prints one
-// "ok"/"FAIL" line per test and ends with "N passed, N failed"; exits non-zero
-// on any failure.
+// build/test-artifacts/; run the views' tests (views.test.mjs); fail on any
+// page error or console error. Prints one "ok"/"FAIL" line per test and
+// ends with "N passed, N failed"; exits non-zero on any failure.
 // Does not: build the site (./build.sh test does first), download a browser
 // (executablePath is /usr/bin/chromium; CHROMIUM overrides), or reach any
 // address but 127.0.0.1.
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../tools/serve.mjs';
+import { viewsSuite } from './views.test.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.join(ROOT, 'build/web');
@@ -236,6 +237,9 @@ async function main() {
         await ctx.close();
       }
     });
+
+    // Issue 4's views: tests/browser/views.test.mjs.
+    await viewsSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
 
     await test('no page errors and no console errors', async () => {
       assert(problems.length === 0, problems.join('\n'));
