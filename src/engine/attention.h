@@ -4,7 +4,9 @@
 //   Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h        (X: L x D, W_*^h: D x dh)
 // and records every intermediate in a Trace, the one thing views and tests read.
 // Does not: know about sentences, tokens, GL or the UI; allocate once the Trace
-// has the right shapes (buffers are reused between calls).
+// has the right shapes with the kernel backends (buffers are reused between
+// calls; tests/engine/alloc_tests.cpp checks it). Eigen's own GEMM may take
+// heap workspace for large products.
 //
 // Shapes: L tokens, D = d_model, H heads, dh = D / H (see tensor.h).
 #pragma once
