@@ -10,7 +10,6 @@
 
 #include "app/demo.h"
 #include "app/describe.h"
-#include "app/value_space.h"
 #include "engine/tokenizer.h"
 
 namespace headroom::app {
@@ -156,9 +155,10 @@ std::string state_json(Demo& demo) {
   });
 
   // valueSpace[h]: the value-space view's picture (engine/value_map.h):
-  // points (L x [x, y]), output ([x, y], the query's output), explained.
+  // points (L x [x, y]), output ([x, y], the query's output), explained
+  // (share of the values' energy in the plane), outputInPlane.
   key(out, "valueSpace");
-  append_array(out, value_maps(scene), [&](const ValueMap& m) {
+  append_array(out, scene.value_maps(), [&](const ValueMap& m) {
     out += '{';
     key(out, "points", true);
     out += '[';
@@ -179,6 +179,8 @@ std::string state_json(Demo& demo) {
     out += ']';
     key(out, "explained");
     append_float(out, m.explained);
+    key(out, "outputInPlane");
+    append_float(out, m.output_in_plane);
     out += '}';
   });
   // The readout sentence and the full description (the page's aria-live text).

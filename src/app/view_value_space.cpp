@@ -2,19 +2,21 @@
 // points in 2-D and the head's output for the query as a marker, with a line
 // to every token it mixes (thickness = weight).
 //
-// The picture (engine/value_map.h): PCA of that head's value vectors V_h,
-// centred on their mean, onto the two axes of largest variance. It is fixed
-// per scene (it changes only with V_h, not with the query or the weights) and
-// affine, so the output's point IS the weighted average of the points it
-// mixes: with one head split 50/50 the marker sits halfway between the two
-// targets, and "the midpoint of two meanings" is something you can see.
+// The picture (engine/value_map.h): the plane through the origin spanned by
+// the query's two lesson targets' value vectors. Inside it lengths and angles
+// are exact (the angle at the origin between the output and a target is the
+// cosine the readout prints); it changes only with V_h and the targets, not
+// with the weights, so 1 and 2 heads share one frame; and it is linear, so
+// the output's point IS the weighted average of the points it mixes: with one
+// head split 50/50 the marker sits halfway between the two targets, and "the
+// midpoint of two meanings" is something you can see. Other tokens are drawn
+// by their projection onto the plane.
 //
 // Does: draw with ImDrawList at a uniform scale (distances are honest);
 // animate 1 -> H heads: each new head's marker starts at the one head's
 // midpoint of its targets and slides to where that head's output really is
 // (off when the page reports prefers-reduced-motion).
-// Does not: project, average or compute attention (value_space.h caches the
-// engine's value_map()).
+// Does not: project, average or compute attention (Scene::value_maps()).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +24,6 @@
 
 #include "app/describe.h"
 #include "app/host_signals.h"
-#include "app/value_space.h"
 #include "app/views.h"
 
 namespace headroom::app {
@@ -193,7 +194,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
       ImGui::PopFont();
     }
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
-      ImGui::SetTooltip("%s\nweight from %s: %.4f\nPCA point (%.3f, %.3f)", label.c_str(), tokens[static_cast<size_t>(q)].text.c_str(),
+      ImGui::SetTooltip("%s\nweight from %s: %.4f\nin-plane point (%.3f, %.3f)", label.c_str(), tokens[static_cast<size_t>(q)].text.c_str(),
                         wsum, m.points(j, 0), m.points(j, 1));
   }
 
@@ -213,7 +214,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   dl->AddText(ImVec2(olx, out.y + R + 3), IM_COL32(20, 20, 20, 255), out_label);
   ImGui::PopFont();
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
-    ImGui::SetTooltip("head %d's output for %s\nPCA point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));
+    ImGui::SetTooltip("head %d's output for %s\nin-plane point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));
 
   dl->PopClipRect();
   ImGui::Dummy(size);
@@ -221,7 +222,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   std::snprintf(foot, sizeof foot, "output %s", head_verdict(demo.scene, r).c_str());
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
   ImGui::TextUnformatted(foot);
-  ImGui::TextDisabled("2-D PCA of head %d's values keeps %.0f%% of their variance", h + 1, 100.f * m.explained);
+  ImGui::TextDisabled("drawn in the plane of the two targets' values, which holds %.0f%% of this output", 100.f * m.output_in_plane);
   ImGui::PopTextWrapPos();
 }
 
@@ -230,9 +231,9 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 void view_value_space(Demo& demo) {
   section_title("Value space",
                 "o_h = sum_j a_j v_j: each head outputs ONE weighted average of its value vectors v_j = x_j W_V^h; "
-                "drawn on the 2 principal axes of that head's v_j (an affine map, so o_h lands at the same average of the points).");
+                "drawn in the plane of the query's two targets' v_j (exact lengths and angles; linear, so o_h lands at the same average of the points).");
   const std::vector<HeadReadout> readout = demo.scene.readout();
-  const std::vector<ValueMap>& maps = value_maps(demo.scene);
+  const std::vector<ValueMap>& maps = demo.scene.value_maps();
   const float progress = split_progress(demo, readout);
   const int H = demo.scene.heads();
   ViewState& vs = view_state();

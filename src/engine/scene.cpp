@@ -485,6 +485,7 @@ const Trace& Scene::trace() {
 
 const Trace& Scene::recompute() {
   if (dirty_) return trace();
+  maps_dirty_ = true;
   ForwardOptions opt;
   opt.backend = backend_;
   const Status s = forward(x_, w_, trace_, opt);
@@ -501,6 +502,17 @@ float cosine(const Vec& a, const Vec& b) {
   return na > 0.f && nb > 0.f ? a.dot(b) / (na * nb) : 0.f;
 }
 }  // namespace
+
+const std::vector<ValueMap>& Scene::value_maps() {
+  const Trace& tr = trace();
+  if (!maps_dirty_) return maps_;
+  const int q = query_;
+  const int a = target(q, order_[0]), b = target(q, order_[1]);
+  maps_.clear();
+  for (const HeadTrace& ht : tr.heads) maps_.push_back(value_map(ht, q, a, b));
+  maps_dirty_ = false;
+  return maps_;
+}
 
 std::vector<HeadReadout> Scene::readout() {
   const Trace& tr = trace();

@@ -32,6 +32,7 @@
 #include "status.h"
 #include "tensor.h"
 #include "tokenizer.h"
+#include "value_map.h"
 
 namespace headroom {
 
@@ -110,6 +111,10 @@ class Scene {
   int target(int token, Relation r) const;
   // Per-head readout for the current query.
   std::vector<HeadReadout> readout();
+  // Per head, the value-space picture for the query, anchored on the query's
+  // targets of the first two relationships (subject and complement by
+  // default), so the 1-head midpoint and the 2-head outputs share one plane.
+  const std::vector<ValueMap>& value_maps();
   // Role names of a token ("noun", "verb", ...), for the UI.
   std::string roles(int token) const;
 
@@ -135,6 +140,8 @@ class Scene {
   Mat x_;
   AttentionWeights w_;
   Trace trace_;
+  std::vector<ValueMap> maps_;
+  bool maps_dirty_ = true;
 };
 
 }  // namespace headroom
