@@ -1,0 +1,62 @@
+// describe_tests.cpp: the readout sentence says what the engine computed.
+// Expected numbers are formatted here from the Trace itself (weights on the
+// targets, cosines computed in double), not copied from the readout.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/describe.h"
+
+using namespace headroom;
+
+namespace {
+std::string two(double v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
+double cos_to(Scene& s, int h, int token) {
+  const HeadTrace& ht = s.trace().heads[static_cast<size_t>(h)];
+  const Eigen::VectorXd o = ht.out.row(s.query()).transpose().cast<double>();
+  const Eigen::VectorXd v = ht.v.row(token).transpose().cast<double>();
+  return o.dot(v) / (o.norm() * v.norm());
+}
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("one head: the weights and 'close to neither' with the real cosines") {
+  Scene s;
+  const int a = s.target(s.query(), Relation::Subject), b = s.target(s.query(), Relation::Complement);
+  const Mat& w = s.trace().heads[0].weights;
+  const std::string text = app::readout_sentence(s);
+  CAPTURE(text);
+  CHECK(has(text, "1 head: said = " + two(w(s.query(), a)) + " researcher + " + two(w(s.query(), b)) + " it"));
+  CHECK(has(text, "close to neither (cos " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) + ")"));
+}
+
+TEST_CASE("the words follow the focus: all on one reads one target, spread is mush") {
+  Scene s;
+  REQUIRE(s.set_focus(0.f).is_ok());
+  std::string text = app::readout_sentence(s);
+  CAPTURE(text);
+  CHECK(has(text, "reads researcher and loses it"));
+  REQUIRE(s.set_focus(1.f).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, "mush"));
+}
+
+TEST_CASE("two heads each read their own target; extra heads are named") {
+  Scene s;
+  REQUIRE(s.set_heads(2).is_ok());
+  std::string text = app::readout_sentence(s);
+  CAPTURE(text);
+  CHECK(has(text, "head 1 reads researcher (cos " + two(cos_to(s, 0, 1)) + ")"));
+  CHECK(has(text, "head 2 reads it (cos " + two(cos_to(s, 1, 7)) + ")"));
+  REQUIRE(s.set_heads(4).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, std::string("head 3 (") + relation_name(Relation::Previous) + ") reads paper"));
+  const std::string all = app::describe_state(s);
+  CHECK(has(all, "4 heads, d_model 128, d_head 32"));
+  CHECK(has(all, "Selected token: said"));
+}
