@@ -114,11 +114,15 @@ void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool
                      const kernels::KernelSet& k) {
   const int L = static_cast<int>(x.rows()), D = w.d_model, dh = w.d_head(), H = w.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  const kernels::GemmVariant& gemm = *k.gemm;
+  // Tiles per product width: dh may be narrower than the fastest tile.
+  const kernels::GemmVariant& g_head = k.gemm_for(dh);  // (L, dh, D) and (L, dh, L)
+  const kernels::GemmVariant& g_scores = k.gemm_for(L);
+  const kernels::GemmVariant& g_out = k.gemm_for(D);
   // scratch = [ K_h^T / sqrt(dh) (dh x L) | GEMM packing workspace ]
   size_t work_floats = 0;
-  for (int depth : {D, dh, L})
-    work_floats = std::max(work_floats, kernels::gemm_workspace_floats(gemm, depth));
+  for (const kernels::GemmVariant* g : {k.gemm, k.gemm_narrow})
+    for (int depth : {D, dh, L})
+      work_floats = std::max(work_floats, kernels::gemm_workspace_floats(*g, depth));
   trace.scratch.resize(static_cast<size_t>(dh) * L + work_floats);
   float* kt = trace.scratch.data();
   float* work = kt + static_cast<size_t>(dh) * L;
@@ -126,24 +130,24 @@ void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool
   for (int h = 0; h < H; ++h) {
     HeadTrace& t = trace.heads[static_cast<size_t>(h)];
     // pass 1: projections                                               (L x dh)
-    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wq[h].data(), dh, t.q.data(), dh, work);
-    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wk[h].data(), dh, t.k.data(), dh, work);
-    kernels::gemm_f32(gemm, L, dh, D, x.data(), D, w.wv[h].data(), dh, t.v.data(), dh, work);
+    kernels::gemm_f32(g_head, L, dh, D, x.data(), D, w.wq[h].data(), dh, t.q.data(), dh, work);
+    kernels::gemm_f32(g_head, L, dh, D, x.data(), D, w.wk[h].data(), dh, t.k.data(), dh, work);
+    kernels::gemm_f32(g_head, L, dh, D, x.data(), D, w.wv[h].data(), dh, t.v.data(), dh, work);
     // pass 2: scores, scale folded into the packed K^T                  (L x L)
     kernels::transpose_scale_f32(L, dh, t.k.data(), dh, scale, kt, L);
-    kernels::gemm_f32(gemm, L, L, dh, t.q.data(), dh, kt, L, t.scores.data(), L, work);
+    kernels::gemm_f32(g_scores, L, L, dh, t.q.data(), dh, kt, L, t.scores.data(), L, work);
     // pass 3: row softmax (and causal mask)
     k.softmax->fn(L, L, t.scores.data(), L, t.weights.data(), L, causal);
     // pass 4: P V_h into concat's columns for head h
     float* oc = trace.concat.data() + static_cast<long>(h) * dh;
-    kernels::gemm_f32(gemm, L, dh, L, t.weights.data(), L, t.v.data(), dh, oc, D, work);
+    kernels::gemm_f32(g_head, L, dh, L, t.weights.data(), L, t.v.data(), dh, oc, D, work);
     // pass 5: the head's own copy
     for (int i = 0; i < L; ++i)
       std::memcpy(t.out.data() + static_cast<long>(i) * dh, oc + static_cast<long>(i) * D,
                   sizeof(float) * static_cast<size_t>(dh));
   }
   // pass 6: output projection                                            (L x D)
-  kernels::gemm_f32(gemm, L, D, D, trace.concat.data(), D, w.wo.data(), D, trace.out.data(), D,
+  kernels::gemm_f32(g_out, L, D, D, trace.concat.data(), D, w.wo.data(), D, trace.out.data(), D,
                     work);
 }
 

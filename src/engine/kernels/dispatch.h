@@ -16,8 +16,11 @@
 namespace headroom::kernels {
 
 struct KernelSet {
-  const GemmVariant* gemm;
+  const GemmVariant* gemm;         // the fastest tile
+  const GemmVariant* gemm_narrow;  // the narrowest tile: for N < gemm->nr
   const SoftmaxVariant* softmax;
+  // The tile for a product with N columns.
+  const GemmVariant& gemm_for(int N) const { return N < gemm->nr ? *gemm_narrow : *gemm; }
 };
 
 // Kernels for Backend::Scalar or Backend::Simd (Eigen: the scalar set; unused).
