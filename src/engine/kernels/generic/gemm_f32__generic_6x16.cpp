@@ -11,17 +11,14 @@
 // portable extension), handle a column tail (the driver does).
 // Why not plain loops over a float acc[6][16]: GCC kept that array on the
 // stack (a load and store per FMA), and forcing full unrolling made it worse.
-#include <cstring>
-
 #include "../kernels.h"
+#include "vec8.h"
 
 namespace headroom::kernels {
 
-namespace {
-typedef float v8 __attribute__((vector_size(32)));
-inline v8 load8(const float* p) { v8 v; std::memcpy(&v, p, sizeof v); return v; }
-inline void store8(float* p, v8 v) { std::memcpy(p, &v, sizeof v); }
-}  // namespace
+using generic::v8;
+using generic::load8;
+using generic::store8;
 
 void gemm_f32__generic_6x16(int mr, int K, const float* a, int lda, const float* b, int ldb,
                             float* c, int ldc) {

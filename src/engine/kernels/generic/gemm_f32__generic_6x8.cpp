@@ -6,17 +6,14 @@
 // (see gemm_f32__generic_6x16.cpp). The 6 x 16 tile would spend half its
 // work on the zero-padded column tail when N = 8.
 // Does not: use intrinsics or ISA #ifs, handle a column tail (the driver does).
-#include <cstring>
-
 #include "../kernels.h"
+#include "vec8.h"
 
 namespace headroom::kernels {
 
-namespace {
-typedef float v8 __attribute__((vector_size(32)));
-inline v8 load8(const float* p) { v8 v; std::memcpy(&v, p, sizeof v); return v; }
-inline void store8(float* p, v8 v) { std::memcpy(p, &v, sizeof v); }
-}  // namespace
+using generic::v8;
+using generic::load8;
+using generic::store8;
 
 void gemm_f32__generic_6x8(int mr, int K, const float* a, int lda, const float* b, int ldb,
                            float* c, int ldc) {

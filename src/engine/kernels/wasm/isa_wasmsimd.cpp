@@ -3,6 +3,9 @@
 // Does: list every kernel of kernels/wasm/, fastest first (dispatch.cpp runs
 // entry [0] of each family), and state that this build runs the kernels by
 // default (Backend::Simd): wasm Eigen has no SIMD128 packet math.
+// 4x8 first: on x86-64 V8 allocates 15 xmm registers and the 6x8 tile's 12
+// accumulators + 2 B + 1 broadcast spill (measured ~30% slower here); 6x8 is
+// kept for hosts with 32 vector registers (arm64) and as a second tested tile.
 // Does not: choose between backends (dispatch.cpp does).
 #include "../kernels.h"
 
