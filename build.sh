@@ -269,18 +269,25 @@ run_fuzzers() {
   return "$rc"
 }
 
-run_browser_tests() {
-  local log="$BUILD/test-logs/browser.log" rc=0
-  node tests/browser/run.mjs 2>&1 | tee "$log" || rc=$?
+# run_node_suite NAME FILE: a browser suite script ending in "N passed, N failed".
+run_node_suite() {
+  local name="$1" log="$BUILD/test-logs/$1.log" rc=0
+  node "$2" 2>&1 | tee "$log" || rc=$?
   local line
   line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 || true)"
   if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
     local passed="${BASH_REMATCH[1]}" failed="${BASH_REMATCH[2]}"
     if ((rc != 0 && failed == 0)); then failed=1; fi
-    record browser "$passed" "$failed"
+    record "$name" "$passed" "$failed"
   else
-    record browser 0 1
+    record "$name" 0 1
   fi
+}
+
+# The page suite (run.mjs) and the embedding suite (embed.test.mjs).
+run_browser_tests() {
+  run_node_suite browser tests/browser/run.mjs
+  run_node_suite embed tests/browser/embed.test.mjs
 }
 
 run_tests() {
@@ -291,7 +298,7 @@ run_tests() {
   step "wasm engine suite: emcmake cmake -B build/wasm-tests -DHEADROOM_TARGET=tests, build, ctest (node)"
   if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-tests"; fi
 
-  step "browser suite: node tests/browser/run.mjs (site in build/web/)"
+  step "browser suites: node tests/browser/run.mjs and embed.test.mjs (site in build/web/)"
   if suite_build browser build_web; then run_browser_tests; fi
 
   step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"

@@ -16,11 +16,18 @@
 //                               output: [x, y], explained}), sentence (the
 //                               readout in words), description, error
 //                               (null, or why the last input was refused)
+//   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
+//                               by the C++ whitelist; returns getState()
+//   headroom.hash()             the current state as a hash (without '#')
+//   state.frames                frames drawn so far (none while idle)
 //   headroom.debug.layout()     for tests only: token chip and heads button
 //                               rects (CSS px): {tokens: [...], heads: [...]}
 //
+// Keeps the state in the page's URL hash: applies it on load and on
+// hashchange, writes it back (history.replaceState) after every change, and
+// fires a window event 'headroom:statechange' (headroom-embed.js listens).
 // Does not: compute anything (every number comes from the wasm engine), or
-// bridge postMessage for cross-origin hosts (a later embed page does).
+// bridge postMessage for cross-origin hosts (headroom-embed.js does).
 (function () {
   'use strict';
 
@@ -54,6 +61,13 @@
     const simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
                                  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
     if (!WebAssembly.validate(simd)) return 'This browser\'s WebAssembly has no SIMD (128-bit) support.';
+    // A Content-Security-Policy without 'wasm-unsafe-eval' refuses to compile any wasm.
+    try {
+      new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+    } catch (e) {
+      return 'This page\'s Content Security Policy does not allow WebAssembly, so Headroom cannot run here. ' +
+             'The page that embeds it needs script-src \'self\' \'wasm-unsafe-eval\'.';
+    }
     const gl = document.createElement('canvas').getContext('webgl2');
     if (!gl) return 'This browser (or its GPU settings) gives no WebGL 2 context.';
     const lose = gl.getExtension('WEBGL_lose_context');
@@ -119,10 +133,36 @@
     if (!mod) throw new Error(failed ? 'Headroom failed to start' : 'Headroom is not ready yet: await headroom.ready');
   }
 
+  // frames: how many frames the app has drawn (none while idle; see guest.cpp).
   function getState() {
     need();
-    return JSON.parse(mod.UTF8ToString(mod._headroom_state_json()));
+    const state = JSON.parse(mod.UTF8ToString(mod._headroom_state_json()));
+    state.frames = mod._headroom_frame_count();
+    state.uiWantsWheel = mod._headroom_ui_wants_wheel() === 1;
+    return state;
   }
+
+  // Passes a JS string to a C function taking UTF-8 (on the heap: the C side,
+  // not the stack size, decides what is too long); returns its result.
+  function withCString(text, fn) {
+    const n = mod.lengthBytesUTF8(text) + 1;
+    const p = mod._malloc(n);
+    if (!p) return null;
+    mod.stringToUTF8(text, p, n);
+    try { return fn(p); } finally { mod._free(p); }
+  }
+
+  // The URL hash, parsed by the C++ whitelist (src/app/url_state.h): a refused
+  // field keeps its value and its message becomes state.error.
+  function applyHash(hash) {
+    need();
+    if (typeof hash !== 'string') return reject('a URL hash must be a string');
+    if (!hash.isWellFormed()) return reject('the link contains a lone surrogate (half of a UTF-16 pair), which is not text');
+    if (withCString(hash, (p) => mod._headroom_apply_hash(p)) === null) return reject('the link does not fit in memory');
+    return getState();
+  }
+  // The current state as a hash (without '#'), for links and the address bar.
+  function hash() { need(); return mod.UTF8ToString(mod._headroom_hash()); }
 
   // Refuses an input JS itself cannot pass to C (wrong type, out of int range)
   // the same way the engine refuses: state kept, error set.
@@ -162,6 +202,7 @@
   function setSentence(text) {
     need();
     if (typeof text !== 'string') return reject('setSentence needs a string');
+    if (!text.isWellFormed()) return reject('the sentence contains a lone surrogate (half of a UTF-16 pair), which is not text');
     // On the heap, not the stack: the engine, not the stack size, decides what is too long.
     const n = mod.lengthBytesUTF8(text) + 1;
     const p = mod._malloc(n);
@@ -178,7 +219,6 @@
     layout() { need(); return JSON.parse(mod.UTF8ToString(mod._headroom_layout_json())); },
   });
 
-  window.headroom = Object.freeze({ ready, setHeads, setSentence, selectToken, setFocus, getState, debug });
 
   // The page's sentence field (index.html; a host page may not have one):
   // Enter or Apply sends it through setSentence; a refusal is shown under it.
@@ -192,6 +232,46 @@
     });
   }
   ready.then(wireSentenceForm, () => {});
+
+  // --- state in the URL hash ---------------------------------------------------
+  let lastHash = null;
+  function showHashError(state) {
+    const box = $('sentence-error') || $('hash-error');
+    if (box && state.error) box.textContent = `Link: ${state.error}`;
+  }
+  function syncHash() {
+    if (!mod) return;
+    const h = hash();
+    if (h === lastHash) return;
+    lastHash = h;
+    try { history.replaceState(history.state, '', `#${h}`); } catch (e) { /* opaque origin: keep going */ }
+    window.dispatchEvent(new CustomEvent('headroom:statechange'));
+  }
+  function startHashSync() {
+    const initial = location.hash.replace(/^#/, '');
+    if (initial) showHashError(applyHash(initial));
+    syncHash();
+    window.addEventListener('hashchange', () => {
+      const h = location.hash.replace(/^#/, '');
+      if (h === lastHash) return;
+      showHashError(applyHash(h));
+      syncHash();
+    });
+    // A click or key on the canvas is handled on the next frame: look after it.
+    const later = () => setTimeout(syncHash, 150);
+    $('canvas').addEventListener('pointerup', later);
+    $('canvas').addEventListener('keyup', later);
+    const form = $('sentence-form');
+    if (form) form.addEventListener('submit', later);
+  }
+  ready.then(startHashSync, () => {});
+  // Every verb of the API also updates the hash.
+  const synced = (fn) => (...args) => { const r = fn(...args); syncHash(); return r; };
+
+  window.headroom = Object.freeze({
+    ready, setHeads: synced(setHeads), setSentence: synced(setSentence), selectToken: synced(selectToken),
+    setFocus: synced(setFocus), getState, applyHash: synced(applyHash), hash, debug,
+  });
 
   window.addEventListener('error', (e) => { if (!mod) fail(e.message || 'a script error stopped the page'); });
   start().then(() => resolveReady(window.headroom), (err) => fail(err && err.message ? err.message : String(err)));

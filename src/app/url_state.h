@@ -35,7 +35,7 @@ constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
 
 // The values the `view` and `theme` keys accept; the first is the default.
 constexpr std::array<const char*, 6> kViews = {"lesson", "attention", "values", "readout", "concat", "steps"};
-constexpr std::array<const char*, 2> kThemes = {"dark", "light"};
+constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
 
 // The fields a hash may set; an empty optional means "not given or refused".
 struct UrlState {

@@ -1,14 +1,43 @@
-// web_app.h: the one Demo shared by the main loop and the JS API.
+// web_app.h: what the browser build's files share: the one Demo, and the
+// guest state (guest.cpp) the main loop reads.
 //
 // Does: give web_main.cpp (drawing) and js_api.cpp (window.headroom's verbs)
-// the same Demo, so a JS call and a click change the same state.
+// the same Demo, so a JS call and a click change the same state; and let
+// guest.cpp (input, pause, context loss) tell the main loop when to draw.
 // Does not: exist outside the browser build.
 #pragma once
+
+#include <string>
 
 #include "app/demo.h"
 
 namespace headroom::platform {
 
 app::Demo& demo();
+
+// State of the app as a guest in a page (guest.cpp).
+struct Guest {
+  int wake = 3;                   // frames still to draw after the last input
+  long long frames = 0;           // frames drawn since start
+  bool paused = false;            // page hidden or canvas out of view
+  bool context_lost = false;      // WebGL context lost, not yet restored
+  bool context_restored = false;  // restored: rebuild GL objects next frame
+  bool ui_wants_wheel = false;    // the hovered ImGui window can scroll
+  bool ui_wants_keys = false;     // an ImGui text field has focus
+  std::string theme = "light";    // "light" or "dark" (URL hash)
+  std::string view = "lesson";    // the URL hash's view (app/url_state.h kViews)
+  bool theme_changed = true;
+  std::string clipboard;          // text handed to ImGui on paste
+};
+Guest& guest();
+
+// Draw at least `frames` more frames (input, API calls, resize).
+void wake(int frames = 3);
+
+// After ImGui's GLFW backend is installed: move listeners to the canvas, add
+// pause/visibility/context-loss handling, route the clipboard.
+void guest_install();
+// After draw_ui each frame: record whether the UI wants the wheel and keys.
+void guest_after_frame();
 
 }  // namespace headroom::platform

@@ -6,6 +6,9 @@
 // its framebuffer scale (and re-rasterise the fonts when the ratio changes),
 // feed GLFW's mouse positions in CSS pixels, draw app::draw_ui, and tell the
 // page when the first frame is on screen (Module.onHeadroomFirstFrame).
+// Draws only when something changed (input, an API call, a resize, frames the
+// app requested; see guest.cpp and app/host_signals.h), counts the frames it
+// draws, and rebuilds its GL objects after a lost WebGL context comes back.
 // Does not: hold demo logic (src/app) or the JS API (js_api.cpp).
 //
 // Why not ImGui's own GLFW callbacks: Emscripten's GLFW reports mouse
@@ -23,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/host_signals.h"
 #include "app/ui.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -80,17 +84,20 @@ void install_callbacks(GLFWwindow* w) {
   ImGui_ImplGlfw_CursorEnterCallback(w, 1);  // see on_cursor_enter
 }
 
-// Matches the canvas's backing store to its CSS size x devicePixelRatio.
-void track_canvas_size() {
+// Matches the canvas's backing store to its CSS size x devicePixelRatio;
+// returns whether anything changed.
+bool track_canvas_size() {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
   const int fb_w = static_cast<int>(std::lround(css_w * dpr));
   const int fb_h = static_cast<int>(std::lround(css_h * dpr));
+  bool changed = css_w != g.css_w || css_h != g.css_h;
   if (fb_w != g.fb_w || fb_h != g.fb_h) {
     emscripten_set_canvas_element_size(kCanvas, fb_w, fb_h);
     g.fb_w = fb_w;
     g.fb_h = fb_h;
+    changed = true;
   }
   g.css_w = css_w;
   g.css_h = css_h;
@@ -100,11 +107,30 @@ void track_canvas_size() {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
     g.font_density = density;
+    changed = true;
   }
+  return changed;
 }
 
 void frame(void*) {
-  track_canvas_size();
+  using headroom::platform::guest;
+  auto& gs = guest();
+  if (gs.context_lost) return;
+  if (gs.context_restored) {  // every GL object died with the old context
+    gs.context_restored = false;
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    ++headroom::app::gl_generation();
+  }
+  const bool resized = track_canvas_size();
+  int& requested = headroom::app::frames_requested();
+  if (!resized && gs.wake <= 0 && requested <= 0) return;  // idle: draw nothing
+  if (gs.wake > 0) --gs.wake;
+  if (requested > 0) --requested;
+  if (gs.theme_changed) {
+    gs.theme_changed = false;
+    if (gs.theme == "dark") ImGui::StyleColorsDark(); else headroom::app::setup_style();
+  }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
@@ -116,13 +142,15 @@ void frame(void*) {
 
   headroom::app::draw_ui(headroom::platform::demo());
   headroom::platform::sync_page(headroom::platform::demo());  // aria text, reduced motion
+  headroom::platform::guest_after_frame();
 
   ImGui::Render();
   glViewport(0, 0, g.fb_w, g.fb_h);
-  glClearColor(0.98f, 0.98f, 0.97f, 1.f);
+  if (gs.theme == "dark") glClearColor(0.06f, 0.06f, 0.07f, 1.f); else glClearColor(0.98f, 0.98f, 0.97f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
+  ++gs.frames;
   if (!g.first_frame_done) {
     g.first_frame_done = true;
     js_first_frame();
@@ -159,6 +187,7 @@ int main() {
   ImGui_ImplGlfw_InitForOpenGL(g.window, false);
   install_callbacks(g.window);
   headroom::platform::install_touch(kCanvas);  // page_glue.cpp
+  headroom::platform::guest_install();
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);

@@ -174,7 +174,7 @@ TEST_CASE("state round-trips through the hash") {
   REQUIRE(scene.set_heads(4));
   REQUIRE(scene.set_query(2));
   REQUIRE(scene.set_focus(0.125f));
-  UrlState s = url_state_of(scene, "Ünïcødé <b> & = % + # words, 我 😀.", "steps", "light");
+  UrlState s = url_state_of(scene, "Ünïcødé <b> & = % + # words, 我 😀.", "steps", "dark");
   const std::string hash = to_url_hash(s);
   CHECK(hash.find('#') == std::string::npos);
   CHECK(hash.find(' ') == std::string::npos);
@@ -191,7 +191,7 @@ TEST_CASE("state round-trips through the hash") {
 
   // The default state is a short link.
   Scene plain;
-  CHECK(to_url_hash(url_state_of(plain, Scene::lesson_sentence(), "lesson", "dark")) ==
+  CHECK(to_url_hash(url_state_of(plain, Scene::lesson_sentence(), "lesson", "light")) ==
         "heads=1&query=" + std::to_string(plain.query()));
 }
 

@@ -1,0 +1,205 @@
+// guest.cpp: make the app a good guest in someone else's page.
+//
+// Does: move Emscripten GLFW's key listeners from `window` to the canvas (a
+// host page's <input> keeps Backspace and Tab; Tab leaves the canvas unless
+// an ImGui text field has focus), pass the mouse wheel to ImGui only when the
+// hovered ImGui window can scroll (else the host page scrolls), wake the
+// frame loop on input (nothing is drawn while idle), pause the main loop while
+// the page is hidden or the canvas is scrolled out of view, route ImGui's
+// clipboard through navigator.clipboard and the paste event, and recover from
+// a lost WebGL context (web_main.cpp rebuilds the GL objects).
+// Does not: draw, or hold demo state. Every listener is on this instance's
+// canvas (Module.canvas) or is instance-scoped, so several instances on one
+// page stay independent.
+//
+// Build: cmake/web.cmake (emcc only). The JS below runs inside the module's
+// scope, where Emscripten's GLFW object and Module are visible.
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cstdlib>
+
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "platform/web_app.h"
+
+namespace headroom::platform {
+
+Guest& guest() {
+  static Guest g;
+  return g;
+}
+
+void wake(int frames) {
+  if (guest().wake < frames) guest().wake = frames;
+}
+
+namespace {
+
+// clang-format off
+EM_JS(void, js_guest_install, (), {
+  var canvas = Module["canvas"];
+  var wake = function() { Module["_headroom_wake"](); };
+  // Keys: only while the canvas has focus (it has tabindex), never window-wide.
+  var down = GLFW.onKeydown, press = GLFW.onKeyPress, up = GLFW.onKeyup;
+  window.removeEventListener("keydown", down, true);
+  window.removeEventListener("keypress", press, true);
+  window.removeEventListener("keyup", up, true);
+  canvas.addEventListener("keydown", function(e) {
+    wake();
+    if (e.keyCode === 9 && !Module["_headroom_ui_wants_keys"]()) return;  // Tab moves focus on
+    down(e);
+  }, true);
+  canvas.addEventListener("keypress", press, true);
+  canvas.addEventListener("keyup", function(e) { wake(); up(e); }, true);
+  canvas.addEventListener("focus", function() { Module["_headroom_canvas_focus"](1); }, true);
+  canvas.addEventListener("blur", function() { Module["_headroom_canvas_focus"](0); }, true);
+  // Wheel: ImGui gets it (and the host does not) only when the UI can scroll.
+  // Steps as ImGui's own Emscripten handler: 100 px, 3 lines or 1/80 page each.
+  canvas.removeEventListener("wheel", GLFW.onMouseWheel, true);
+  canvas.removeEventListener("mousewheel", GLFW.onMouseWheel, true);
+  canvas.addEventListener("wheel", function(e) {
+    wake();
+    if (!Module["_headroom_ui_wants_wheel"]()) return;
+    e.preventDefault();
+    var m = e.deltaMode === 0 ? 1 / 100 : e.deltaMode === 1 ? 1 / 3 : 80;
+    Module["_headroom_wheel"](-e.deltaX * m, -e.deltaY * m);
+  }, { capture: true, passive: false });
+  ["mousemove", "mousedown", "mouseup", "mouseenter", "mouseleave", "touchstart", "touchmove",
+   "touchend", "touchcancel", "pointerdown", "pointerup"].forEach(function(t) {
+    canvas.addEventListener(t, wake, { capture: true, passive: true });
+  });
+  // Clipboard: the paste event carries the text ImGui asks for (Ctrl+V).
+  Module.headroomClipboard = "";
+  canvas.addEventListener("paste", function(e) {
+    var t = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+    if (typeof t === "string") Module.headroomClipboard = t;
+    wake();
+  }, true);
+  // Pause while hidden or out of view; draw again when back.
+  var onScreen = true;
+  var update = function() {
+    Module["_headroom_set_paused"](document.hidden || !onScreen ? 1 : 0);
+  };
+  document.addEventListener("visibilitychange", update);
+  if (typeof IntersectionObserver === "function") {
+    new IntersectionObserver(function(entries) {
+      onScreen = entries[entries.length - 1].isIntersecting;
+      update();
+    }).observe(canvas);
+  }
+  // WebGL context loss: preventDefault lets the browser restore it.
+  canvas.addEventListener("webglcontextlost", function(e) {
+    e.preventDefault();
+    Module["_headroom_context_lost"]();
+    if (Module["onHeadroomContextLost"]) Module["onHeadroomContextLost"]();
+  }, false);
+  canvas.addEventListener("webglcontextrestored", function() {
+    Module["_headroom_context_restored"]();
+    if (Module["onHeadroomContextRestored"]) Module["onHeadroomContextRestored"]();
+  }, false);
+});
+
+EM_JS(void, js_clipboard_write, (const char* text), {
+  var s = UTF8ToString(text);
+  Module.headroomClipboard = s;
+  try {
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
+  } catch (e) {}
+});
+
+EM_JS(char*, js_clipboard_read, (), {
+  var s = Module.headroomClipboard || "";
+  var n = lengthBytesUTF8(s) + 1;
+  var p = _malloc(n);
+  if (p) stringToUTF8(s, p, n);
+  return p;
+});
+// "#canvas" in emscripten/html5.h calls means this instance's Module.canvas,
+// not document.querySelector('#canvas'): a host page may run several
+// instances, each on a canvas with its own id (or none).
+EM_JS(void, js_register_canvas, (), {
+  if (Module["canvas"]) specialHTMLTargets["#canvas"] = Module["canvas"];
+});
+// clang-format on
+
+// Before main(): every html5.h call, from the first, finds the right canvas.
+const bool g_canvas_registered = (js_register_canvas(), true);
+
+void set_clipboard(void*, const char* text) { js_clipboard_write(text ? text : ""); }
+
+const char* get_clipboard(void*) {
+  char* p = js_clipboard_read();
+  guest().clipboard = p ? p : "";
+  std::free(p);
+  return guest().clipboard.c_str();
+}
+
+}  // namespace
+
+void guest_install() {
+  // ImGui's backend listens to the wheel on the whole document and cancels
+  // every event (the host page could never scroll): the canvas listener
+  // above replaces it.
+  emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, false, nullptr);
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = set_clipboard;
+  io.GetClipboardTextFn = get_clipboard;
+  io.ClipboardUserData = nullptr;
+  js_guest_install();
+}
+
+void guest_after_frame() {
+  ImGuiContext& c = *ImGui::GetCurrentContext();
+  bool scrollable = false;
+  for (ImGuiWindow* w = c.HoveredWindow; w; w = w->ParentWindow)
+    if (w->ScrollMax.y > 0.f || w->ScrollMax.x > 0.f) scrollable = true;
+  guest().ui_wants_wheel = scrollable || ImGui::IsAnyItemActive();
+  guest().ui_wants_keys = c.IO.WantTextInput;
+}
+
+}  // namespace headroom::platform
+
+using headroom::platform::guest;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void headroom_wake() { headroom::platform::wake(3); }
+
+EMSCRIPTEN_KEEPALIVE int headroom_ui_wants_wheel() { return guest().ui_wants_wheel ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE void headroom_wheel(float x, float y) {
+  ImGui::GetIO().AddMouseWheelEvent(x, y);
+  headroom::platform::wake(3);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_ui_wants_keys() { return guest().ui_wants_keys ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE void headroom_canvas_focus(int focused) {
+  ImGui::GetIO().AddFocusEvent(focused != 0);  // on blur ImGui releases every key
+  headroom::platform::wake(3);
+}
+
+EMSCRIPTEN_KEEPALIVE void headroom_set_paused(int paused) {
+  if (paused == (guest().paused ? 1 : 0)) return;
+  guest().paused = paused != 0;
+  if (paused) {
+    emscripten_pause_main_loop();
+  } else {
+    emscripten_resume_main_loop();
+    headroom::platform::wake(3);
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE void headroom_context_lost() { guest().context_lost = true; }
+
+EMSCRIPTEN_KEEPALIVE void headroom_context_restored() {
+  guest().context_lost = false;
+  guest().context_restored = true;
+  headroom::platform::wake(3);
+}
+
+// Frames actually drawn since start (idle ticks do not count).
+EMSCRIPTEN_KEEPALIVE double headroom_frame_count() { return static_cast<double>(guest().frames); }
+
+}  // extern "C"

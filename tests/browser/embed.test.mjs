@@ -1,0 +1,395 @@
+// embed.test.mjs: the browser suite for embedding (issue 5): embed.html in
+// cross-origin iframes, postMessage, the ES module, good-guest behaviour,
+// graceful refusal and hostile input, in Debian's Chromium via playwright-core.
+//
+// Does: serve build/web (HEADROOM_SITE overrides) plus generated host pages
+// on one port, reached as two origins: the site as http://127.0.0.1:P, the
+// hosts as http://localhost:P (so iframes are cross-origin). Query strings
+// pick headers: ?csp=strict (script-src 'self' 'wasm-unsafe-eval'), ?csp=nowasm
+// (script-src 'self'); every response carries Access-Control-Allow-Origin: *
+// (what a sandboxed iframe's wasm fetch needs). Prints "ok"/"FAIL" per test
+// and ends with "N passed, N failed" like run.mjs; exits non-zero on failure.
+// Does not: build the site, download a browser, or reach beyond 127.0.0.1.
+//
+// Run: node tests/browser/embed.test.mjs    (after ./build.sh build)
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
+const SUITE_TIMEOUT_MS = 300_000;
+const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8' };
+const CSP = {
+  strict: "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+  nowasm: "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:",
+};
+
+// ---------------------------------------------------------------------------
+// host pages (served from the other origin); APP is the embed's origin
+// ---------------------------------------------------------------------------
+const hostScript = `
+  window.replies = [];
+  window.addEventListener('message', (e) => { window.replies.push({ origin: e.origin, data: e.data,
+    from: [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source) }); });
+  window.waitReady = (i) => new Promise((resolve) => { const t = setInterval(() => {
+    if (window.replies.some((r) => r.from === i && r.data && r.data.type === 'headroom:ready')) { clearInterval(t); resolve(); } }, 50); });
+  window.ask = (i, msg, origin) => new Promise((resolve) => {
+    const id = 'q' + Math.random(); const n = window.replies.length;
+    document.querySelectorAll('iframe')[i].contentWindow.postMessage({ ...msg, id }, origin);
+    const t = setInterval(() => { const r = window.replies.find((x) => x.data && x.data.id === id);
+      if (r) { clearInterval(t); resolve(r); } }, 20); });`;
+const HOSTS = {
+  'two.html': (app) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body>
+    <input id="host-input" value="abc">
+    <iframe id="a" src="${app}/embed.html#heads=1" width="640" height="420"></iframe>
+    <iframe id="b" src="${app}/embed.html#heads=2&sentence=The+cat+sat+down." width="640" height="420"></iframe>
+    <iframe id="rogue" src="${app}/rogue.html" width="10" height="10"></iframe>
+    <iframe id="nullrogue" sandbox="allow-scripts" srcdoc="<script>window.go=()=>0;addEventListener('message',e=>{if(e.data==='go')parent.frames[0].postMessage({type:'headroom:set',heads:8},'*')})</script>" width="10" height="10"></iframe>
+    <script>${hostScript}</script>`,
+  'sandboxed.html': (app) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body>
+    <iframe sandbox="allow-scripts" src="${app}/embed.html#heads=2" width="640" height="420"></iframe>
+    <script>${hostScript}</script>`,
+  'early.html': (app) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script>${hostScript}
+    window.early = [];
+    const f = document.createElement('iframe'); f.src = '${app}/embed.html'; f.width = 400; f.height = 300;
+    f.addEventListener('load', () => { f.contentWindow.postMessage({ type: 'headroom:set', heads: 4, id: 'early' }, '${app}'); });
+    document.body.appendChild(f);</script>`,
+};
+// A page of the embed's own origin that is not the parent: its messages must be ignored.
+const ROGUE = `<!doctype html><script>addEventListener('message', (e) => {
+  if (e.data === 'go') parent.frames[0].postMessage({ type: 'headroom:set', heads: 8 }, '*'); });</script>`;
+const MODULE_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+  <style>canvas{display:block;width:480px;height:320px} .tall{height:3000px}</style>
+  <input id="host-input" value="abc"><canvas id="c1" tabindex="0"></canvas><canvas id="c2" tabindex="0"></canvas>
+  <div class="tall"></div><script type="module" src="module-host.mjs"></script>`;
+const MODULE_HOST = `import { createHeadroom } from './headroom.mjs';
+  window.instances = Promise.all([
+    createHeadroom({ canvas: document.getElementById('c1'), hash: 'heads=1' }),
+    createHeadroom({ canvas: document.getElementById('c2'), hash: 'heads=2&sentence=Two+instances+here.' }),
+  ]);
+  window.instances.then((xs) => { window.h = xs; }, (e) => { window.h = String(e); });`;
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const u = new URL(req.url, 'http://x');
+    const headers = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' };
+    if (CSP[u.searchParams.get('csp')]) headers['Content-Security-Policy'] = CSP[u.searchParams.get('csp')];
+    const app = `http://127.0.0.1:${server.address().port}`;
+    const send = (type, body) => { res.writeHead(200, { ...headers, 'Content-Type': type }); res.end(body); };
+    const name = u.pathname.slice(1);
+    if (name.startsWith('host/') && HOSTS[name.slice(5)]) return send(MIME['.html'], HOSTS[name.slice(5)](app));
+    if (name === 'rogue.html') return send(MIME['.html'], ROGUE);
+    if (name === 'module.html') return send(MIME['.html'], MODULE_PAGE);
+    if (name === 'module-host.mjs') return send(MIME['.mjs'], MODULE_HOST);
+    const file = path.join(SITE, path.normalize(name || 'index.html'));
+    if (!file.startsWith(SITE + path.sep)) { res.writeHead(404); return res.end(); }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
+        'Content-Length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (e) { res.writeHead(404, headers); res.end(); }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  if (!existsSync(path.join(SITE, 'embed.html'))) throw new Error(`${SITE} has no embed.html: run ./build.sh build first`);
+  const server = await serve();
+  const port = server.address().port;
+  const APP = `http://127.0.0.1:${port}`;
+  const HOST = `http://localhost:${port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const problems = [];
+  const watch = (page, label) => {
+    page.on('pageerror', (err) => problems.push(`${label} page error: ${err.message}`));
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${label} console error: ${msg.text()}`); });
+    page.on('dialog', (d) => { problems.push(`${label} dialog: ${d.message()}`); d.dismiss(); });
+  };
+  const newPage = async (label, options = {}) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+    const page = await context.newPage();
+    watch(page, label);
+    return page;
+  };
+  const loadEmbed = async (page, hash = '', query = '') => {
+    await page.goto(`${APP}/embed.html${query}${hash}`);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+    await page.evaluate(() => window.headroom.ready);
+  };
+
+  try {
+    // --- direct: the embed page and the API --------------------------------------
+    const page = await newPage('embed');
+    const state = () => page.evaluate(() => window.headroom.getState());
+    const call = (verb, ...args) => page.evaluate(([v, a]) => window.headroom[v](...a), [verb, args]);
+
+    await test('embed.html loads under the strict CSP (script-src \'self\' \'wasm-unsafe-eval\') with state from the hash', async () => {
+      await loadEmbed(page, '#heads=2&sentence=The+cat+sat+down.&query=1&theme=dark', '?csp=strict');
+      const s = await state();
+      assert(s.heads === 2 && s.tokens.join(' ') === 'The cat sat down .' && s.query === 1, JSON.stringify([s.heads, s.tokens, s.query]));
+      assert(!s.error, `error: ${s.error}`);
+    });
+
+    await test('the state goes back into the URL hash', async () => {
+      await call('setHeads', 4);
+      const hash = await page.evaluate(() => location.hash);
+      assert(hash.includes('heads=4') && hash.includes('sentence=The%20cat%20sat%20down.') && hash.includes('theme=dark'), hash);
+    });
+
+    await test('after load with no input, the app draws no frames over two seconds', async () => {
+      await sleep(500);
+      const f0 = (await state()).frames;
+      await sleep(2000);
+      const f1 = (await state()).frames;
+      assert(f0 > 0 && f1 === f0, `frames ${f0} -> ${f1}`);
+      await call('setHeads', 2);
+      await sleep(300);
+      assert((await state()).frames > f1, 'an API call draws again');
+    });
+
+    const hostileHashes = ['heads=0', 'heads=-1', 'heads=3.5', 'heads=NaN', 'heads=1e309', 'heads=0x10', 'heads=999999',
+      'heads=2&heads=4', 'sentence=%ZZ', 'sentence=%00', 'sentence=%ED%A0%80', `sentence=${'a'.repeat(100 * 1024)}`,
+      'view=%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'theme=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+      'sentence=%20%20%20', 'sentence=%01%02', `sentence=${'w+'.repeat(40)}`, 'query=99', 'focus=NaN', 'bogus=1'];
+    await test(`hostile hashes (${hostileHashes.length}) each give a message and keep the state`, async () => {
+      await call('setSentence', 'The researcher who wrote the paper said it was wrong.');
+      await call('setHeads', 2);
+      const before = await state();
+      for (const h of hostileHashes) {
+        const s = await call('applyHash', h);
+        assert(s.error && s.error.length > 10, `${h.slice(0, 40)}: no message`);
+        assert(s.heads === 2 && s.tokens.join('|') === before.tokens.join('|') && s.query === before.query,
+          `${h.slice(0, 40)}: state changed`);
+      }
+      const lone = await call('applyHash', 'sentence=a\uD800b');
+      assert(/surrogate/.test(lone.error), `raw lone surrogate: ${lone.error}`);
+    });
+
+    await test('a hostile hash on load shows a readable message, and the page still runs', async () => {
+      const p = await newPage('hash-on-load');
+      await loadEmbed(p, '#heads=3.5&sentence=%ZZ');
+      const text = await p.evaluate(() => document.getElementById('hash-error').textContent);
+      assert(/heads/.test(text) && /%-escape/.test(text), text);
+      assert((await p.evaluate(() => window.headroom.getState().heads)) === 1, 'heads changed');
+      await p.context().close();
+    });
+
+    await test('hostile sentences are refused with the cap stated; the previous sentence stays', async () => {
+      const before = (await state()).tokens.join('|');
+      const cases = { '': /no words/, '   \t ': /no words/, '\u0001\u0002\u0003': /no words/,
+        [`${'word '.repeat(40)}`]: /cap is 32/, ['x'.repeat(1 << 20)]: /cap is 4096 bytes/, 'a\uDC00b': /surrogate/ };
+      for (const [text, re] of Object.entries(cases)) {
+        const s = await call('setSentence', text);
+        assert(re.test(s.error || ''), `${JSON.stringify(text.slice(0, 20))}: ${s.error}`);
+        assert(s.tokens.join('|') === before, 'tokens changed');
+      }
+    });
+
+    await test('one token, emoji, combining marks, RTL, accents, CJK and markup are sentences', async () => {
+      for (const text of ['Hello', 'I ❤️ 👩‍💻 🇫🇷', 'e\u0301te\u0301', 'שלום עולם', 'c\'était déjà là', '我爱你。',
+        '<img src=x onerror=alert(1)> <b>bold</b>']) {
+        const s = await call('setSentence', text);
+        assert(s.error === null, `${text}: ${s.error}`);
+      }
+      const s = await state();
+      assert(s.tokens.includes('<') && s.tokens.includes('img'), JSON.stringify(s.tokens));
+      assert(!(await page.evaluate(() => document.querySelector('img'))), 'markup became an element');
+    });
+
+    await test('WebGL context loss (WEBGL_lose_context) is recovered without reload', async () => {
+      const marker = await page.evaluate(() => { window.notReloaded = true; return true; });
+      await page.evaluate(async () => {
+        const gl = document.getElementById('canvas').getContext('webgl2');
+        const ext = gl.getExtension('WEBGL_lose_context');
+        ext.loseContext();
+        await new Promise((r) => setTimeout(r, 300));
+        ext.restoreContext();
+        await new Promise((r) => setTimeout(r, 500));
+      });
+      const f0 = (await state()).frames;
+      await call('setHeads', 1);
+      await sleep(500);
+      const s = await state();
+      assert(marker && (await page.evaluate(() => window.notReloaded)), 'the page reloaded');
+      assert(s.frames > f0 && s.heads === 1, `frames ${f0} -> ${s.frames}`);
+      const pixels = await page.evaluate(() => {
+        const c = document.getElementById('canvas'), gl = c.getContext('webgl2');
+        const px = new Uint8Array(4 * 64);
+        gl.readPixels(0, 0, 64, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+        return { lost: gl.isContextLost(), any: px.some((v) => v !== 0) };
+      });
+      assert(!pixels.lost, 'context still lost');
+    });
+
+    await test('a page whose CSP forbids wasm shows the reason instead of a blank canvas', async () => {
+      const p = await newPage('nowasm');
+      await p.goto(`${APP}/embed.html?csp=nowasm`);
+      await p.waitForFunction(() => getComputedStyle(document.getElementById('error')).display !== 'none', null, { timeout: 20_000 });
+      const text = await p.evaluate(() => document.getElementById('error-text').textContent);
+      assert(/Content Security Policy/.test(text) && /wasm-unsafe-eval/.test(text), text);
+      await p.context().close();
+      problems.splice(0, problems.length, ...problems.filter((m) => !m.startsWith('nowasm')));
+    });
+
+    // --- cross-origin hosts --------------------------------------------------------
+    const host = await newPage('host');
+    await test('a host page with two iframes in different states', async () => {
+      await host.goto(`${HOST}/host/two.html`);
+      await host.evaluate(() => Promise.all([window.waitReady(0), window.waitReady(1)]));
+      const a = await host.evaluate((o) => window.ask(0, { type: 'headroom:get' }, o), APP);
+      const b = await host.evaluate((o) => window.ask(1, { type: 'headroom:get' }, o), APP);
+      assert(a.origin === APP && a.data.state.heads === 1, JSON.stringify(a.data.state && a.data.state.heads));
+      assert(b.data.state.heads === 2 && b.data.state.tokens.length === 5, JSON.stringify(b.data.state.tokens));
+    });
+
+    await test('headroom:set changes one iframe only; refusals come back as error', async () => {
+      const r = await host.evaluate((o) => window.ask(0, { type: 'headroom:set', heads: 4 }, o), APP);
+      assert(r.data.state.heads === 4 && r.data.error === null, JSON.stringify(r.data.error));
+      const b = await host.evaluate((o) => window.ask(1, { type: 'headroom:get' }, o), APP);
+      assert(b.data.state.heads === 2, 'the other iframe changed');
+      for (const bad of [{ heads: 0 }, { heads: -1 }, { heads: 3.5 }, { heads: NaN }, { heads: Infinity }, { heads: 16 },
+        { heads: 999999 }, { heads: '2' }, { sentence: 42 }, { focus: 'x' }, { view: '<script>' }, { bogus: 1 }]) {
+        const x = await host.evaluate(([o, m]) => window.ask(0, { type: 'headroom:set', ...m }, o), [APP, bad]);
+        assert(x.data.error && x.data.state.heads === 4, `${JSON.stringify(bad)}: ${x.data.error}`);
+      }
+    });
+
+    await test('__proto__ keys, non-objects and messages without a type are harmless', async () => {
+      const r = await host.evaluate((o) => {
+        const f = document.querySelectorAll('iframe')[0].contentWindow;
+        for (const m of ['headroom:set', 42, null, [1, 2], { heads: 8 }, { type: 7 }, { type: 'other:thing' }]) f.postMessage(m, o);
+        return window.ask(0, JSON.parse('{"type":"headroom:set","__proto__":{"heads":8,"polluted":true},"heads":2}'), o);
+      }, APP);
+      assert(r.data.state.heads === 2 && /__proto__/.test(r.data.error), JSON.stringify([r.data.state.heads, r.data.error]));
+      assert(!(await host.evaluate(() => ({}).polluted)), 'host prototype polluted');
+    });
+
+    await test('messages from a wrong origin or from "null" are ignored', async () => {
+      await host.evaluate(() => { document.getElementById('rogue').contentWindow.postMessage('go', '*');
+        document.getElementById('nullrogue').contentWindow.postMessage('go', '*'); });
+      await sleep(500);
+      const r = await host.evaluate((o) => window.ask(0, { type: 'headroom:get' }, o), APP);
+      assert(r.data.state.heads === 2, `heads = ${r.data.state.heads}`);
+    });
+
+    await test('a burst of 1000 messages: 1000 replies, final state from the last', async () => {
+      const r = await host.evaluate(async (o) => {
+        const f = document.querySelectorAll('iframe')[0].contentWindow;
+        const n0 = window.replies.length;
+        for (let i = 0; i < 1000; ++i) f.postMessage({ type: 'headroom:set', heads: [1, 2, 4, 8][i % 4], id: `b${i}` }, o);
+        const t0 = Date.now();
+        while (window.replies.filter((x) => x.data && typeof x.data.id === 'string' && x.data.id.startsWith('b')).length < 1000 && Date.now() - t0 < 20000) {
+          await new Promise((res) => setTimeout(res, 50));
+        }
+        const mine = window.replies.slice(n0).filter((x) => x.data && typeof x.data.id === 'string' && x.data.id.startsWith('b'));
+        return { n: mine.length, last: mine[mine.length - 1].data.state.heads };
+      }, APP);
+      assert(r.n === 1000 && r.last === 8, JSON.stringify(r));
+    });
+
+    await test('a host <input> keeps Backspace and typing while Headroom is on the page', async () => {
+      await host.click('#host-input');
+      await host.keyboard.press('End');
+      await host.keyboard.press('Backspace');
+      await host.keyboard.type('Z');
+      assert((await host.inputValue('#host-input')) === 'abZ', await host.inputValue('#host-input'));
+    });
+
+    await test('messages sent before ready are queued and answered', async () => {
+      const p = await newPage('early');
+      await p.goto(`${HOST}/host/early.html`);
+      await p.waitForFunction(() => window.replies.some((r) => r.data && r.data.id === 'early'), null, { timeout: 30_000 });
+      const r = await p.evaluate(() => window.replies.find((x) => x.data && x.data.id === 'early').data);
+      assert(r.state && r.state.heads === 4, JSON.stringify(r.error));
+      await p.context().close();
+    });
+
+    await test('a sandboxed iframe (sandbox="allow-scripts") loads with CORS and answers', async () => {
+      const p = await newPage('sandboxed');
+      await p.goto(`${HOST}/host/sandboxed.html`);
+      await p.evaluate(() => window.waitReady(0));
+      const r = await p.evaluate((o) => window.ask(0, { type: 'headroom:get' }, o), '*');
+      assert(r.origin === 'null' && r.data.state.heads === 2, JSON.stringify([r.origin, r.data.state && r.data.state.heads]));
+      await p.context().close();
+    });
+
+    // --- the ES module ---------------------------------------------------------------
+    await test('ES module: two createHeadroom instances on one page are independent', async () => {
+      const p = await newPage('module');
+      await p.goto(`${APP}/module.html?csp=strict`);
+      await p.waitForFunction(() => window.h, null, { timeout: 40_000 });
+      const err = await p.evaluate(() => (typeof window.h === 'string' ? window.h : null));
+      assert(!err, err);
+      const [a, b] = await p.evaluate(() => window.h.map((x) => x.getState()));
+      assert(a.heads === 1 && b.heads === 2 && b.tokens[0] === 'Two', JSON.stringify([a.heads, b.heads, b.tokens]));
+      await p.evaluate(() => window.h[0].setHeads(8));
+      const [a2, b2] = await p.evaluate(() => window.h.map((x) => x.getState()));
+      assert(a2.heads === 8 && b2.heads === 2, JSON.stringify([a2.heads, b2.heads]));
+      // keys reach an instance only while its canvas has focus
+      await p.click('#c2');
+      await p.keyboard.press('4');
+      await sleep(300);
+      const [a3, b3] = await p.evaluate(() => window.h.map((x) => x.getState()));
+      assert(a3.heads === 8 && b3.heads === 4, `after "4" on c2: ${a3.heads}, ${b3.heads}`);
+      await p.click('#host-input');
+      await p.keyboard.press('End');
+      await p.keyboard.press('Backspace');
+      assert((await p.inputValue('#host-input')) === 'ab', 'Backspace swallowed');
+      assert((await p.evaluate(() => window.h[1].getState().heads)) === 4, 'keys leaked to the canvas');
+      // the wheel scrolls the host page unless the UI under the pointer can scroll
+      const box = await p.evaluate(() => { const r = document.getElementById('c1').getBoundingClientRect(); return [r.x, r.y]; });
+      await p.mouse.move(box[0] + 40, box[1] + 40);
+      await sleep(300);
+      const wants = await p.evaluate(() => window.h[0].getState().uiWantsWheel);
+      await p.mouse.wheel(0, 400);
+      await sleep(300);
+      const scrolled = (await p.evaluate(() => window.scrollY)) > 0;
+      assert(scrolled === !wants, `uiWantsWheel ${wants}, host scrolled ${scrolled}`);
+      await p.evaluate(() => window.scrollTo(0, 0));
+      await p.mouse.move(5, 780);  // over the host's own content
+      await p.mouse.wheel(0, 400);
+      await sleep(300);
+      assert((await p.evaluate(() => window.scrollY)) > 0, 'the host page did not scroll outside the canvas');
+      await p.context().close();
+    });
+
+    // --- devices and preferences -------------------------------------------------------
+    await test('390 x 844 at DPR 3 with touch: loads, backing store is CSS size x 3, taps work', async () => {
+      const p = await newPage('phone', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+      await loadEmbed(p, '#heads=1');
+      await sleep(300);
+      const c = await p.evaluate(() => { const e = document.getElementById('canvas'); const r = e.getBoundingClientRect();
+        return { w: e.width, h: e.height, cw: r.width, ch: r.height }; });
+      assert(Math.abs(c.w - c.cw * 3) <= 1 && Math.abs(c.h - c.ch * 3) <= 1, JSON.stringify(c));
+      await p.touchscreen.tap(100, 100);
+      await sleep(300);
+      assert((await p.evaluate(() => window.headroom.getState().heads)) === 1, 'state changed');
+      await p.context().close();
+    });
+
+    await test('prefers-reduced-motion: loads and runs', async () => {
+      const p = await newPage('reduced', { reducedMotion: 'reduce' });
+      await loadEmbed(p, '#heads=2');
+      assert((await p.evaluate(() => window.headroom.setHeads(1).heads)) === 1, 'setHeads failed');
+      await p.context().close();
+    });
+
+    await test('no page errors, console errors or dialogs', async () => {
+      assert(problems.length === 0, problems.join('\n'));
+    });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+await finish(main, SUITE_TIMEOUT_MS);

@@ -1,0 +1,48 @@
+// harness.mjs: the tiny test harness the browser suites share (embed.test.mjs;
+// run.mjs has its own copy of the same conventions).
+//
+// Does: `test(name, fn)` prints "ok"/"FAIL" per test; `finish(main, ms)` runs
+// the suite under a time limit and ends with "N passed, N failed" (what
+// build.sh counts), exiting non-zero on any failure. CHROMIUM_ARGS are the
+// flags from shared/TOOLCHAIN.md (WebGL2 through SwiftShader, no network).
+// Does not: launch the browser or serve files (each suite does).
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic',
+];
+
+const results = [];
+
+export async function test(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok    ${name}`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL  ${name}\n      ${String(err && err.stack || err).split('\n').join('\n      ')}`);
+  }
+}
+
+export function assert(cond, message) { if (!cond) throw new Error(message); }
+
+export async function finish(main, timeoutMs) {
+  const count = () => results.filter((r) => r.ok).length;
+  const timer = setTimeout(() => {
+    console.log(`FAIL  the suite took longer than ${timeoutMs / 1000} s`);
+    console.log(`${count()} passed, ${results.length - count() + 1} failed`);
+    process.exit(1);
+  }, timeoutMs);
+  try {
+    await main();
+  } catch (err) {
+    results.push({ name: 'setup', ok: false });
+    console.log(`FAIL  setup\n      ${err && err.stack || err}`);
+  }
+  clearTimeout(timer);
+  const failed = results.length - count();
+  console.log(`${count()} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,129 @@
+// headroom-embed.js: the postMessage bridge of embed.html, for cross-origin
+// host pages. Loaded after headroom-loader.js (which defines window.headroom).
+//
+// Out (to the parent, targetOrigin = the parent's origin, never '*'):
+//   {type: 'headroom:ready', state}            once Headroom runs
+//   {type: 'headroom:state', state, id?, error} after every change, and as the
+//                                              reply to each message below
+// In (from an allowed origin only):
+//   {type: 'headroom:get', id?}
+//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?}
+//   `error` in the reply is null, or why (part of) the message was refused;
+//   a refused field keeps its previous value.
+//
+// Allowed origins: the embedding parent's origin (location.ancestorOrigins,
+// else document.referrer), plus any listed in the query string
+// (embed.html?allow=https://a.example,https://b.example). "null" (a
+// sandboxed or file: host) is never allowed: such a host can only use the
+// URL hash. Messages before Headroom is ready are queued (up to kMaxQueued)
+// and answered once it is; if it fails to start they are answered with the error.
+// Does not: eval anything, assign message fields into objects by their names
+// (so "__proto__" keys are harmless), or reply to anyone but the sender.
+(function () {
+  'use strict';
+
+  const kMaxQueued = 1000;
+  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme'];
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+  function parentOrigin() {
+    if (window.parent === window) return null;
+    const ancestors = location.ancestorOrigins;
+    if (ancestors && ancestors.length) return ancestors[0];
+    try { return document.referrer ? new URL(document.referrer).origin : null; } catch (e) { return null; }
+  }
+
+  // An origin string exactly as URL would write it ("https://a.example:8443").
+  function validOrigin(o) {
+    try { return typeof o === 'string' && o !== 'null' && new URL(o).origin === o; } catch (e) { return false; }
+  }
+
+  const parent = parentOrigin();
+  const allowed = new Set();
+  if (validOrigin(parent)) allowed.add(parent);
+  for (const o of (new URLSearchParams(location.search).get('allow') || '').split(',')) {
+    if (validOrigin(o.trim())) allowed.add(o.trim());
+  }
+
+  let api = null;       // window.headroom once ready
+  let startError = null;
+  let quiet = false;    // while a message's own changes are applied
+  const queue = [];
+
+  function reply(target, origin, message) {
+    try { target.postMessage(message, origin); } catch (e) { /* the sender went away */ }
+  }
+
+  function withId(m, id) {
+    if (typeof id === 'string' || typeof id === 'number') m.id = id;
+    return m;
+  }
+  function stateMessage(id, error) {
+    return withId({ type: 'headroom:state', state: api.getState(), error: error || null }, id);
+  }
+
+  // Applies a headroom:set; returns the refusals joined, or null.
+  function applySet(data) {
+    const errors = [];
+    const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !kSetKeys.includes(k));
+    if (unknown.length) errors.push(`ignored unknown field(s): ${unknown.slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`);
+    const verb = (fn, value) => {
+      const s = fn(value);
+      if (s.error) errors.push(s.error);
+    };
+    // Sentence first: a query index refers to the tokens of the new sentence.
+    if (own(data, 'sentence')) verb(api.setSentence, data.sentence);
+    if (own(data, 'query')) verb(api.selectToken, data.query);
+    if (own(data, 'heads')) verb(api.setHeads, data.heads);
+    if (own(data, 'focus')) verb(api.setFocus, data.focus);
+    for (const k of ['view', 'theme']) {
+      if (!own(data, k)) continue;
+      if (typeof data[k] !== 'string') { errors.push(`${k} must be a string`); continue; }
+      verb(api.applyHash, `${k}=${encodeURIComponent(data[k])}`);
+    }
+    return errors.length ? errors.join('; ') : null;
+  }
+
+  function handle(event) {
+    const data = event.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return;  // not for us
+    if (typeof data.type !== 'string' || !data.type.startsWith('headroom:')) return;
+    const id = data.id;
+    if (!api) {
+      const error = startError || 'Headroom is not ready yet, and too many messages are waiting';
+      reply(event.source, event.origin, withId({ type: 'headroom:state', state: null, error }, id));
+      return;
+    }
+    if (data.type === 'headroom:get') {
+      reply(event.source, event.origin, stateMessage(id, null));
+    } else if (data.type === 'headroom:set') {
+      quiet = true;
+      const error = applySet(data);
+      quiet = false;
+      reply(event.source, event.origin, stateMessage(id, error));
+    } else {
+      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get or headroom:set)`));
+    }
+  }
+
+  window.addEventListener('message', (event) => {
+    if (!allowed.has(event.origin) || !event.source) return;  // wrong origin or "null": ignored
+    if (!api && !startError && queue.length < kMaxQueued) queue.push(event);
+    else handle(event);
+  });
+
+  // Changes made by the user (or the hash) are announced to the parent; the
+  // replies above already carry the state of changes made by messages.
+  window.addEventListener('headroom:statechange', () => {
+    if (api && !quiet && validOrigin(parent)) reply(window.parent, parent, stateMessage(undefined, null));
+  });
+
+  window.headroom.ready.then((h) => {
+    api = h;
+    if (validOrigin(parent)) reply(window.parent, parent, { type: 'headroom:ready', state: api.getState() });
+    for (const e of queue.splice(0)) handle(e);
+  }, (err) => {
+    startError = `Headroom could not start: ${err && err.message ? err.message : String(err)}`;
+    for (const e of queue.splice(0)) handle(e);
+  });
+})();
