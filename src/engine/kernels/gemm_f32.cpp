@@ -34,9 +34,12 @@ int slab_cols(const GemmVariant& v, int K) {
 // Copies columns [j, j + n) of B's K rows into one NR-wide panel (K x NR,
 // contiguous), zero-filling columns n..NR-1.
 void pack_panel(int K, int n, int NR, const float* B, int ldb, int j, float* panel) {
+  // A plain loop, not memcpy: under Emscripten a variable-size memcpy is a
+  // call into libc per row of B (K calls per panel).
   for (int p = 0; p < K; ++p) {
     float* dst = panel + static_cast<long>(p) * NR;
-    std::memcpy(dst, B + static_cast<long>(p) * ldb + j, sizeof(float) * static_cast<size_t>(n));
+    const float* src = B + static_cast<long>(p) * ldb + j;
+    for (int t = 0; t < n; ++t) dst[t] = src[t];
     for (int t = n; t < NR; ++t) dst[t] = 0.f;
   }
 }
