@@ -8,6 +8,8 @@
 //   headroom.setSentence(text)  new sentence           } a refused input keeps the
 //   headroom.selectToken(i)     query token index      } previous state and sets
 //   headroom.setFocus(f)        single head: 0..1      } state.error
+//   headroom.setStress(n)       0 = off, else repeat the sentence to n <= 512
+//                               tokens and recompute every frame; state.stress
 //   headroom.getState()         plain JSON object: tokens (string[]), heads,
 //                               dModel, dHead, query, focus, weights (H arrays
 //                               of L weights for the query token), relations
@@ -199,6 +201,13 @@
     return getState();
   }
 
+  function setStress(n) {
+    need();
+    if (!isInt32(n)) return reject(`the stress length must be a whole number of tokens, not ${String(n)}`);
+    mod._headroom_set_stress(n);
+    return getState();
+  }
+
   function setSentence(text) {
     need();
     if (typeof text !== 'string') return reject('setSentence needs a string');
@@ -270,7 +279,7 @@
 
   window.headroom = Object.freeze({
     ready, setHeads: synced(setHeads), setSentence: synced(setSentence), selectToken: synced(selectToken),
-    setFocus: synced(setFocus), getState, applyHash: synced(applyHash), hash, debug,
+    setFocus: synced(setFocus), setStress: synced(setStress), getState, applyHash: synced(applyHash), hash, debug,
   });
 
   window.addEventListener('error', (e) => { if (!mod) fail(e.message || 'a script error stopped the page'); });

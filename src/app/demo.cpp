@@ -37,6 +37,8 @@ bool Demo::select_token(int token) { return apply(scene.set_query(token)); }
 
 bool Demo::set_focus(float focus) { return apply(scene.set_focus(focus)); }
 
+bool Demo::set_stress(int tokens) { return apply(scene.set_stress(tokens)); }
+
 bool Demo::set_target(Relation r, int token) { return apply(scene.set_target(r, token)); }
 
 void Demo::reset_targets() {

@@ -32,6 +32,11 @@ struct Demo {
   bool set_sentence(std::string_view utf8);
   bool select_token(int token);
   bool set_focus(float focus);
+  bool set_stress(int tokens);  // 0 = off
+  // Stress timing, written by view_stress: median ms per forward pass over
+  // the last frames, and how many forwards were timed since it was switched on.
+  double forward_ms = 0;
+  int forward_count = 0;
   bool set_target(Relation r, int token);  // the query's target for r
   void reset_targets();
 

@@ -114,6 +114,16 @@ std::string state_json(Demo& demo) {
   append_int(out, q);
   key(out, "focus");
   append_float(out, scene.focus());
+  // stress: tokens (0 = off) and the engine's median time per forward (ms)
+  key(out, "stress");
+  out += '{';
+  key(out, "tokens", true);
+  append_int(out, scene.stress());
+  key(out, "forwardMs");
+  append_float(out, static_cast<float>(demo.forward_ms));
+  key(out, "frames");
+  append_int(out, demo.forward_count);
+  out += '}';
 
   // weights[h][j] = head h's softmax weight from the query to token j.
   key(out, "weights");

@@ -175,6 +175,13 @@ void draw_ui(Demo& demo) {
   // control), the readout sentence with the midpoint's numbers, focus, tokens.
   header();
   view_heads_control(demo);
+  // Stress mode replaces the lesson's views: 512 chips and bar rows would
+  // measure ImGui, not the engine.
+  if (demo.scene.stress() > 0) {
+    begin_card("##stress"); view_stress(demo); end_card();
+    ImGui::End();
+    return;
+  }
   view_readout(demo);
   view_focus(demo);
   begin_card("##sentence");
@@ -201,6 +208,7 @@ void draw_ui(Demo& demo) {
   }
   begin_card("##concat"); view_concat(demo); end_card();
   begin_card("##steps"); view_steps(demo); end_card();
+  begin_card("##stress"); view_stress(demo); end_card();
   ImGui::Dummy(ImVec2(1, 12));
 
   ImGui::End();

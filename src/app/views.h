@@ -98,4 +98,7 @@ void view_focus(Demo& demo);
 // [9] What each head holds: relationships by name, targets, readout numbers.
 void view_more_heads(Demo& demo);
 
+// Stress: up to 512 tokens, the forward pass recomputed and timed every frame.
+void view_stress(Demo& demo);
+
 }  // namespace headroom::app

@@ -56,6 +56,11 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_focus(float focus) {
   return demo().set_focus(focus) ? 1 : 0;
 }
 
+EMSCRIPTEN_KEEPALIVE int headroom_set_stress(int tokens) {
+  wake();
+  return demo().set_stress(tokens) ? 1 : 0;
+}
+
 // Where the last frame drew the token buttons (CSS pixels), for tests.
 EMSCRIPTEN_KEEPALIVE const char* headroom_layout_json() {
   static std::string json;

@@ -130,6 +130,28 @@ export async function viewsSuite({ browser, url, test, assert, watch, artifacts 
       assert(/close to neither/.test(s.sentence), `focus 0.5: ${s.sentence}`);
     });
 
+    await test('views: stress recomputes 512 tokens every frame, times it, and stops when off', async () => {
+      await call('setHeads', 8);
+      let s = await call('setStress', 512);
+      assert(s.error === null && s.tokens.length === 512 && s.weights.every((w) => w.length === 512),
+        `setStress(512): error ${s.error}, ${s.tokens.length} tokens`);
+      await page.waitForFunction(() => window.headroom.getState().stress.frames >= 5, null, { timeout: 60_000 });
+      s = await state();
+      assert(s.stress.tokens === 512 && s.stress.forwardMs > 0, `stress ${JSON.stringify(s.stress)}`);
+      const sum = s.weights[0].reduce((a, b) => a + b, 0);
+      assert(Math.abs(sum - 1) < 1e-4, `a 512-token row sums to ${sum}`);
+      await page.screenshot({ path: path.join(artifacts, 'views-stress-512.png') });
+      s = await call('setStress', 513);
+      assert(s.error && /512/.test(s.error) && s.stress.tokens === 512, `setStress(513): ${s.error}`);
+      s = await call('setStress', 0);
+      assert(s.stress.tokens === 0 && s.tokens.length === 11, `after setStress(0): ${s.tokens.length} tokens`);
+      const before = s.stress.frames;
+      await page.waitForTimeout(500);
+      s = await state();
+      assert(s.stress.frames === before, `forwards still timed after stress off: ${before} -> ${s.stress.frames}`);
+      await call('setHeads', 1);
+    });
+
     await test('views: the text twin (role="img", aria-label, aria-live) follows the state', async () => {
       await call('setHeads', 2);
       await frames(page, 3);
