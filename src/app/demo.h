@@ -20,6 +20,10 @@ constexpr std::array<int, 4> kHeadChoices = {1, 2, 4, 8};
 
 struct Demo {
   Scene scene;
+  // Which views the page shows (URL hash `view`, app/url_state.h kViews):
+  // "lesson" = all of them; any other = the heads control, the readout and
+  // that one view, for embeds that teach one step.
+  std::string view = "lesson";
   std::string error;  // message of the last refused input, "" when the last input was accepted
   // Text the sentence box shows; follows every accepted sentence.
   std::array<char, SceneConfig::kMaxBytes + 1> draft{};

@@ -114,6 +114,8 @@ std::string state_json(Demo& demo) {
   append_int(out, q);
   key(out, "focus");
   append_float(out, scene.focus());
+  key(out, "view");
+  append_json_string(out, demo.view);
   // stress: tokens (0 = off) and the engine's median time per forward (ms)
   key(out, "stress");
   out += '{';

@@ -182,6 +182,25 @@ void draw_ui(Demo& demo) {
     ImGui::End();
     return;
   }
+  // A single-view embed (#view=values, ...): the readout and that view only.
+  if (demo.view != "lesson") {
+    view_readout(demo);
+    if (demo.view == "attention") {
+      begin_card("##attention"); view_attention(demo); end_card();
+      begin_card("##heatmap"); view_heatmap(demo); end_card();
+    } else if (demo.view == "values") {
+      begin_card("##value_space"); view_value_space(demo); end_card();
+    } else if (demo.view == "readout") {
+      view_focus(demo);
+      begin_card("##more_heads"); view_more_heads(demo); end_card();
+    } else if (demo.view == "concat") {
+      begin_card("##concat"); view_concat(demo); end_card();
+    } else if (demo.view == "steps") {
+      begin_card("##steps"); view_steps(demo); end_card();
+    }
+    ImGui::End();
+    return;
+  }
   view_readout(demo);
   view_focus(demo);
   begin_card("##sentence");

@@ -87,7 +87,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_apply_hash(const char* hash) {
   // The sentence goes through the Demo so the sentence box follows it.
   if (p.state.sentence && d.set_sentence(*p.state.sentence)) p.state.sentence.reset();
   for (std::string& m : app::apply_url_state(d.scene, p.state)) messages.push_back(std::move(m));
-  if (p.state.view) gs.view = *p.state.view;
+  if (p.state.view) d.view = *p.state.view;
   if (p.state.theme && *p.state.theme != gs.theme) {
     gs.theme = *p.state.theme;
     gs.theme_changed = true;
@@ -101,7 +101,7 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_hash() {
   static std::string hash;
   auto& d = demo();
   const auto& gs = headroom::platform::guest();
-  hash = headroom::app::to_url_hash(headroom::app::url_state_of(d.scene, d.draft.data(), gs.view, gs.theme));
+  hash = headroom::app::to_url_hash(headroom::app::url_state_of(d.scene, d.draft.data(), d.view, gs.theme));
   return hash.c_str();
 }
 

@@ -25,7 +25,6 @@ struct Guest {
   bool ui_wants_wheel = false;    // the hovered ImGui window can scroll
   bool ui_wants_keys = false;     // an ImGui text field has focus
   std::string theme = "light";    // "light" or "dark" (URL hash)
-  std::string view = "lesson";    // the URL hash's view (app/url_state.h kViews)
   bool theme_changed = true;
   std::string clipboard;          // text handed to ImGui on paste
 };

@@ -152,6 +152,20 @@ export async function viewsSuite({ browser, url, test, assert, watch, artifacts 
       await call('setHeads', 1);
     });
 
+    await test('views: #view=values shows one view; #view=lesson brings every view back', async () => {
+      await frames(page, 3);
+      const full = await page.screenshot();
+      let s = await call('applyHash', '#view=values');
+      assert(s.view === 'values' && s.error === null, `view ${s.view}, error ${s.error}`);
+      await frames(page, 3);
+      const one = await page.screenshot({ path: path.join(artifacts, 'views-only-values.png') });
+      assert(!one.equals(full), 'the single-view page looks like the full lesson');
+      s = await call('applyHash', '#view=nonsense');
+      assert(s.view === 'values' && /not a view/.test(s.error), `bad view: ${s.view}, ${s.error}`);
+      s = await call('applyHash', '#view=lesson');
+      assert(s.view === 'lesson', `view ${s.view}`);
+    });
+
     await test('views: the text twin (role="img", aria-label, aria-live) follows the state', async () => {
       await call('setHeads', 2);
       await frames(page, 3);
