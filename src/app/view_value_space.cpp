@@ -101,7 +101,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     return ImVec2(c.x + dx * std::min(k, 1.f), c.y + dy * std::min(k, 1.f));
   };
   dl->PushClipRect(a, b, true);
-  // The mean of the values (PCA centre) as a faint cross.
+  // The origin (the zero vector) as a faint cross.
   const ImVec2 origin = to_screen(0, 0);
   dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), IM_COL32(0, 0, 0, 40));
   dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), IM_COL32(0, 0, 0, 40));
@@ -136,6 +136,12 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   // One head, two targets: the segment between them, on which the midpoint lies.
   if (r.targets.size() == 2)
     dashed_line(dl, p[static_cast<size_t>(r.targets[0])], p[static_cast<size_t>(r.targets[1])], head_color(h, 0.45f));
+
+  // Faint rays from the origin to the targets and to the output: the plane
+  // keeps angles, so the angle between two rays is the one whose cosine the
+  // readout prints ("close to neither" is an angle you can see).
+  for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], IM_COL32(0, 0, 0, 28), 1.f);
+  dl->AddLine(origin, out, IM_COL32(0, 0, 0, 70), 1.f);
 
   // Lines from the output to what it mixes.
   const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
