@@ -17,8 +17,8 @@ ViewState& view_state() {
 }
 
 void begin_card(const char* id, ImU32 tint) {
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : IM_COL32(255, 255, 255, 255));
-  ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(0, 0, 0, 28));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : theme_color(IM_COL32(255, 255, 255, 255), IM_COL32(28, 28, 32, 255)));
+  ImGui::PushStyleColor(ImGuiCol_Border, theme_color(IM_COL32(0, 0, 0, 28), IM_COL32(255, 255, 255, 36)));
   ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, 8.f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(14, 10));
   ImGui::BeginChild(id, ImVec2(0, 0),

@@ -49,8 +49,9 @@ std::string layout_json() {
   return out;
 }
 
-void setup_style() {
-  ImGui::StyleColorsLight();
+void setup_style(bool dark) {
+  if (dark) ImGui::StyleColorsDark();
+  else ImGui::StyleColorsLight();
   ImGuiStyle& s = ImGui::GetStyle();
   s.WindowPadding = ImVec2(18, 14);
   s.FramePadding = ImVec2(8, 5);
@@ -59,8 +60,15 @@ void setup_style() {
   s.GrabRounding = 4;
   s.ScrollbarSize = 12;
   s.WindowBorderSize = 0;  // the main window is the whole canvas: no frame around it
-  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.98f, 0.98f, 0.97f, 1.f);
+  s.Colors[ImGuiCol_WindowBg] = dark ? ImVec4(0.07f, 0.07f, 0.08f, 1.f) : ImVec4(0.98f, 0.98f, 0.97f, 1.f);
 }
+
+bool dark_theme() {
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  return 0.2126f * bg.x + 0.7152f * bg.y + 0.0722f * bg.z < 0.5f;
+}
+
+ImU32 theme_color(ImU32 light, ImU32 dark) { return dark_theme() ? dark : light; }
 
 void setup_fonts(float density) {
   ImGuiIO& io = ImGui::GetIO();

@@ -11,7 +11,7 @@
 namespace headroom::app {
 
 // Colours and spacing of the demo; call once after ImGui::CreateContext().
-void setup_style();
+void setup_style(bool dark = false);  // light (default) or dark colours, same spacing
 
 // Fonts for a display with `density` physical pixels per CSS pixel. The
 // platform rebuilds the font texture after calling this.

@@ -66,9 +66,9 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
   for (int j = 0; j < L; ++j) {
     const char* name = tokens[static_cast<size_t>(j)].text.c_str();
     const float tw = ImGui::CalcTextSize(name).x;
-    const ImU32 col = j == q ? IM_COL32(20, 20, 25, 255) : IM_COL32(90, 90, 90, 255);
+    const ImU32 col = j == q ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255);
     if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
-                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), IM_COL32(0, 0, 0, 22), 4.f);
+                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), theme_color(IM_COL32(0, 0, 0, 22), IM_COL32(255, 255, 255, 26)), 4.f);
     dl->AddText(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
   }
   ImGui::Dummy(ImVec2(width, arc_h + line + 8));
@@ -92,7 +92,7 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
       char num[16];
       std::snprintf(num, sizeof num, "%.2f", w);
       const float tw = ImGui::CalcTextSize(num).x;
-      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? IM_COL32(25, 25, 25, 255) : IM_COL32(160, 160, 160, 255), num);
+      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(150, 150, 150, 255), num);
       if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);
       bx += cols[static_cast<size_t>(j)];
@@ -127,7 +127,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   const float top = o.y + line + 6;
   for (int j = 0; j < L; ++j) {
     const float y = top + row_h * j;
-    if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), IM_COL32(0, 0, 0, 18), 4.f);
+    if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), theme_color(IM_COL32(0, 0, 0, 18), IM_COL32(255, 255, 255, 22)), 4.f);
     dl->AddText(ImVec2(o.x + gutter, y + 5), j == q ? IM_COL32(15, 15, 20, 255) : IM_COL32(80, 80, 80, 255),
                 tokens[static_cast<size_t>(j)].text.c_str());
     for (int h = 0; h < H; ++h) {
@@ -139,7 +139,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
       if (col_w >= 44.f && w >= 0.005f) {
         char num[16];
         std::snprintf(num, sizeof num, "%.2f", w);
-        dl->AddText(ImVec2(x0 + 3, y + 5), IM_COL32(25, 25, 25, 255), num);
+        dl->AddText(ImVec2(x0 + 3, y + 5), ImGui::GetColorU32(ImGuiCol_Text), num);
       }
       if (ImGui::IsMouseHoveringRect(ImVec2(x0, y), ImVec2(x1, y + row_h)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);

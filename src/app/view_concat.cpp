@@ -108,7 +108,7 @@ void view_concat(Demo& demo) {
   }
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
-  row(ylabel, IM_COL32(20, 20, 20, 255), y, "y");
+  row(ylabel, ImGui::GetColorU32(ImGuiCol_Text), y, "y");
   ImGui::TextDisabled("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
                       (sum - y).cwiseAbs().maxCoeff());
 }

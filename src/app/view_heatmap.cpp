@@ -65,7 +65,7 @@ void view_heatmap(Demo& demo) {
         const ImVec2 ts = ImGui::CalcTextSize(name);
         dl->PushClipRect(ImVec2(o.x, o.y), ImVec2(o.x + label_w - 4, o.y + img), true);
         dl->AddText(ImVec2(o.x + label_w - 6 - ts.x, o.y + cell * (i + 0.5f) - ts.y * 0.5f),
-                    i == q ? IM_COL32(20, 20, 20, 255) : IM_COL32(110, 110, 110, 255), name);
+                    i == q ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255), name);
         dl->PopClipRect();
       }
     ImGui::SetCursorScreenPos(ImVec2(o.x + label_w, o.y));

@@ -12,7 +12,7 @@
 namespace headroom::app {
 
 void view_readout(Demo& demo) {
-  begin_card("##readout", IM_COL32(255, 248, 225, 255));
+  begin_card("##readout", theme_color(IM_COL32(255, 248, 225, 255), IM_COL32(58, 50, 24, 255)));
   const std::string sentence = readout_sentence(demo.scene);
   ImGui::PushFont(fonts().medium);
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - 28.f);

@@ -50,11 +50,14 @@ void view_sentence_strip(Demo& demo) {
       if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
     const bool selected = i == q;
-    ImVec4 bg = selected ? ImVec4(0.12f, 0.12f, 0.16f, 1) : ImVec4(0.92f, 0.92f, 0.90f, 1);
+    // The query chip is the one in reverse video: dark on the light theme,
+    // light (amber) on the dark one.
+    const bool dark = dark_theme();
+    ImVec4 bg = selected ? (dark ? ImVec4(1.f, 0.80f, 0.35f, 1) : ImVec4(0.12f, 0.12f, 0.16f, 1)) : ImVec4(0.92f, 0.92f, 0.90f, 1);
     ImGui::PushStyleColor(ImGuiCol_Button, bg);
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? ImVec4(0.25f, 0.25f, 0.30f, 1) : ImVec4(0.84f, 0.86f, 0.90f, 1));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? (dark ? ImVec4(1.f, 0.86f, 0.5f, 1) : ImVec4(0.25f, 0.25f, 0.30f, 1)) : ImVec4(0.84f, 0.86f, 0.90f, 1));
     ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.70f, 0.75f, 0.85f, 1));
-    ImGui::PushStyleColor(ImGuiCol_Text, selected ? ImVec4(1, 1, 1, 1) : ImVec4(0.1f, 0.1f, 0.1f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, selected && !dark ? ImVec4(1, 1, 1, 1) : ImVec4(0.1f, 0.1f, 0.1f, 1));
     ImGui::PushID(i);
     if (ImGui::Button(tokens[static_cast<size_t>(i)].text.c_str(), ImVec2(w, 0))) {
       if (vs.reassign >= 0) {

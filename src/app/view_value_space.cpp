@@ -77,8 +77,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
   const ImVec2 a = ImGui::GetCursorScreenPos();
   const ImVec2 b(a.x + size.x, a.y + size.y);
-  dl->AddRectFilled(a, b, IM_COL32(252, 252, 250, 255), 6.f);
-  dl->AddRect(a, b, IM_COL32(0, 0, 0, 35), 6.f);
+  dl->AddRectFilled(a, b, theme_color(IM_COL32(252, 252, 250, 255), IM_COL32(20, 20, 24, 255)), 6.f);
+  dl->AddRect(a, b, theme_color(IM_COL32(0, 0, 0, 35), IM_COL32(255, 255, 255, 40)), 6.f);
 
   // Uniform scale fitting the `fit` tokens (all, or the query's targets) and
   // the output, with room for labels; tokens outside sit on the rim.
@@ -103,8 +103,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   dl->PushClipRect(a, b, true);
   // The origin (the zero vector) as a faint cross.
   const ImVec2 origin = to_screen(0, 0);
-  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), IM_COL32(0, 0, 0, 40));
-  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), IM_COL32(0, 0, 0, 40));
+  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), theme_color(IM_COL32(0, 0, 0, 40), IM_COL32(255, 255, 255, 60)));
+  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), theme_color(IM_COL32(0, 0, 0, 40), IM_COL32(255, 255, 255, 60)));
 
   std::vector<ImVec2> p(static_cast<size_t>(L));
   std::vector<bool> on_rim(static_cast<size_t>(L), false);
@@ -140,8 +140,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   // Faint rays from the origin to the targets and to the output: the plane
   // keeps angles, so the angle between two rays is the one whose cosine the
   // readout prints ("close to neither" is an angle you can see).
-  for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], IM_COL32(0, 0, 0, 28), 1.f);
-  dl->AddLine(origin, out, IM_COL32(0, 0, 0, 70), 1.f);
+  for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], theme_color(IM_COL32(0, 0, 0, 28), IM_COL32(255, 255, 255, 40)), 1.f);
+  dl->AddLine(origin, out, theme_color(IM_COL32(0, 0, 0, 70), IM_COL32(255, 255, 255, 90)), 1.f);
 
   // Lines from the output to what it mixes.
   const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
@@ -196,7 +196,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     if (clear || target) {
       labels.emplace_back(lx, ly, lx + ts.x, ly + ts.y);
       ImGui::PushFont(target ? fonts().bold : fonts().body);
-      dl->AddText(ImVec2(lx, ly), target ? IM_COL32(20, 20, 20, 255) : IM_COL32(120, 120, 120, 255), label.c_str());
+      dl->AddText(ImVec2(lx, ly), target ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255), label.c_str());
       ImGui::PopFont();
     }
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
@@ -217,7 +217,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   const ImVec2 ols = ImGui::CalcTextSize(out_label);
   float olx = out.x - ols.x * 0.5f;
   olx = std::clamp(olx, a.x + 4, b.x - ols.x - 4);
-  dl->AddText(ImVec2(olx, out.y + R + 3), IM_COL32(20, 20, 20, 255), out_label);
+  dl->AddText(ImVec2(olx, out.y + R + 3), ImGui::GetColorU32(ImGuiCol_Text), out_label);
   ImGui::PopFont();
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
     ImGui::SetTooltip("head %d's output for %s\nin-plane point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));

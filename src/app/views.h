@@ -60,6 +60,11 @@ void section_title(const char* title, const char* help);
 // Colour of head h (of H), the same in every view.
 ImU32 head_color(int head, float alpha = 1.f);
 
+// The URL hash's theme=dark: true when the window background is dark.
+bool dark_theme();
+// `light` in the light theme, `dark` in the dark one (cards, panels, banners).
+ImU32 theme_color(ImU32 light, ImU32 dark);
+
 // Blue (negative) - white - red (positive), |v| / scale saturating at 1.
 ImU32 diverging_color(float v, float scale);
 

@@ -129,7 +129,7 @@ void frame(void*) {
   if (requested > 0) --requested;
   if (gs.theme_changed) {
     gs.theme_changed = false;
-    if (gs.theme == "dark") ImGui::StyleColorsDark(); else headroom::app::setup_style();
+    headroom::app::setup_style(gs.theme == "dark");
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
