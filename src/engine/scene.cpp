@@ -362,7 +362,7 @@ Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
-  if (token != query_) dirty_ = true;
+  if (token != query_) readout_dirty_ = maps_dirty_ = true;  // X, W and the trace stay
   query_ = token;
   return Status::ok();
 }
@@ -485,7 +485,7 @@ const Trace& Scene::trace() {
 
 const Trace& Scene::recompute() {
   if (dirty_) return trace();
-  maps_dirty_ = true;
+  readout_dirty_ = maps_dirty_ = true;
   ForwardOptions opt;
   opt.backend = backend_;
   const Status s = forward(x_, w_, trace_, opt);
@@ -514,9 +514,11 @@ const std::vector<ValueMap>& Scene::value_maps() {
   return maps_;
 }
 
-std::vector<HeadReadout> Scene::readout() {
+const std::vector<HeadReadout>& Scene::readout() {
   const Trace& tr = trace();
-  std::vector<HeadReadout> out(static_cast<size_t>(heads_));
+  if (!readout_dirty_) return readout_;
+  std::vector<HeadReadout>& out = readout_;
+  out.assign(static_cast<size_t>(heads_), HeadReadout{});
   const int L = static_cast<int>(tokens_.size()), q = query_;
   for (int h = 0; h < heads_; ++h) {
     const HeadTrace& ht = tr.heads[static_cast<size_t>(h)];
@@ -545,6 +547,7 @@ std::vector<HeadReadout> Scene::readout() {
     }
     r.entropy = ent;
   }
+  readout_dirty_ = false;
   return out;
 }
 

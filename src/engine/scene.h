@@ -87,7 +87,6 @@ class Scene {
   void reset_targets();                      // back to the parser's defaults
   Status set_focus(float focus);             // single head: 0 all on one, 0.5 split, 1 spread
   Status set_stress(int tokens);             // 0 = off; else repeat text up to `tokens`
-  void set_backend(Backend b) { backend_ = b; dirty_ = true; }
   void set_relation_order(const std::array<Relation, kRelations>& order);  // tests, perturbations
 
   // Recomputes X, weights and the Trace if anything changed; cheap otherwise.
@@ -109,8 +108,9 @@ class Scene {
   std::vector<Relation> head_relations(int head) const;
   // Target of relationship r for token i (default from the parser, or reassigned).
   int target(int token, Relation r) const;
-  // Per-head readout for the current query.
-  std::vector<HeadReadout> readout();
+  // Per-head readout for the current query (cached until the trace, the
+  // query or a target changes; copy it if you will change the scene).
+  const std::vector<HeadReadout>& readout();
   // Per head, the value-space picture for the query, anchored on the query's
   // targets of the first two relationships (subject and complement by
   // default), so the 1-head midpoint and the 2-head outputs share one plane.
@@ -140,8 +140,11 @@ class Scene {
   Mat x_;
   AttentionWeights w_;
   Trace trace_;
+  // What depends on the query as well as the trace: the readout and the
+  // value maps. A new query re-reads the trace; it does not recompute it.
+  std::vector<HeadReadout> readout_;
   std::vector<ValueMap> maps_;
-  bool maps_dirty_ = true;
+  bool readout_dirty_ = true, maps_dirty_ = true;
 };
 
 }  // namespace headroom

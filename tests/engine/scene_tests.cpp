@@ -301,3 +301,23 @@ TEST_CASE("query, focus and stress refuse out-of-range values and keep state") {
   REQUIRE(s.set_stress(0).is_ok());
   CHECK(s.tokens().size() == 11u);
 }
+
+TEST_CASE("the cached readout and value maps follow the query, the targets and the heads") {
+  Scene s;
+  REQUIRE(s.set_heads(2).is_ok());
+  const int said = s.query(), was = index_of(s, "was");
+  CHECK(s.readout()[0].targets[0] == index_of(s, "researcher"));
+  REQUIRE(s.set_query(was).is_ok());  // the subject of "was" is "it"
+  REQUIRE(s.target(was, Relation::Subject) == index_of(s, "it"));
+  const std::vector<HeadReadout> r = s.readout();
+  CHECK(r[0].targets[0] == index_of(s, "it"));
+  CHECK(r[0].target_weight[0] == doctest::Approx(weight(s, 0, index_of(s, "it"))));
+  CHECK(s.value_maps()[0].anchor_a == index_of(s, "it"));
+  REQUIRE(s.set_query(said).is_ok());
+  REQUIRE(s.set_target(Relation::Subject, index_of(s, "paper")).is_ok());
+  CHECK(s.readout()[0].targets[0] == index_of(s, "paper"));
+  CHECK(s.value_maps()[0].anchor_a == index_of(s, "paper"));
+  REQUIRE(s.set_heads(4).is_ok());
+  CHECK(s.readout().size() == 4u);
+  CHECK(s.value_maps().size() == 4u);
+}
