@@ -172,23 +172,22 @@ std::string state_json(Demo& demo) {
   key(out, "valueSpace");
   append_array(out, scene.value_maps(), [&](const ValueMap& m) {
     out += '{';
+    auto point = [&](float x, float y) {  // [x, y]
+      out += '[';
+      append_float(out, x);
+      out += ',';
+      append_float(out, y);
+      out += ']';
+    };
     key(out, "points", true);
     out += '[';
     for (Eigen::Index j = 0; j < m.points.rows(); ++j) {
       if (j) out += ',';
-      out += '[';
-      append_float(out, m.points(j, 0));
-      out += ',';
-      append_float(out, m.points(j, 1));
-      out += ']';
+      point(m.points(j, 0), m.points(j, 1));
     }
     out += ']';
     key(out, "output");
-    out += '[';
-    append_float(out, m.output(0));
-    out += ',';
-    append_float(out, m.output(1));
-    out += ']';
+    point(m.output(0), m.output(1));
     key(out, "explained");
     append_float(out, m.explained);
     key(out, "outputInPlane");

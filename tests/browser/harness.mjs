@@ -1,5 +1,5 @@
-// harness.mjs: the tiny test harness the browser suites share (embed.test.mjs;
-// run.mjs has its own copy of the same conventions).
+// harness.mjs: the tiny test harness the browser suites share (run.mjs and
+// embed.test.mjs).
 //
 // Does: `test(name, fn)` prints "ok"/"FAIL" per test; `finish(main, ms)` runs
 // the suite under a time limit and ends with "N passed, N failed" (what

@@ -20,37 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../tools/serve.mjs';
 import { viewsSuite } from './views.test.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.join(ROOT, 'build/web');
 const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const LESSON = 'The researcher who wrote the paper said it was wrong.';
 const SUITE_TIMEOUT_MS = 240_000;
 
-// Flags from shared/TOOLCHAIN.md: WebGL2 through SwiftShader, no network chatter.
-// (playwright's launch() gives every run a fresh temporary --user-data-dir.)
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic',
-];
-
-// ---------------------------------------------------------------------------
-// tiny test harness
-// ---------------------------------------------------------------------------
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok    ${name}`);
-  } catch (err) {
-    results.push({ name, ok: false });
-    console.log(`FAIL  ${name}\n      ${String(err && err.stack || err).split('\n').join('\n      ')}`);
-  }
-}
-function assert(cond, message) { if (!cond) throw new Error(message); }
+// Chromium flags and the ok/FAIL harness: harness.mjs (shared with embed.test.mjs).
 const fmt = (xs) => `[${xs.map((x) => x.toFixed(3)).join(', ')}]`;
 const inRange = (x, lo, hi) => x >= lo && x <= hi;
 
@@ -250,20 +228,4 @@ async function main() {
   }
 }
 
-const timer = setTimeout(() => {
-  console.log(`FAIL  the suite took longer than ${SUITE_TIMEOUT_MS / 1000} s`);
-  console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-  process.exit(1);
-}, SUITE_TIMEOUT_MS);
-
-try {
-  await main();
-} catch (err) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL  setup\n      ${err && err.stack || err}`);
-}
-clearTimeout(timer);
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(main, SUITE_TIMEOUT_MS);
