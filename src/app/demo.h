@@ -15,8 +15,8 @@
 
 namespace headroom::app {
 
-// The head counts the heads control offers (all divide d_model = 128).
-constexpr std::array<int, 4> kHeadChoices = {1, 2, 4, 8};
+// The head counts the heads control offers: the engine's list.
+inline constexpr const auto& kHeadChoices = kHeadCounts;
 
 struct Demo {
   Scene scene;

@@ -12,6 +12,7 @@
 #pragma once
 #include <vector>
 
+#include "kernels/backend.h"
 #include "status.h"
 #include "tensor.h"
 
@@ -43,19 +44,6 @@ struct Trace {
   Mat out;                       // L x D, concat W_O
   std::vector<float> scratch;    // kernel workspace (K_h^T / sqrt(dh)), not a result
 };
-
-// Which implementation runs the hot loops (see kernels/dispatch.h):
-//   Eigen   Eigen expressions (the readable reference path),
-//   Scalar  the scalar reference kernels (kernels/*__scalar*),
-//   Simd    the build's fast kernels: WebAssembly SIMD128 under Emscripten,
-//           the portable register-tiled C++ kernels natively.
-enum class Backend { Eigen, Scalar, Simd };
-
-// The backend this build runs unless told otherwise: Simd on the web (wasm
-// Eigen has no SIMD128 packet math), Eigen natively. Defined in kernels/dispatch.cpp.
-Backend default_backend();
-// "Eigen", "scalar", "SIMD128" or "tiled C++".
-const char* backend_name(Backend b);
 
 struct ForwardOptions {
   bool causal = false;  // token i may attend only to j <= i

@@ -140,6 +140,16 @@ void add_query_map(Mat& wq, Relation r, float gain) {
   }
 }
 
+// "1, 2, 4 or 8": kHeadCounts in words.
+std::string head_counts_text() {
+  std::string out;
+  for (size_t i = 0; i < kHeadCounts.size(); ++i) {
+    if (i > 0) out += i + 1 == kHeadCounts.size() ? " or " : ", ";
+    out += std::to_string(kHeadCounts[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* relation_name(Relation r) {
@@ -349,8 +359,8 @@ Status Scene::set_stress(int tokens) {
 
 Status Scene::set_heads(int heads) {
   if (Status s = check_heads(D, heads); !s) return s;
-  if (heads != 1 && heads != 2 && heads != 4 && heads != 8)
-    return Status::fail("this scene has 1, 2, 4 or 8 heads (d_head = " + std::to_string(D) +
+  if (std::find(kHeadCounts.begin(), kHeadCounts.end(), heads) == kHeadCounts.end())
+    return Status::fail("this scene has " + head_counts_text() + " heads (d_head = " + std::to_string(D) +
                         "/H must hold a 16-wide position code, and there are 8 relationships); got " +
                         std::to_string(heads));
   if (heads != heads_) dirty_ = true;

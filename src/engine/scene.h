@@ -60,6 +60,12 @@ struct SceneConfig {
   float sharpness = 8.f;  // score margin (nats) a relationship gives its target
 };
 
+// The head counts a scene takes (Scene::set_heads): each H divides
+// kDModel = 128 so that d_head = 128/H holds the 16-wide position code, and
+// H <= 8 = the number of relationships to deal out. The one list: the UI's
+// heads control and the URL's `heads` key offer exactly these.
+inline constexpr std::array<int, 4> kHeadCounts = {1, 2, 4, 8};
+
 // What each head reads back of its targets (the "readout").
 struct HeadReadout {
   std::vector<Relation> relations;  // relationships this head holds

@@ -49,7 +49,7 @@ float weight(Scene& s, int h, int j) { return s.trace().heads[static_cast<size_t
 
 TEST_CASE("the scene's trace is the engine's forward pass of its X and weights") {
   Scene s;
-  for (int H : {1, 2, 4, 8}) {
+  for (int H : kHeadCounts) {
     CAPTURE(H);
     REQUIRE(s.set_heads(H).is_ok());
     const Trace& t = s.trace();
@@ -246,6 +246,20 @@ TEST_CASE("invalid head counts are refused and leave the scene unchanged") {
   }
 }
 
+TEST_CASE("kHeadCounts is exactly the head counts set_heads takes") {
+  // Hand-derived: H divides 128, 128/H >= 16 (the position code), H <= 8.
+  std::vector<int> derived, accepted;
+  for (int H = 1; H <= 128; ++H) {
+    if (128 % H == 0 && 128 / H >= 16 && H <= 8) derived.push_back(H);
+    Scene s;
+    if (s.set_heads(H).is_ok()) accepted.push_back(H);
+  }
+  CHECK(accepted == derived);
+  CHECK(std::vector<int>(kHeadCounts.begin(), kHeadCounts.end()) == derived);
+  Scene s;
+  CHECK(s.set_heads(16).error.find("1, 2, 4 or 8 heads") != std::string::npos);
+}
+
 TEST_CASE("bad sentences are refused with a reason; odd but real text works") {
   Scene s;
   const std::vector<Token> before = s.tokens();
@@ -270,7 +284,7 @@ TEST_CASE("bad sentences are refused with a reason; odd but real text works") {
                            "The cat 😺 sat.", "e\xCC\x81t\xC3\xA9"}) {
     CAPTURE(good);
     REQUIRE(s.set_sentence(good).is_ok());
-    for (int H : {1, 2, 4, 8}) {
+    for (int H : kHeadCounts) {
       REQUIRE(s.set_heads(H).is_ok());
       const Trace& t = s.trace();
       CHECK(t.out.allFinite());

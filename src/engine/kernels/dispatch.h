@@ -5,12 +5,12 @@
 // the portable register-tiled C++ kernels natively), and name the build's
 // default backend: Simd on the web (Eigen has no SIMD128 packet math there),
 // Eigen natively (it has SSE/AVX packet math).
-// default_backend() and backend_name() (declared in attention.h) live in
+// default_backend() and backend_name() (declared in backend.h) live in
 // dispatch.cpp too.
 // Does not: run anything; Backend::Eigen has no kernel set (attention.cpp
 // runs Eigen expressions for it).
 #pragma once
-#include "engine/attention.h"
+#include "backend.h"
 #include "kernels.h"
 
 namespace headroom::kernels {
