@@ -1,5 +1,6 @@
 // headroom-embed.js: the postMessage bridge of embed.html, for cross-origin
-// host pages. Loaded after headroom-loader.js (which defines window.headroom).
+// host pages. A module script after headroom-loader.js (which defines
+// window.headroom; module scripts run in document order).
 //
 // Out (to the parent, targetOrigin = the parent's origin, never '*'):
 //   {type: 'headroom:ready', state}            once Headroom runs

@@ -1,41 +1,70 @@
-// headroom.mjs: Headroom as an ES module for same-origin host pages.
+// headroom.mjs: Headroom's one JS core. It wraps the wasm for every page:
+// the full page and the embed page (through headroom-loader.js) and
+// same-origin host pages that import it.
 //
 //   import { createHeadroom } from './headroom.mjs';
 //   const h = await createHeadroom({ canvas, hash: 'heads=2', onProgress });
 //   h.setHeads(2); h.getState(); h.destroy();
 //
-// createHeadroom({ canvas, hash?, onProgress?(fraction) }) resolves, after the
-// first frame, to an instance with the verbs of window.headroom (setHeads,
-// setSentence, selectToken, setFocus, applyHash, hash, getState) bound to its
-// own wasm instance: several on one page are independent (each has its own
-// memory, Demo and canvas). It rejects with a readable Error when the browser
-// lacks WebGL2 or wasm SIMD, or a CSP forbids wasm. The canvas needs a CSS
-// size and tabindex="0" (keys reach it only while it has focus).
+// createHeadroom({ canvas, hash?, onProgress?(fraction, bytes), onAbort?(message) })
+// resolves, after the first frame, to an instance with the verbs of
+// window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
+// applyHash: each returns getState()) and its readers (getState, hash,
+// debug.layout) bound to its own wasm instance: several on one page are
+// independent (each has its own memory, Demo and canvas). It rejects with a
+// readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
+// wasm, or the wasm cannot be fetched or started. onAbort hears of a wasm
+// that stops after it started. The canvas needs a CSS size and tabindex="0"
+// (keys reach it only while it has focus).
+//
+// Does: check the browser's features, fetch headroom.wasm once per page with
+// progress, load Emscripten's factory (headroom.js) once, and hold the one
+// table of verbs and their validation (VERBS) and of readers (READERS).
+// A verb refuses what JS alone can judge (a wrong type, outside int32, a lone
+// surrogate) the way the engine refuses: state kept, state.error set.
+// Adding a verb (or a namespace of verbs, like debug) is one entry in VERBS
+// or READERS plus its C export (src/platform/js_api.cpp): window.headroom and
+// every instance pick it up (apiShape).
 // Does not: touch the page outside `canvas`, define globals other than
-// Emscripten's factory createHeadroomModule (headroom.js, loaded once), or
-// show any UI of its own (the caller shows progress and errors).
+// Emscripten's factory createHeadroomModule, show any UI of its own (the
+// caller shows progress and errors; headroom-loader.js does for the pages),
+// or compute anything (every number comes from the wasm engine).
 //
 // Why not Emscripten's -sEXPORT_ES6: this wraps the one MODULARIZE build the
 // pages use, so the site ships one headroom.js + headroom.wasm, not two.
 
 const base = new URL('.', import.meta.url);
-let factory = null;  // Promise of createHeadroomModule
-let wasmBinary = null;  // Promise of the bytes, fetched once for every instance
 
-function missingFeature() {
+// ---------------------------------------------------------------------------
+// feature checks
+// ---------------------------------------------------------------------------
+// Why this browser or page cannot run Headroom, or null.
+export function missingFeature() {
   if (typeof WebAssembly !== 'object') return 'This browser has no WebAssembly.';
+  // A module with one v128 instruction (as in wasm-feature-detect's simd test).
   const simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
                                10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+  if (!WebAssembly.validate(simd)) return 'This browser\'s WebAssembly has no SIMD (128-bit) support.';
+  // A Content-Security-Policy without 'wasm-unsafe-eval' refuses to compile any wasm.
   try {
     new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
   } catch (e) {
-    return 'This page\'s Content Security Policy does not allow WebAssembly ' +
-           '(it needs script-src \'self\' \'wasm-unsafe-eval\').';
+    return 'This page\'s Content Security Policy does not allow WebAssembly, so Headroom cannot run here. ' +
+           'The page that embeds it needs script-src \'self\' \'wasm-unsafe-eval\'.';
   }
-  if (!WebAssembly.validate(simd)) return 'This browser\'s WebAssembly has no SIMD (128-bit) support.';
-  if (!document.createElement('canvas').getContext('webgl2')) return 'This browser gives no WebGL 2 context.';
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return 'This browser (or its GPU settings) gives no WebGL 2 context.';
+  const lose = gl.getExtension('WEBGL_lose_context');
+  if (lose) lose.loseContext();
   return null;
 }
+
+// ---------------------------------------------------------------------------
+// loading: headroom.js and headroom.wasm, once per page for every instance
+// ---------------------------------------------------------------------------
+let factory = null;     // Promise of createHeadroomModule
+let wasmBinary = null;  // Promise of the wasm's bytes
+const listeners = new Set();  // onProgress of every instance waiting for the bytes
 
 function loadFactory() {
   if (!factory) {
@@ -43,81 +72,168 @@ function loadFactory() {
       if (typeof globalThis.createHeadroomModule === 'function') { resolve(globalThis.createHeadroomModule); return; }
       const s = document.createElement('script');
       s.src = new URL('headroom.js', base).href;
-      s.onload = () => resolve(globalThis.createHeadroomModule);
+      s.onload = () => (typeof globalThis.createHeadroomModule === 'function'
+        ? resolve(globalThis.createHeadroomModule)
+        : reject(new Error('headroom.js did not define createHeadroomModule')));
       s.onerror = () => reject(new Error('headroom.js could not be loaded'));
       document.head.appendChild(s);
     });
+    factory.catch(() => { factory = null; });  // a later instance may try again
   }
   return factory;
 }
 
-async function loadWasm(onProgress) {
-  if (!wasmBinary) {
-    wasmBinary = (async () => {
-      const response = await fetch(new URL('headroom.wasm', base));
-      if (!response.ok) throw new Error(`headroom.wasm: HTTP ${response.status}`);
-      const total = Number(response.headers.get('Content-Length')) || 0;
-      if (!response.body || !total) return new Uint8Array(await response.arrayBuffer());
-      const reader = response.body.getReader();
-      const chunks = [];
-      let received = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        received += value.length;
-        if (onProgress) onProgress(Math.min(1, received / total));
-      }
-      const bytes = new Uint8Array(received);
-      let at = 0;
-      for (const c of chunks) { bytes.set(c, at); at += c.length; }
-      return bytes;
-    })();
+async function fetchWithProgress(url) {
+  const progress = (received, total) => { for (const f of listeners) f(Math.min(1, received / total), received); };
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`headroom.wasm: HTTP ${response.status}`);
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  if (!response.body || !total) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    progress(bytes.length, bytes.length);
+    return bytes;
   }
-  return wasmBinary;
+  const reader = response.body.getReader();
+  const bytes = new Uint8Array(total);
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (received + value.length > total) throw new Error('headroom.wasm: longer than its Content-Length');
+    bytes.set(value, received);
+    received += value.length;
+    progress(received, total);
+  }
+  return bytes.subarray(0, received);
 }
 
-export async function createHeadroom({ canvas, hash = '', onProgress } = {}) {
+async function loadWasm(onProgress) {
+  if (onProgress) listeners.add(onProgress);
+  if (!wasmBinary) {
+    wasmBinary = fetchWithProgress(new URL('headroom.wasm', base));
+    wasmBinary.catch(() => { wasmBinary = null; });  // a later instance may try again
+  }
+  try { return await wasmBinary; } finally { listeners.delete(onProgress); }
+}
+
+// ---------------------------------------------------------------------------
+// the verbs and readers: the one table
+// ---------------------------------------------------------------------------
+const isInt32 = (n) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+
+// Passes a JS string to a C function taking UTF-8 (on the heap: the C side,
+// not the stack size, decides what is too long); returns its result, or null
+// when the string does not fit in memory.
+function withCString(w, text, fn) {
+  const n = w.lengthBytesUTF8(text) + 1;
+  const p = w._malloc(n);
+  if (!p) return null;
+  w.stringToUTF8(text, p, n);
+  try { return fn(p); } finally { w._free(p); }
+}
+
+// Passes text to `fn`, or says why JS cannot: `what` names it in messages.
+function passText(w, text, typeError, what, fn) {
+  if (typeof text !== 'string') return typeError;
+  if (!text.isWellFormed()) return `${what} contains a lone surrogate (half of a UTF-16 pair), which is not text`;
+  return withCString(w, text, fn) === null ? `${what} does not fit in memory` : undefined;
+}
+
+// Verbs change the state and return getState(). Each entry gets the wasm
+// module first, then the caller's arguments; it passes them to C (which
+// validates the values and records its own refusals), or returns a string:
+// why JS refused them before C (then recorded through headroom_reject).
+// A nested object is a namespace (headroom.<name>.<verb>).
+export const VERBS = Object.freeze({
+  setHeads: (w, n) => (isInt32(n) ? void w._headroom_set_heads(n)
+    : `heads must be a whole number (1, 2, 4 or 8), not ${String(n)}`),
+  selectToken: (w, i) => (isInt32(i) ? void w._headroom_select_token(i)
+    : `a token index must be a whole number, not ${String(i)}`),
+  setFocus: (w, f) => (typeof f === 'number' && Number.isFinite(f) ? void w._headroom_set_focus(f)
+    : `focus must be a number from 0 to 1, not ${String(f)}`),
+  // 0 = off, else repeat the sentence to n <= 512 tokens and recompute every frame.
+  setStress: (w, n) => (isInt32(n) ? void w._headroom_set_stress(n)
+    : `the stress length must be a whole number of tokens, not ${String(n)}`),
+  setSentence: (w, text) => passText(w, text, 'setSentence needs a string', 'the sentence',
+    (p) => w._headroom_set_sentence(p)),
+  // A URL hash ("heads=2&sentence=..."), parsed by the C++ whitelist
+  // (src/app/url_state.h): a refused field keeps its value.
+  applyHash: (w, hash) => passText(w, hash, 'a URL hash must be a string', 'the link',
+    (p) => w._headroom_apply_hash(p)),
+});
+
+// Readers return data and change nothing.
+export const READERS = Object.freeze({
+  // A plain JSON object (see headroom-loader.js for its fields); frames: how
+  // many frames the app has drawn (none while idle; see guest.cpp).
+  getState: (w) => {
+    const state = JSON.parse(w.UTF8ToString(w._headroom_state_json()));
+    state.frames = w._headroom_frame_count();
+    state.uiWantsWheel = w._headroom_ui_wants_wheel() === 1;
+    return state;
+  },
+  // The current state as a hash (without '#'), for links and the address bar.
+  hash: (w) => w.UTF8ToString(w._headroom_hash()),
+  // Not part of the API contract: where the last frame drew the token and
+  // heads buttons (CSS px relative to the canvas), so tests can click them.
+  debug: Object.freeze({ layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())) }),
+});
+
+// An object shaped like the API (namespaces nested) whose functions are
+// make(entry, kind, path): kind 'verb' or 'reader', path like ['debug', 'layout'].
+export function apiShape(make) {
+  const walk = (table, kind, path) => {
+    const out = {};
+    for (const [name, entry] of Object.entries(table)) {
+      out[name] = typeof entry === 'function' ? make(entry, kind, [...path, name])
+        : Object.freeze(walk(entry, kind, [...path, name]));
+    }
+    return out;
+  };
+  return { ...walk(VERBS, 'verb', []), ...walk(READERS, 'reader', []) };
+}
+
+// The instance's API on one wasm module.
+function bindApi(w) {
+  const getState = () => READERS.getState(w);
+  const refuse = (why) => { withCString(w, String(why), (p) => w._headroom_reject(p)); };
+  return apiShape((entry, kind) => (kind === 'reader' ? (...args) => entry(w, ...args) : (...args) => {
+    const why = entry(w, ...args);
+    if (typeof why === 'string') refuse(why);
+    return getState();
+  }));
+}
+
+// ---------------------------------------------------------------------------
+// instances
+// ---------------------------------------------------------------------------
+export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } = {}) {
   if (!(canvas instanceof HTMLCanvasElement)) throw new TypeError('createHeadroom needs { canvas: <canvas> }');
   const missing = missingFeature();
   if (missing) throw new Error(missing);
   const [create, bytes] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
-  let firstFrame;
+  let firstFrame, stopped;
   const drawn = new Promise((resolve) => { firstFrame = resolve; });
-  const mod = await create({
+  const aborted = new Promise((resolve, reject) => { stopped = reject; });
+  aborted.catch(() => {});  // awaited below; an abort after the first frame goes to onAbort only
+  const w = await Promise.race([aborted, create({
     canvas,
     wasmBinary: bytes,
     onHeadroomFirstFrame: () => firstFrame(),
-    print: (t) => console.log(t),
-    printErr: (t) => console.error(t),
-  });
-  await drawn;
-
-  const cstr = (text, fn) => {
-    const n = mod.lengthBytesUTF8(text) + 1;
-    const p = mod._malloc(n);
-    mod.stringToUTF8(text, p, n);
-    try { return fn(p); } finally { mod._free(p); }
-  };
-  const getState = () => {
-    const s = JSON.parse(mod.UTF8ToString(mod._headroom_state_json()));
-    s.frames = mod._headroom_frame_count();
-    s.uiWantsWheel = mod._headroom_ui_wants_wheel() === 1;
-    return s;
-  };
-  const reject = (why) => { cstr(why, (p) => mod._headroom_reject(p)); return getState(); };
-  const isInt32 = (n) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+    onAbort: (what) => {
+      const message = `The WebAssembly module stopped: ${what}`;
+      stopped(new Error(message));  // before the first frame: createHeadroom rejects
+      if (onAbort) onAbort(message);
+    },
+    print: (text) => console.log(text),
+    printErr: (text) => console.error(text),
+  })]);
+  await Promise.race([aborted, drawn]);
   const instance = {
     canvas,
-    getState,
-    setHeads: (n) => (isInt32(n) ? (mod._headroom_set_heads(n), getState()) : reject(`heads must be a whole number (1, 2, 4 or 8), not ${String(n)}`)),
-    selectToken: (i) => (isInt32(i) ? (mod._headroom_select_token(i), getState()) : reject(`a token index must be a whole number, not ${String(i)}`)),
-    setFocus: (f) => (typeof f === 'number' && Number.isFinite(f) ? (mod._headroom_set_focus(f), getState()) : reject(`focus must be a number from 0 to 1, not ${String(f)}`)),
-    setSentence: (t) => (typeof t === 'string' && !t.isWellFormed() ? reject('the sentence contains a lone surrogate (half of a UTF-16 pair), which is not text') : typeof t === 'string' ? (cstr(t, (p) => mod._headroom_set_sentence(p)), getState()) : reject('setSentence needs a string')),
-    applyHash: (h) => (typeof h === 'string' && !h.isWellFormed() ? reject('the link contains a lone surrogate (half of a UTF-16 pair), which is not text') : typeof h === 'string' ? (cstr(h, (p) => mod._headroom_apply_hash(p)), getState()) : reject('a URL hash must be a string')),
-    hash: () => mod.UTF8ToString(mod._headroom_hash()),
+    ...bindApi(w),
     // Stops drawing for good (the wasm memory goes when the instance is dropped).
-    destroy: () => mod._headroom_set_paused(1),
+    destroy: () => w._headroom_set_paused(1),
   };
   if (hash) instance.applyHash(hash);
   return Object.freeze(instance);
