@@ -46,13 +46,6 @@ bool ends_with(std::string_view w, std::string_view suffix) {
 
 }  // namespace
 
-const char* role_name(int bit) {
-  static const char* names[kRoleCount] = {
-      "noun", "verb", "pronoun", "determiner", "relative", "preposition", "punctuation",
-      "adjective", "auxiliary", "conjunction", "number", "subject", "in clause", "first"};
-  return bit >= 0 && bit < kRoleCount ? names[bit] : "?";
-}
-
 std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)

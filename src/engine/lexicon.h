@@ -1,4 +1,4 @@
-// lexicon.h: word classes for the scene's tiny parser.
+// lexicon.h: word classes for the lesson's tiny parser (parser.h).
 //
 // Does: look a lower-cased English word up in small closed-class lists
 // (determiners, pronouns, relative pronouns, prepositions, auxiliaries,
@@ -24,12 +24,10 @@ enum Role : unsigned {
   kAuxiliary = 1u << 8,
   kConjunction = 1u << 9,
   kNumber = 1u << 10,
-  kSubject = 1u << 11,    // subject of a verb outside a relative clause (derived)
-  kInClause = 1u << 12,   // inside a relative clause (derived)
-  kFirst = 1u << 13,      // first token of the sequence (derived)
 };
-constexpr int kRoleCount = 14;
-const char* role_name(int bit);  // "noun", "verb", ...
+// Word classes use bits [0, kLexicalRoles); parser.h adds the roles it
+// derives from context above them.
+constexpr int kLexicalRoles = 11;
 
 std::string ascii_lower(std::string_view s);
 // Lexical class of one token (no context): a combination of the bits above.

@@ -1,10 +1,10 @@
 // scene.cpp: builds the lesson's embeddings and head weights, runs the
-// forward pass, measures readability.
+// forward pass, caches the readout and value maps.
 //
 // Index of this file
 //   [SECTION] deterministic random numbers and fixed matrices
 //   [SECTION] relationships
-//   [SECTION] parsing: roles and default targets
+//   [SECTION] parsing: roles and default targets (parser.h)
 //   [SECTION] setters (validate first, then change)
 //   [SECTION] build: X and the heads' weights
 //   [SECTION] readout
@@ -17,6 +17,7 @@
 #include <string>
 
 #include "lexicon.h"
+#include "parser.h"
 
 namespace headroom {
 namespace {
@@ -140,47 +141,7 @@ void add_query_map(Mat& wq, Relation r, float gain) {
   }
 }
 
-// "1, 2, 4 or 8": kHeadCounts in words.
-std::string head_counts_text() {
-  std::string out;
-  for (size_t i = 0; i < kHeadCounts.size(); ++i) {
-    if (i > 0) out += i + 1 == kHeadCounts.size() ? " or " : ", ";
-    out += std::to_string(kHeadCounts[i]);
-  }
-  return out;
-}
-
 }  // namespace
-
-const char* relation_name(Relation r) {
-  switch (r) {
-    case Relation::Subject: return "subject";
-    case Relation::Complement: return "complement";
-    case Relation::Previous: return "previous token";
-    case Relation::Antecedent: return "antecedent";
-    case Relation::Next: return "next token";
-    case Relation::Object: return "object";
-    case Relation::Self: return "self";
-    case Relation::Start: return "first token";
-    default: return "?";
-  }
-}
-
-const char* relation_help(Relation r) {
-  switch (r) {
-    case Relation::Subject: return "a verb looks back to its subject, across a relative clause";
-    case Relation::Complement: return "a verb looks ahead to the first token of what it says/claims";
-    case Relation::Previous: return "every token looks at the token before it (local context)";
-    case Relation::Antecedent: return "a pronoun looks back to the noun it refers to (coreference)";
-    case Relation::Next: return "every token looks at the token after it";
-    case Relation::Object: return "a verb looks at its object noun";
-    case Relation::Self: return "every token looks at itself";
-    case Relation::Start: return "every token looks at the first token (an attention sink)";
-    default: return "";
-  }
-}
-
-bool relation_reassignable(Relation r) { return pointer_block(r) >= 0; }
 
 const char* Scene::lesson_sentence() { return "The researcher who wrote the paper said it was wrong."; }
 
@@ -193,122 +154,16 @@ Scene::Scene() {
 //-----------------------------------------------------------------------------
 // [SECTION] parsing: roles and default targets
 //-----------------------------------------------------------------------------
-// Finds the lesson's shape: NOUN [who|which|that] VERB ... MAIN-VERB COMPLEMENT.
-// Default targets per token and relationship; every relationship without a
-// sensible target points at the token itself.
 void Scene::parse() {
-  const int L = static_cast<int>(tokens_.size());
-  role_bits_.assign(static_cast<size_t>(L), 0u);
-  for (int i = 0; i < L; ++i) role_bits_[static_cast<size_t>(i)] = lexical_roles(tokens_[static_cast<size_t>(i)].text);
-  auto has = [&](int i, unsigned bit) { return i >= 0 && i < L && (role_bits_[static_cast<size_t>(i)] & bit); };
-  auto nounlike = [&](int i) { return has(i, kNoun) || (has(i, kPronoun) && !has(i, kDeterminer | kRelative)); };
-
-  // Relative pronouns directly after a noun open a clause; "that" elsewhere is
-  // a determiner/pronoun. The clause runs to just before the next verb that
-  // follows a non-verb token after the clause's own verb (the main verb).
-  std::vector<int> clause_head(static_cast<size_t>(L), -1);  // head noun of the clause a token is in
-  auto is_that = [&](int i) { return ascii_lower(tokens_[static_cast<size_t>(i)].text) == "that"; };
-  if (L > 0 && is_that(0)) role_bits_[0] &= ~static_cast<unsigned>(kRelative);
-  for (int r = 1; r < L; ++r) {
-    if (!has(r, kRelative) || !has(r - 1, kNoun)) {
-      if (is_that(r)) role_bits_[static_cast<size_t>(r)] &= ~static_cast<unsigned>(kRelative);
-      continue;
-    }
-    role_bits_[static_cast<size_t>(r)] = kRelative;
-    bool seen_verb = false;
-    int k = r + 1;
-    for (; k < L; ++k) {
-      if (has(k, kPunctuation)) break;
-      if (has(k, kVerb)) {
-        if (seen_verb && !has(k - 1, kVerb)) break;
-        seen_verb = true;
-      }
-    }
-    for (int j = r; j < k; ++j) {
-      role_bits_[static_cast<size_t>(j)] |= kInClause;
-      clause_head[static_cast<size_t>(j)] = r - 1;
-    }
-    r = k - 1;
-  }
-  if (L > 0) role_bits_[0] |= kFirst;
-
-  targets_.assign(static_cast<size_t>(L), {});
-  auto nearest_left = [&](int i, auto pred) {
-    for (int j = i - 1; j >= 0; --j)
-      if (pred(j)) return j;
-    return -1;
-  };
-  auto nearest_right = [&](int i, auto pred) {
-    for (int j = i + 1; j < L; ++j)
-      if (pred(j)) return j;
-    return -1;
-  };
-  auto or_self = [](int t, int i) { return t >= 0 ? t : i; };
-
-  for (int i = 0; i < L; ++i) {
-    auto& t = targets_[static_cast<size_t>(i)];
-    const bool verb = has(i, kVerb);
-    const bool in_clause = clause_head[static_cast<size_t>(i)] >= 0;
-    // subject: a verb in a relative clause -> the clause's head noun; a verb
-    // outside -> the nearest noun-like token to its left outside any clause;
-    // anything else -> the subject of the nearest verb to its left.
-    int subj = -1;
-    if (verb && in_clause) {
-      subj = clause_head[static_cast<size_t>(i)];
-    } else if (verb) {
-      subj = nearest_left(i, [&](int j) { return nounlike(j) && clause_head[static_cast<size_t>(j)] < 0; });
-    } else {
-      const int v = nearest_left(i, [&](int j) { return has(j, kVerb); });
-      if (v >= 0) subj = targets_[static_cast<size_t>(v)][static_cast<int>(Relation::Subject)];
-    }
-    if (subj >= 0 && clause_head[static_cast<size_t>(i)] < 0 && verb)
-      role_bits_[static_cast<size_t>(subj)] |= kSubject;
-    t[static_cast<int>(Relation::Subject)] = or_self(subj, i);
-    // complement: the first non-punctuation token after a verb (after the
-    // verb group: "has said it" -> it); for other tokens the next token.
-    int comp = nearest_right(i, [&](int j) { return !has(j, kPunctuation) && !(verb && has(j, kVerb) && j == i + 1); });
-    if (!verb) comp = i + 1 < L ? i + 1 : -1;
-    t[static_cast<int>(Relation::Complement)] = or_self(comp, i);
-    t[static_cast<int>(Relation::Previous)] = i > 0 ? i - 1 : i;
-    t[static_cast<int>(Relation::Next)] = i + 1 < L ? i + 1 : i;
-    // antecedent: pronouns and relative pronouns -> nearest noun to the left
-    int ante = -1;
-    if (has(i, kRelative) && in_clause) ante = clause_head[static_cast<size_t>(i)];
-    else if (has(i, kPronoun) && !has(i, kDeterminer)) ante = nearest_left(i, [&](int j) { return has(j, kNoun); });
-    t[static_cast<int>(Relation::Antecedent)] = or_self(ante, i);
-    // object: a verb's first noun-like token before the next verb
-    int obj = -1;
-    if (verb)
-      for (int j = i + 1; j < L && !has(j, kVerb | kPunctuation); ++j)
-        if (nounlike(j)) { obj = j; break; }
-    t[static_cast<int>(Relation::Object)] = or_self(obj, i);
-    t[static_cast<int>(Relation::Self)] = i;
-    t[static_cast<int>(Relation::Start)] = 0;
-  }
-}
-
-// Default query: the main verb after a relative clause, else the first verb,
-// else the middle token.
-static int default_query(const std::vector<unsigned>& roles) {
-  const int L = static_cast<int>(roles.size());
-  for (int i = 1; i < L; ++i)
-    if ((roles[static_cast<size_t>(i)] & kVerb) && !(roles[static_cast<size_t>(i)] & kInClause) &&
-        (roles[static_cast<size_t>(i - 1)] & kInClause))
-      return i;
-  for (int i = 0; i < L; ++i)
-    if ((roles[static_cast<size_t>(i)] & kVerb) && !(roles[static_cast<size_t>(i)] & kInClause)) return i;
-  return L / 2;
+  Parse p = parse_sentence(tokens_);
+  role_bits_ = std::move(p.roles);
+  targets_ = std::move(p.targets);
+  default_query_ = p.query;
 }
 
 std::string Scene::roles(int token) const {
-  std::string out;
-  if (token < 0 || token >= static_cast<int>(role_bits_.size())) return out;
-  for (int b = 0; b < kRoleCount; ++b)
-    if (role_bits_[static_cast<size_t>(token)] & (1u << b)) {
-      if (!out.empty()) out += ", ";
-      out += role_name(b);
-    }
-  return out;
+  if (token < 0 || token >= static_cast<int>(role_bits_.size())) return {};
+  return role_names(role_bits_[static_cast<size_t>(token)]);
 }
 
 //-----------------------------------------------------------------------------
@@ -317,7 +172,7 @@ std::string Scene::roles(int token) const {
 Status Scene::load_tokens(std::vector<Token> toks, int query) {
   tokens_ = std::move(toks);
   parse();
-  query_ = query >= 0 ? std::min(query, static_cast<int>(tokens_.size()) - 1) : default_query(role_bits_);
+  query_ = query >= 0 ? std::min(query, static_cast<int>(tokens_.size()) - 1) : default_query_;
   dirty_ = true;
   return Status::ok();
 }
@@ -356,6 +211,19 @@ Status Scene::set_stress(int tokens) {
   stress_ = tokens;
   return load_tokens(std::move(toks), std::min(query_, tokens - 1));
 }
+
+namespace {
+// "1, 2, 4 or 8": kHeadCounts in words.
+std::string head_counts_text() {
+  std::string out;
+  for (size_t i = 0; i < kHeadCounts.size(); ++i) {
+    if (i > 0) out += i + 1 == kHeadCounts.size() ? " or " : ", ";
+    out += std::to_string(kHeadCounts[i]);
+  }
+  return out;
+}
+
+}  // namespace
 
 Status Scene::set_heads(int heads) {
   if (Status s = check_heads(D, heads); !s) return s;
@@ -506,13 +374,6 @@ const Trace& Scene::recompute() {
 //-----------------------------------------------------------------------------
 // [SECTION] readout
 //-----------------------------------------------------------------------------
-namespace {
-float cosine(const Vec& a, const Vec& b) {
-  const float na = a.norm(), nb = b.norm();
-  return na > 0.f && nb > 0.f ? a.dot(b) / (na * nb) : 0.f;
-}
-}  // namespace
-
 const std::vector<ValueMap>& Scene::value_maps() {
   const Trace& tr = trace();
   if (!maps_dirty_) return maps_;
@@ -527,38 +388,15 @@ const std::vector<ValueMap>& Scene::value_maps() {
 const std::vector<HeadReadout>& Scene::readout() {
   const Trace& tr = trace();
   if (!readout_dirty_) return readout_;
-  std::vector<HeadReadout>& out = readout_;
-  out.assign(static_cast<size_t>(heads_), HeadReadout{});
-  const int L = static_cast<int>(tokens_.size()), q = query_;
+  readout_.clear();
   for (int h = 0; h < heads_; ++h) {
-    const HeadTrace& ht = tr.heads[static_cast<size_t>(h)];
-    HeadReadout& r = out[static_cast<size_t>(h)];
-    const Vec o = ht.out.row(q);
-    r.relations = head_relations(h);
-    Vec mid = Vec::Zero(ht.v.cols());
-    for (Relation rel : r.relations) {
-      const int t = target(q, rel);
-      r.targets.push_back(t);
-      r.target_weight.push_back(ht.weights(q, t));
-      r.target_cos.push_back(cosine(o, ht.v.row(t)));
-      mid += ht.v.row(t);
-    }
-    r.midpoint_cos = cosine(o, mid / static_cast<float>(r.targets.size()));
-    r.nearest_cos = -2.f;
-    for (int j = 0; j < L; ++j) {
-      const float c = cosine(o, ht.v.row(j));
-      if (c > r.nearest_cos) { r.nearest_cos = c; r.nearest = j; }
-    }
-    r.max_weight = ht.weights.row(q).maxCoeff();
-    float ent = 0.f;
-    for (int j = 0; j < L; ++j) {
-      const float p = ht.weights(q, j);
-      if (p > 0.f) ent -= p * std::log(p);
-    }
-    r.entropy = ent;
+    const std::vector<Relation> rel = head_relations(h);
+    std::vector<int> targets;
+    for (Relation r : rel) targets.push_back(target(query_, r));
+    readout_.push_back(head_readout(tr.heads[static_cast<size_t>(h)], query_, rel, targets));
   }
   readout_dirty_ = false;
-  return out;
+  return readout_;
 }
 
 }  // namespace headroom

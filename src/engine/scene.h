@@ -6,10 +6,12 @@
 // ("my subject", "my complement", "the previous token", ...) out to heads.
 // With one head, that head holds the lesson's two relationships at once, so
 // its scores for the two targets tie and softmax splits the weight: the
-// midpoint appears by itself. Runs the forward pass and measures how readable
-// each target is from each head's output.
-// Does not: write any attention weight by hand (every weight comes from
-// attention.h's softmax), or know about GL, ImGui or the browser.
+// midpoint appears by itself. Runs the forward pass and caches, per query,
+// each head's readout (readout.h) and value map (value_map.h).
+// Does not: parse (parser.h finds roles and default targets), name or explain
+// relationships (relation.h), write any attention weight by hand (every
+// weight comes from attention.h's softmax), or know about GL, ImGui or the
+// browser.
 //
 // Embedding layout (D = 128 columns), documented for the views:
 //   [  0, 32)  content: a fixed unit vector per lower-cased word (its "meaning")
@@ -29,28 +31,14 @@
 #include <vector>
 
 #include "attention.h"
+#include "readout.h"
+#include "relation.h"
 #include "status.h"
 #include "tensor.h"
 #include "tokenizer.h"
 #include "value_map.h"
 
 namespace headroom {
-
-enum class Relation : int {
-  Subject = 0,    // a verb's subject noun (across a relative clause)
-  Complement,     // the first token of what follows a verb
-  Previous,       // the token before
-  Antecedent,     // what a pronoun refers to
-  Next,           // the token after
-  Object,         // a verb's object noun
-  Self,           // the token itself
-  Start,          // the first token (an "attention sink")
-  Count
-};
-constexpr int kRelations = static_cast<int>(Relation::Count);
-const char* relation_name(Relation r);         // "subject", "previous token", ...
-const char* relation_help(Relation r);         // one line: what it attends to
-bool relation_reassignable(Relation r);        // pointer relations can be retargeted
 
 struct SceneConfig {
   static constexpr int kDModel = 128;
@@ -65,19 +53,6 @@ struct SceneConfig {
 // H <= 8 = the number of relationships to deal out. The one list: the UI's
 // heads control and the URL's `heads` key offer exactly these.
 inline constexpr std::array<int, 4> kHeadCounts = {1, 2, 4, 8};
-
-// What each head reads back of its targets (the "readout").
-struct HeadReadout {
-  std::vector<Relation> relations;  // relationships this head holds
-  std::vector<int> targets;         // their targets for the query (same order)
-  std::vector<float> target_weight; // attention weight on each target
-  std::vector<float> target_cos;    // cos(head output, V_h[target])
-  int nearest = -1;                 // token whose V_h is closest in cosine
-  float nearest_cos = 0.f;
-  float midpoint_cos = 0.f;         // cos(output, mean of targets' V_h); with 2+ targets
-  float max_weight = 0.f;
-  float entropy = 0.f;              // nats, of the query's weight row
-};
 
 class Scene {
  public:
@@ -135,7 +110,8 @@ class Scene {
   std::string text_;
   std::vector<Token> tokens_;
   std::vector<std::array<int, kRelations>> targets_;  // per token, per relation
-  std::vector<unsigned> role_bits_;                    // per token
+  std::vector<unsigned> role_bits_;                    // per token, parser.h roles
+  int default_query_ = 0;                              // the parser's
   std::array<Relation, kRelations> order_;
   int heads_ = 1;
   int query_ = 0;

@@ -189,6 +189,30 @@ TEST_CASE("perturbation: reassigning a target moves the head that holds it") {
   CHECK(weight(s, 0, index_of(s, "researcher")) >= 0.9f);
 }
 
+TEST_CASE("exactly the reassignable relationships have a pointer in X") {
+  // relation.h lists the pointers; the embedding must carry p(target) for
+  // each: retargeting one changes the query's row of X, nothing else.
+  for (int ri = 0; ri < kRelations; ++ri) {
+    const Relation r = static_cast<Relation>(ri);
+    CAPTURE(relation_name(r));
+    Scene s;
+    const Mat before = s.x();
+    const int q = s.query(), to = s.target(q, r) == 0 ? 1 : 0;
+    const Status st = s.set_target(r, to);
+    CHECK(st.is_ok() == relation_reassignable(r));
+    const Mat after = s.x();
+    if (!st.is_ok()) {
+      CHECK(after == before);
+      continue;
+    }
+    CHECK(after.row(q) != before.row(q));
+    Mat others_b = before, others_a = after;
+    others_b.row(q).setZero();
+    others_a.row(q).setZero();
+    CHECK(others_a == others_b);
+  }
+}
+
 TEST_CASE("four and eight heads take further named relationships") {
   Scene s;
   const int q = s.query();

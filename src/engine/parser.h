@@ -1,0 +1,45 @@
+// parser.h: the lesson's tiny English word-role parser.
+//
+// Does: tag each token with its word classes (lexicon.h) and find the
+// lesson's shape, NOUN [who|which|that] VERB ... MAIN-VERB COMPLEMENT: which
+// tokens sit in a relative clause, which noun is a verb's subject. From that
+// it picks a default target for every token and relationship, and a default
+// query (the main verb).
+// Does not: parse English in general (anything unknown is a noun; the user
+// can retarget any pointer relationship), build embeddings or weights
+// (scene.cpp does), or keep state: the same tokens give the same Parse.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "lexicon.h"
+#include "relation.h"
+#include "tokenizer.h"
+
+namespace headroom {
+
+// Roles the parser derives from context, in the same bit set as lexicon.h's
+// word classes (a token's roles = its classes | these).
+enum ParsedRole : unsigned {
+  kSubject = 1u << kLexicalRoles,         // subject of a verb outside a relative clause
+  kInClause = 1u << (kLexicalRoles + 1),  // inside a relative clause
+  kFirst = 1u << (kLexicalRoles + 2),     // first token of the sequence
+};
+constexpr int kRoleCount = kLexicalRoles + 3;
+const char* role_name(int bit);       // "noun", "verb", ..., "in clause", "first"
+std::string role_names(unsigned bits);  // "noun, subject": the set bits' names
+
+struct Parse {
+  std::vector<unsigned> roles;                       // per token: Role | ParsedRole bits
+  std::vector<std::array<int, kRelations>> targets;  // per token, per relationship
+  int query = 0;                                     // default query
+};
+
+// Default targets: a relationship without a sensible target points at the
+// token itself; Previous/Next/Self/Start follow position. Default query: the
+// main verb after a relative clause, else the first verb outside a clause,
+// else the middle token.
+Parse parse_sentence(const std::vector<Token>& tokens);
+
+}  // namespace headroom
