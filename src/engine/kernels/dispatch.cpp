@@ -6,12 +6,13 @@
 namespace headroom::kernels {
 
 KernelSet kernel_set(Backend b) {
-  if (b != Backend::Simd) return {&gemm_scalar(), &gemm_scalar(), &softmax_scalar()};
+  if (b != Backend::Simd)
+    return {&gemm_scalar(), &gemm_scalar(), &softmax_scalar(), &softmax_backward_scalar()};
   const IsaKernels& k = isa_kernels();
   const GemmVariant* narrow = &k.gemm.front();
   for (const GemmVariant& g : k.gemm)
     if (g.nr < narrow->nr) narrow = &g;
-  return {&k.gemm.front(), narrow, &k.softmax.front()};
+  return {&k.gemm.front(), narrow, &k.softmax.front(), &k.softmax_backward.front()};
 }
 
 const char* simd_isa_name() { return isa_kernels().isa; }

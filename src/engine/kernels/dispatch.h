@@ -19,6 +19,7 @@ struct KernelSet {
   const GemmVariant* gemm;         // the fastest tile
   const GemmVariant* gemm_narrow;  // the narrowest tile: for N < gemm->nr
   const SoftmaxVariant* softmax;
+  const SoftmaxBackwardVariant* softmax_backward;
   // The tile for a product with N columns.
   const GemmVariant& gemm_for(int N) const { return N < gemm->nr ? *gemm_narrow : *gemm; }
 };

@@ -1,11 +1,13 @@
-// kernels.h: the hot loops of the attention forward, as plain functions on
-// row-major float buffers, and the registry that lists every variant.
+// kernels.h: the hot loops of the attention forward and backward, as plain
+// functions on row-major float buffers, and the registry that lists every variant.
 //
-// Does: declare the two kernel families the forward pass runs,
+// Does: declare the kernel families the forward and backward passes run,
 //   gemm_f32      C (M x N) = A (M x K) B (K x N)             (all row-major)
+//                 and its transposed forms A^T B, A B^T (same micro-kernels)
 //   softmax_rows  W = softmax(S) row by row, shifted by the row max; with
 //                 causal, row i keeps only columns j <= i (S(i,j>i) := -inf,
 //                 W(i,j>i) := 0)
+//   softmax_backward_rows  dS = alpha P * (dP - rowsum(dP * P)), row by row
 // one variant per ISA and tile (name = op + ISA + tile/unroll, XNNPACK style),
 // a GEMM driver shared by every GEMM variant, and the registry tests loop over.
 // Does not: pick a variant for the forward pass (dispatch.h does that),
@@ -14,6 +16,8 @@
 // Shapes as in tensor.h: L tokens, D = d_model, H heads, dh = D / H. The
 // forward pass calls gemm_f32 with (M, N, K) = (L, dh, D) for each projection,
 // (L, L, dh) for Q_h K_h^T, (L, dh, L) for P V_h and (L, D, D) for W_O.
+// The backward (backward.cpp) adds A^T B (dW = X^T dQ, dV = P^T dO) and
+// A B^T (dP = dO V^T, dX = dQ W^T) products and the softmax backward.
 #pragma once
 #include <cstddef>
 #include <limits>
@@ -62,6 +66,18 @@ void gemm_f32(const GemmVariant& v, int M, int N, int K, const float* A, int lda
               const float* B, int ldb, float* C, int ldc, float* work);
 size_t gemm_workspace_floats(const GemmVariant& v, int K);
 
+// The transposed forms, same driver and micro-kernels (the operand is copied
+// into the packed layout the micro-kernel reads):
+//   gemm_f32_tn  C (M x N) = A^T B,  A stored K x M (lda >= M), B K x N
+//   gemm_f32_nt  C (M x N) = A B^T,  A M x K, B stored N x K (ldb >= K)
+// gemm_f32_tn needs gemm_tn_workspace_floats(v, K) floats of `work` (one
+// packed MR x K strip of A^T more); gemm_f32_nt needs gemm_workspace_floats.
+void gemm_f32_tn(const GemmVariant& v, int M, int N, int K, const float* A, int lda,
+                 const float* B, int ldb, float* C, int ldc, float* work);
+void gemm_f32_nt(const GemmVariant& v, int M, int N, int K, const float* A, int lda,
+                 const float* B, int ldb, float* C, int ldc, float* work);
+size_t gemm_tn_workspace_floats(const GemmVariant& v, int K);
+
 //-----------------------------------------------------------------------------
 // softmax_rows: stable row softmax
 //-----------------------------------------------------------------------------
@@ -85,6 +101,23 @@ struct SoftmaxVariant {
 };
 
 //-----------------------------------------------------------------------------
+// softmax_backward_rows: the gradient through a row softmax
+//-----------------------------------------------------------------------------
+// With P = softmax(S) per row and dP = dLoss/dP, dLoss/dS is
+//   dS(i,j) = alpha P(i,j) (dP(i,j) - r_i),   r_i = sum_k dP(i,k) P(i,k)
+// (alpha folds a scale applied before the softmax: the backward passes
+// alpha = 1/sqrt(dh), so dS is the gradient with respect to Q K^T itself).
+// rows x n, row strides ldp, lddp, ldds. ds may be dp (same stride: each
+// row's r_i is summed before the row is written); no other overlap.
+using SoftmaxBackwardFn = void (*)(int rows, int n, const float* p, int ldp, const float* dp,
+                                   int lddp, float alpha, float* ds, int ldds);
+
+struct SoftmaxBackwardVariant {
+  const char* name;  // e.g. "softmax_backward_rows__wasmsimd_u8"
+  SoftmaxBackwardFn fn;
+};
+
+//-----------------------------------------------------------------------------
 // transpose_scale: the packing step for Q K^T (not hot: L x dh per head)
 //-----------------------------------------------------------------------------
 // Out (cols x rows, row stride ldo) = alpha * In^T, In rows x cols (stride ldi).
@@ -98,8 +131,10 @@ void transpose_scale_f32(int rows, int cols, const float* in, int ldi, float alp
 // twins are the references the tests compare every other variant with.
 const std::vector<GemmVariant>& gemm_variants();
 const std::vector<SoftmaxVariant>& softmax_variants();
+const std::vector<SoftmaxBackwardVariant>& softmax_backward_variants();
 const GemmVariant& gemm_scalar();        // gemm_f32__scalar_1x4
 const SoftmaxVariant& softmax_scalar();  // softmax_rows__scalar
+const SoftmaxBackwardVariant& softmax_backward_scalar();  // softmax_backward_rows__scalar
 
 // Provided by the ISA folder CMake compiles (kernels/wasm/ or kernels/generic/).
 struct IsaKernels {
@@ -108,6 +143,7 @@ struct IsaKernels {
   std::vector<GemmVariant> gemm;       // fastest first: dispatch uses [0]
   std::vector<SoftmaxVariant> softmax; // fastest first
   bool prefer_kernels;                 // true: the build's default backend is Simd
+  std::vector<SoftmaxBackwardVariant> softmax_backward;  // fastest first
 };
 const IsaKernels& isa_kernels();
 
@@ -117,5 +153,7 @@ const IsaKernels& isa_kernels();
 void gemm_f32__scalar_1x4(int mr, int K, const float* a, int lda, const float* b, int ldb,
                           float* c, int ldc);
 void softmax_rows__scalar(int rows, int n, float* s, int lds, float* w, int ldw, bool causal);
+void softmax_backward_rows__scalar(int rows, int n, const float* p, int ldp, const float* dp,
+                                   int lddp, float alpha, float* ds, int ldds);
 
 }  // namespace headroom::kernels

@@ -16,6 +16,12 @@ const SoftmaxVariant& softmax_scalar() {
   return v;
 }
 
+const SoftmaxBackwardVariant& softmax_backward_scalar() {
+  static const SoftmaxBackwardVariant v{"softmax_backward_rows__scalar",
+                                        softmax_backward_rows__scalar};
+  return v;
+}
+
 const std::vector<GemmVariant>& gemm_variants() {
   static const std::vector<GemmVariant> all = [] {
     std::vector<GemmVariant> v{gemm_scalar()};
@@ -29,6 +35,15 @@ const std::vector<SoftmaxVariant>& softmax_variants() {
   static const std::vector<SoftmaxVariant> all = [] {
     std::vector<SoftmaxVariant> v{softmax_scalar()};
     for (const SoftmaxVariant& s : isa_kernels().softmax) v.push_back(s);
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<SoftmaxBackwardVariant>& softmax_backward_variants() {
+  static const std::vector<SoftmaxBackwardVariant> all = [] {
+    std::vector<SoftmaxBackwardVariant> v{softmax_backward_scalar()};
+    for (const SoftmaxBackwardVariant& s : isa_kernels().softmax_backward) v.push_back(s);
     return v;
   }();
   return all;

@@ -14,6 +14,8 @@ namespace headroom::kernels {
 void gemm_f32__generic_6x16(int, int, const float*, int, const float*, int, float*, int);
 void gemm_f32__generic_6x8(int, int, const float*, int, const float*, int, float*, int);
 void softmax_rows__generic_u8(int, int, float*, int, float*, int, bool);
+void softmax_backward_rows__generic_u8(int, int, const float*, int, const float*, int, float,
+                                       float*, int);
 
 const IsaKernels& isa_kernels() {
   static const IsaKernels k{"generic",
@@ -21,7 +23,9 @@ const IsaKernels& isa_kernels() {
                             {{"gemm_f32__generic_6x16", 6, 16, gemm_f32__generic_6x16},
                              {"gemm_f32__generic_6x8", 6, 8, gemm_f32__generic_6x8}},
                             {{"softmax_rows__generic_u8", softmax_rows__generic_u8}},
-                            false};
+                            false,
+                            {{"softmax_backward_rows__generic_u8",
+                              softmax_backward_rows__generic_u8}}};
   return k;
 }
 

@@ -14,6 +14,8 @@ namespace headroom::kernels {
 void gemm_f32__wasmsimd_4x8(int, int, const float*, int, const float*, int, float*, int);
 void gemm_f32__wasmsimd_6x8(int, int, const float*, int, const float*, int, float*, int);
 void softmax_rows__wasmsimd_u16(int, int, float*, int, float*, int, bool);
+void softmax_backward_rows__wasmsimd_u8(int, int, const float*, int, const float*, int, float,
+                                        float*, int);
 
 const IsaKernels& isa_kernels() {
   static const IsaKernels k{
@@ -22,7 +24,8 @@ const IsaKernels& isa_kernels() {
       {{"gemm_f32__wasmsimd_4x8", 4, 8, gemm_f32__wasmsimd_4x8},
        {"gemm_f32__wasmsimd_6x8", 6, 8, gemm_f32__wasmsimd_6x8}},
       {{"softmax_rows__wasmsimd_u16", softmax_rows__wasmsimd_u16}},
-      true};
+      true,
+      {{"softmax_backward_rows__wasmsimd_u8", softmax_backward_rows__wasmsimd_u8}}};
   return k;
 }
 
