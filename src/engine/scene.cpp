@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "embedding.h"
 #include "lexicon.h"
 #include "parser.h"
 
@@ -23,42 +24,27 @@ namespace headroom {
 namespace {
 
 constexpr int D = SceneConfig::kDModel;
-constexpr int kContent = 0, kContentDim = 32;
-constexpr int kRoles = 32, kRolesDim = 16;
-constexpr int kBias = kRoles + kRolesDim - 1;  // constant-1 feature, last role column
-constexpr int kPos = 48, kCode = 16;           // position code block
-constexpr int kFreqs = kCode / 2;
-// First column of the pointer block of each pointer relationship.
-constexpr int kPtrSubject = 64, kPtrComplement = 80, kPtrAntecedent = 96, kPtrObject = 112;
-
-// Position code frequencies (radians per token). Chosen by a random search
-// that maximised, over every pair of targets a < b < 32, the margin
-//   1 + <p(a),p(b)> - max_{j != a,b} (<p(j),p(a)> + <p(j),p(b)>)
-// so one head holding two pointers still ties its two targets and leaves the
-// rest well below (tests/engine/scene_tests.cpp re-measures it).
-constexpr float kFreq[kFreqs] = {0.6054f, 0.7664f, 1.0508f, 1.5833f,
-                                 1.7987f, 1.9379f, 2.1468f, 2.2824f};
+static_assert(D == embed::kDModel, "the scene uses the shared embedding layout");
+// The layout and the generator are shared with the training task (embedding.h).
+using embed::kBias;
+using embed::kCode;
+using embed::kContentDim;
+using embed::kFreq;
+using embed::kFreqs;
+using embed::kPos;
+using embed::kPtrAntecedent;
+using embed::kPtrComplement;
+using embed::kPtrObject;
+using embed::kPtrSubject;
+using embed::position_code;
+using embed::Rng;
+constexpr int kContent = embed::kContent;
 
 //-----------------------------------------------------------------------------
 // [SECTION] deterministic random numbers and fixed matrices
 //-----------------------------------------------------------------------------
-// splitmix64 + Box-Muller: the same numbers on every compiler and platform
-// (std::normal_distribution is not specified bit for bit).
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
-  float gauss() {
-    const double u = uniform(), v = uniform();
-    return static_cast<float>(std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v));
-  }
-};
-
+// embed::Rng: splitmix64 + Box-Muller, the same numbers on every compiler and
+// platform (std::normal_distribution is not specified bit for bit).
 uint64_t fnv1a(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
@@ -87,15 +73,6 @@ Mat orthonormal(int n, int k, uint64_t seed) {
 const Mat& output_mix() {  // W_O: a fixed orthogonal D x D mix (invertible)
   static const Mat wo = orthonormal(D, D, 0x0D15EA5Eull);
   return wo;
-}
-
-// p(i): 8 (cos, sin) pairs, scaled so |p(i)| = 1.
-void position_code(int i, float* out) {
-  const float s = 1.0f / std::sqrt(static_cast<float>(kFreqs));
-  for (int k = 0; k < kFreqs; ++k) {
-    out[2 * k] = s * std::cos(kFreq[k] * static_cast<float>(i));
-    out[2 * k + 1] = s * std::sin(kFreq[k] * static_cast<float>(i));
-  }
 }
 
 //-----------------------------------------------------------------------------
@@ -294,13 +271,10 @@ void Scene::build() {
   // X: content | roles | position | pointers (see scene.h)
   x_.setZero(L, D);
   for (int i = 0; i < L; ++i) {
-    x_.block(i, kContent, 1, kContentDim) = content_vector(tokens_[static_cast<size_t>(i)].text);
-    for (int b = 0; b < kRoleCount && b < kRolesDim - 1; ++b)
-      if (role_bits_[static_cast<size_t>(i)] & (1u << b)) x_(i, kRoles + b) = 1.f;
-    x_(i, kBias) = 1.f;
-    position_code(i, &x_(i, kPos));
-    for (Relation r : {Relation::Subject, Relation::Complement, Relation::Antecedent, Relation::Object})
-      position_code(target(i, r), &x_(i, pointer_block(r)));
+    const Vec content = content_vector(tokens_[static_cast<size_t>(i)].text);
+    const int pointers[embed::kPointers] = {target(i, Relation::Subject), target(i, Relation::Complement),
+                                            target(i, Relation::Antecedent), target(i, Relation::Object)};
+    embed::embed_token(&x_(i, 0), content.data(), role_bits_[static_cast<size_t>(i)], i, pointers);
   }
 
   // Heads: W_K reads the position block; W_Q realises the head's

@@ -13,7 +13,8 @@
 // weight comes from attention.h's softmax), or know about GL, ImGui or the
 // browser.
 //
-// Embedding layout (D = 128 columns), documented for the views:
+// Embedding layout (D = 128 columns; embedding.h defines it, shared with the
+// training task of train_task.h), documented for the views:
 //   [  0, 32)  content: a fixed unit vector per lower-cased word (its "meaning")
 //   [ 32, 48)  roles: noun, verb, pronoun, determiner, ..., constant 1
 //   [ 48, 64)  position code p(i): 8 cos/sin pairs, |p(i)| = 1

@@ -1,0 +1,108 @@
+// train_task.h: the training task: random examples in the scene's embedding
+// scheme whose query tokens must output the contents of R related tokens.
+//
+// Does: generate batches of examples from a seed, every random draw from
+// embed::Rng (splitmix64, portable log/cos), so native and wasm builds make
+// the same examples bit for bit; compute the task's loss and dLoss/dY.
+// Does not: train (trainer.h), know about heads, or allocate once a batch has
+// its shapes (buffers are reused).
+//
+// The rules (../shared/DESIGN.md, "Training"):
+// - An example is L tokens (TaskConfig::tokens), each embedded as Scene does
+//   (embedding.h): content | roles | position code | pointers, D = 128.
+// - Content: a uniform random unit vector of k = 32 dims (columns [0, 32)),
+//   drawn afresh for every token of every example from the CONTENT stream, so
+//   nothing can be memorised: the only way to output a token's content is to
+//   attend to it. Everything else (roles, query positions, targets, pointers)
+//   comes from the STRUCTURE stream: changing one stream leaves the other's
+//   draws untouched. k = 32 <= D / H for every H the trainer runs (1, 2, 4).
+// - Queries: `queries` distinct random token positions per example, each with
+//   R related tokens, all distinct and distinct from the query:
+//     slot 0  subject      random position; the query's subject pointer
+//                          (columns [64, 80)) holds p(subject)
+//     slot 1  complement   random position; complement pointer [80, 96)
+//     slot 2  previous token  query - 1   (R = 4 only; found by position)
+//     slot 3  first token     0           (R = 4 only; found by position)
+//   With R = 4 a query sits at position >= 2 and its subject and complement
+//   avoid positions 0 and query - 1. The antecedent and object pointers of a
+//   query, and all four pointers of the other tokens, point at uniformly
+//   random positions (in the scene every token carries pointers too; here they
+//   carry no information, so a key must not read them).
+// - Roles: every token gets the lexicon's roles of one word drawn from a fixed
+//   list (noun, verb, pronoun, determiner, relative, preposition, punctuation,
+//   adjective, auxiliary, conjunction, number), plus "in a clause" with
+//   probability 1/4 and "subject" with probability 1/8; query tokens get the
+//   roles of a verb; token 0 has the "first" bit (as in the scene). Roles
+//   carry no information about which token is a target.
+// - Target (per row, T = D = 128 columns): for a query row, slot r's content
+//   in columns r*k .. r*k + k - 1 and zeros elsewhere; other rows all zero.
+// - mask (per row): 1 for query rows, 0 otherwise.
+// - Prediction: Y = the attention output itself (no readout W_R, T = D).
+// - Loss = sum over masked rows of |Y_row - target_row|^2
+//          / (masked rows * T * lossScale),
+//   lossScale = R / T, the variance of a target entry (contents are unit
+//   vectors, so each masked row's target has squared norm exactly R):
+//   predicting zero scores 1.0 on every batch.
+//
+// Shapes: B = examples in a batch, L = tokens, D = d_model = 128,
+// T = output columns = D, R = related tokens, k = content dims = 32.
+// Rows of x / target are example-major: row b*L + i is token i of example b.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "status.h"
+#include "tensor.h"
+
+namespace headroom {
+
+constexpr int kTaskDModel = 128;       // D
+constexpr int kTaskContentDims = 32;   // k
+constexpr int kTaskOutputDims = 128;   // T (= D: no readout)
+constexpr int kTaskMaxTokens = 32;     // L cap (the position code is tuned to 32)
+
+struct TaskConfig {
+  int relations = 2;  // R: 2 (subject, complement) or 4 (+ previous token, first token)
+  int tokens = 12;    // L: 5 .. kTaskMaxTokens
+  int queries = 1;    // masked query tokens per example: 1 .. L (R = 2) or L - 2 (R = 4)
+};
+
+// Why the configuration is not a task, or ok.
+Status check_task(const TaskConfig& cfg);
+// "subject", "complement", "previous token" or "first token".
+const char* task_slot_name(int slot);
+// R / T: the variance of one target entry.
+float task_loss_scale(const TaskConfig& cfg);
+
+// Seeds of the two independent random streams examples are drawn from.
+struct TaskStreams {
+  uint64_t structure = 0;  // roles, query positions, targets, pointers
+  uint64_t content = 0;    // every token's content vector
+};
+// The streams of `purpose` (any number: the trainer uses one for training
+// batches and another for the held-out set) under `seed`.
+TaskStreams task_streams(uint64_t seed, uint64_t purpose);
+
+struct TaskBatch {
+  TaskConfig cfg;
+  int examples = 0;             // B
+  Mat x;                        // (B*L) x D, the inputs
+  Mat target;                   // (B*L) x T
+  std::vector<float> mask;      // B*L, 1 for query rows
+  std::vector<int> related;     // (B*L) x R, row-major: token index (within the
+                                // example) of slot r for a query row, -1 otherwise
+  int masked = 0;               // number of query rows (B * queries)
+};
+
+// Fills `out` with examples first .. first + count - 1 of the streams
+// (example e depends only on the streams, e and cfg, never on first or count).
+// Refuses a bad cfg or count < 1 and leaves `out` unchanged.
+Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, int64_t first,
+                           int count, TaskBatch& out);
+
+// The task loss of prediction y ((B*L) x T) on `batch` (formula above), and
+// if dy is given, dLoss/dY into it ((B*L) x T; zero on unmasked rows).
+// Accumulates in double. y must have the batch's shape.
+float task_loss(const TaskBatch& batch, const Mat& y, Mat* dy = nullptr);
+
+}  // namespace headroom

@@ -1,0 +1,159 @@
+// trainer.h: training runs side by side, one per head count, on the task of
+// train_task.h.
+//
+// Does: keep one run per head count H in kTrainHeads = {1, 2, 4}, each the
+// engine's multi-head attention (D = 128, d_head = D / H, no MLP, no readout:
+// the prediction is Y), its own weights and its own Adam, all trained on the
+// same batches from the same seed. Per run it measures the held-out loss, the
+// floor 1 - min(H, R) / R, and per head the held-out average attention weight
+// the query puts on each related token; it catches divergence; it hands out a
+// snapshot anyone can recompute with numpy.
+// Does not: run a clock or a frame loop (the app calls step(n)), serialise
+// JSON (src/app does), or let a NaN or Inf out: every number it returns is
+// finite.
+//
+// Determinism: the same seed (and the same lr calls between the same steps)
+// gives the same weights and loss curves bit for bit on the same build,
+// however step(n) calls are chunked.
+//
+// Initial weights: W_Q, W_K, W_V, W_O drawn as D x D matrices, uniform in
+// (-1/sqrt(D), 1/sqrt(D)), from the seed; every run starts from the same four
+// matrices, heads taking column blocks of D / H. Adam: betas 0.9 / 0.999,
+// eps 1e-8, bias-corrected.
+//
+// Batches: step s (counting from 0) trains on examples s*B .. s*B + B - 1 of
+// the seed's training streams (B = kTrainBatch, L = kTrainTokens). The held-out
+// set is kHeldOutExamples examples of a disjoint stream, generated at reset.
+//
+// Held-out evaluation schedule (the "history"): after reset (step 0) and then
+// whenever the step counter reaches the next evaluation step, next =
+// min(step + gap, max(step + 1, floor(step * 5 / 4))), gap starting at
+// kEvalGap; so steps 1..8 are all evaluated, then about every 25% more steps
+// (log-spaced, as the chart's log axis wants), then every `gap` steps. The
+// history holds at most kMaxHistory points: when full, every second point
+// after the first is dropped and gap doubles. `loss` is the latest evaluation.
+//
+// Divergence: before applying a step a run checks its training-batch loss and
+// gradients; a non-finite value or a loss above kDivergeLoss (predicting zero
+// scores 1) stops that run with a message naming the step and the lr. Its
+// weights stay those of the last good step; the other runs go on; reset
+// recovers.
+//
+// Shapes: B batch, L tokens, D = 128, T = D outputs, R related tokens, H heads.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attention.h"
+#include "status.h"
+#include "tensor.h"
+#include "train_task.h"
+
+namespace headroom {
+
+constexpr std::array<int, 3> kTrainHeads = {1, 2, 4};
+constexpr int kTrainBatch = 32;          // B
+constexpr int kTrainTokens = 12;         // L
+constexpr int kHeldOutExamples = 256;
+constexpr int kEvalGap = 50;             // initial cap on steps between evaluations
+constexpr int kMaxHistory = 512;
+constexpr float kDivergeLoss = 100.f;
+
+// Documented ranges, checked by reset / set_lr / step.
+constexpr int64_t kMaxSeed = 4294967295;  // seeds are 0 .. 2^32 - 1
+constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
+constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
+constexpr float kDefaultLr = 3e-3f;
+constexpr int64_t kDefaultSeed = 1;
+constexpr int kDefaultRelations = 2;
+
+// One held-out evaluation.
+struct EvalPoint {
+  int64_t step = 0;
+  float loss = 0.f;                // held-out task loss
+  std::vector<float> weight_on;    // H x R, head-major: head h's average weight on slot r
+};
+
+// One run's state, as the app reads it. Every float is finite.
+struct TrainRun {
+  int heads = 0;
+  float floor = 0.f;               // 1 - min(H, R) / R
+  int64_t steps = 0;               // steps this run has taken (stops growing if diverged)
+  std::vector<EvalPoint> history;  // see the schedule above; never empty after reset
+  bool diverged = false;
+  std::string message;             // why it stopped, "" while healthy
+
+  const EvalPoint& latest() const { return history.back(); }
+  float loss() const { return history.back().loss; }
+  // Head h's average weight on slot r at the latest evaluation.
+  float weight_on(int h, int r, int relations) const {
+    return history.back().weight_on[static_cast<size_t>(h * relations + r)];
+  }
+};
+
+// Everything needed to check one step with numpy (the app writes it as JSON,
+// row-major). The batch is the one the NEXT step trains on; loss and grads are
+// of the current weights on it, before that step is applied.
+struct TrainSnapshot {
+  int heads = 0;
+  int64_t step = 0, seed = 0;
+  int relations = 0;                 // R
+  int batch = 0, tokens = 0, d_model = 0, outputs = 0;  // B, L, D, T
+  Mat x;                             // (B*L) x D     -> X [B, L, D]
+  Mat target;                        // (B*L) x T     -> target [B, L, T]
+  std::vector<float> mask;           // B*L of 0 / 1  -> mask [B, L]
+  Mat wq, wk, wv, wo;                // D x D; head h owns columns h*dh .. (h+1)*dh - 1
+                                     // of W_Q, W_K, W_V and rows h*dh.. of W_O
+  bool has_readout = false;          // no W_R: T = D, the prediction is Y (always false here)
+  float loss_scale = 0.f;            // R / T
+  float loss = 0.f;                  // task loss of these weights on this batch
+  Mat gq, gk, gv, go;                // dLoss/dW, D x D each, same layout as the weights
+};
+
+class Trainer {
+ public:
+  Trainer();  // reset(kDefaultSeed, kDefaultRelations, kDefaultLr)
+  ~Trainer();
+  Trainer(const Trainer&) = delete;
+  Trainer& operator=(const Trainer&) = delete;
+
+  // Starts every run afresh from `seed` (0 .. kMaxSeed) with R = r (2 or 4)
+  // and learning rate lr (kMinLr .. kMaxLr); evaluates step 0. On a bad value
+  // returns why and changes nothing.
+  Status reset(int64_t seed, int r, float lr);
+  // Learning rate for the following steps (kMinLr .. kMaxLr); keeps the
+  // previous one on error.
+  Status set_lr(float lr);
+  // n steps (1 .. kMaxStepsPerCall) of every run that has not diverged.
+  // Refuses a bad n with nothing changed. A run that diverges is not an error
+  // of the call: see TrainRun::diverged.
+  Status step(int n);
+
+  int64_t seed() const { return seed_; }
+  int relations() const { return cfg_.relations; }
+  float lr() const { return lr_; }
+  int64_t step_count() const { return step_; }
+  const std::vector<TrainRun>& runs() const { return runs_; }
+  // The run with `heads` heads, or nullptr if there is none.
+  const TrainRun* run(int heads) const;
+  // The trained weights of that run (nullptr if none): to drive the scene's views.
+  const AttentionWeights* weights(int heads) const;
+
+  // Fills `out` for the run with `heads` heads (see TrainSnapshot); refuses a
+  // head count with no run.
+  Status snapshot(int heads, TrainSnapshot& out) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  TaskConfig cfg_;
+  int64_t seed_ = kDefaultSeed;
+  float lr_ = kDefaultLr;
+  int64_t step_ = 0;
+  std::vector<TrainRun> runs_;
+};
+
+}  // namespace headroom
