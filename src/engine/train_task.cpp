@@ -9,6 +9,7 @@
 
 #include "embedding.h"
 #include "lexicon.h"
+#include "parser.h"
 
 namespace headroom {
 namespace {
