@@ -2,9 +2,11 @@
 # -DHEADROOM_TARGET=web.
 #
 # Does: build Dear ImGui 1.90.1 (core + GLFW and OpenGL3 backends) from
-# IMGUI_DIR, build src/app/*.cpp + src/platform/*.cpp, link them with
-# headroom_engine into headroom.js + headroom.wasm in HEADROOM_WEB_DIR, and
-# copy web/* (page, loader) beside them, so that folder is a static site.
+# IMGUI_DIR, the ImGui views (src/ui/*.cpp, library headroom_ui) and the
+# browser glue + GL renderers (src/platform/*.cpp), link them with
+# headroom_app and headroom_engine into headroom.js + headroom.wasm in
+# HEADROOM_WEB_DIR, and copy web/* (page, loader) beside them, so that folder
+# is a static site.
 # Does not: fetch ImGui (build.sh does, or pass -DIMGUI_DIR=...), emit an .html
 # (Debian's emcc crashes on -o .html at -O1+; the page lives in web/), or use
 # any Emscripten port (ports download at build time).
@@ -31,11 +33,15 @@ target_include_directories(headroom_imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR
 target_compile_definitions(headroom_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_options(headroom_imgui PRIVATE -msimd128)
 
-# The app: demo state and views (src/app), browser glue (src/platform).
-file(GLOB HEADROOM_APP_SOURCES CONFIGURE_DEPENDS src/app/*.cpp src/platform/*.cpp)
-add_executable(headroom ${HEADROOM_APP_SOURCES})
-target_include_directories(headroom PRIVATE src)
-target_link_libraries(headroom PRIVATE headroom_engine headroom_imgui)
+# The ImGui views (src/ui) over the app library (CMakeLists.txt), then the
+# browser glue and GL renderers (src/platform) as the executable.
+file(GLOB HEADROOM_UI_SOURCES CONFIGURE_DEPENDS src/ui/*.cpp)
+add_library(headroom_ui STATIC ${HEADROOM_UI_SOURCES})
+target_link_libraries(headroom_ui PUBLIC headroom_app headroom_imgui)
+target_compile_options(headroom_ui PRIVATE ${HEADROOM_WARNINGS} -msimd128)
+file(GLOB HEADROOM_PLATFORM_SOURCES CONFIGURE_DEPENDS src/platform/*.cpp)
+add_executable(headroom ${HEADROOM_PLATFORM_SOURCES})
+target_link_libraries(headroom PRIVATE headroom_ui)
 target_compile_options(headroom PRIVATE ${HEADROOM_WARNINGS} -msimd128)
 target_link_options(headroom PRIVATE
   -O3 -msimd128
@@ -60,7 +66,8 @@ if(NOT HEADROOM_FONT_REGULAR OR NOT HEADROOM_FONT_BOLD)
 endif()
 headroom_embed_binary(${HEADROOM_GEN_DIR}/font_regular.h font_regular_ttf ${HEADROOM_FONT_REGULAR})
 headroom_embed_binary(${HEADROOM_GEN_DIR}/font_bold.h font_bold_ttf ${HEADROOM_FONT_BOLD})
-target_include_directories(headroom PRIVATE ${HEADROOM_GEN_DIR})
+target_include_directories(headroom_ui PRIVATE ${HEADROOM_GEN_DIR})  # fonts (ui.cpp)
+target_include_directories(headroom PRIVATE ${HEADROOM_GEN_DIR})     # shaders (heatmap_renderer.cpp)
 
 set_target_properties(headroom PROPERTIES
   SUFFIX ".js"

@@ -1,11 +1,15 @@
 // demo.h: the demo's state and the verbs every input goes through.
 //
-// Does: own the one Scene, remember the last refused input's message, and give
-// the UI and the JS API the same verbs (set heads, set sentence, select token,
-// set focus), so a click, a key and a JS call behave identically. Serialises
-// the state the JS API's getState() returns.
-// Does not: compute attention (it only reads Scene::trace() and readout()),
-// draw anything (ui.h), or know about the browser (src/platform).
+// Does: own the one Scene and the page-level choices (view, theme, reduced
+// motion), remember the last refused input's message, and give the UI, the
+// JS API and the URL hash the same verbs (set heads, set sentence, select
+// token, set focus, set view, set theme, apply a hash), so a click, a key, a
+// link and a JS call behave identically. Runs the stress mode's timed forward
+// pass once per frame (tick). Serialises the state the JS API's getState()
+// returns and the URL hash.
+// Does not: compute attention (it only reads Scene::trace() and readout(),
+// and asks Scene::recompute() in tick), draw anything (src/ui), or know about
+// the browser (src/platform). Plain C++: no ImGui, no GL.
 #pragma once
 #include <array>
 #include <string>
@@ -18,31 +22,55 @@ namespace headroom::app {
 // The head counts the heads control offers: the engine's list.
 inline constexpr const auto& kHeadChoices = kHeadCounts;
 
+// The stress mode's timing: the engine's forward pass, timed once per frame.
+struct StressClock {
+  static constexpr int kFrames = 60;  // the median is over this many frames
+  std::array<double, kFrames> ms{};   // ring of the last forward times
+  int count = 0;                      // forwards timed since the length last changed
+  double median_ms = 0;               // median of the last min(count, kFrames)
+};
+
 struct Demo {
   Scene scene;
   // Which views the page shows (URL hash `view`, app/url_state.h kViews):
   // "lesson" = all of them; any other = the heads control, the readout and
   // that one view, for embeds that teach one step.
   std::string view = "lesson";
+  std::string theme = "light";  // one of kThemes (app/url_state.h)
+  bool reduced_motion = false;  // the page prefers reduced motion: no animation
   std::string error;  // message of the last refused input, "" when the last input was accepted
   // Text the sentence box shows; follows every accepted sentence.
   std::array<char, SceneConfig::kMaxBytes + 1> draft{};
+  StressClock stress;
 
   Demo();
 
-  // Each verb applies the input or, if the engine refuses it, keeps the state
-  // and records the reason in `error`. Returns whether it was accepted.
+  // Each verb applies the input or, if it is refused, keeps the state and
+  // records the reason in `error`. Returns whether it was accepted.
   bool set_heads(int heads);
   bool set_sentence(std::string_view utf8);
   bool select_token(int token);
   bool set_focus(float focus);
-  bool set_stress(int tokens);  // 0 = off
-  // Stress timing, written by view_stress: median ms per forward pass over
-  // the last frames, and how many forwards were timed since it was switched on.
-  double forward_ms = 0;
-  int forward_count = 0;
+  bool set_stress(int tokens);  // 0 = off; a new length restarts the clock
   bool set_target(Relation r, int token);  // the query's target for r
   void reset_targets();
+  bool set_view(std::string_view view);    // one of kViews
+  bool set_theme(std::string_view theme);  // one of kThemes
+  void set_reduced_motion(bool reduce);
+  // Records a refusal made outside the verbs (the JS side's type checks).
+  void reject(std::string_view why);
+
+  // A URL hash ("#heads=2&..."): every field that parses and is accepted is
+  // applied; the others keep their values and their messages, joined, become
+  // `error` ("" when everything was accepted). Returns whether all was.
+  bool apply_hash(std::string_view hash);
+  // The state as a URL hash without the '#' (defaults left out).
+  std::string hash() const;
+
+  // Once per drawn frame, before the views: while stress is on, runs the
+  // engine's forward pass again and times it (StressClock). Returns whether
+  // another frame is wanted (stress on).
+  bool tick();
 
  private:
   bool apply(const Status& s);

@@ -116,15 +116,17 @@ std::string state_json(Demo& demo) {
   append_float(out, scene.focus());
   key(out, "view");
   append_json_string(out, demo.view);
+  key(out, "theme");
+  append_json_string(out, demo.theme);
   // stress: tokens (0 = off) and the engine's median time per forward (ms)
   key(out, "stress");
   out += '{';
   key(out, "tokens", true);
   append_int(out, scene.stress());
   key(out, "forwardMs");
-  append_float(out, static_cast<float>(demo.forward_ms));
+  append_float(out, static_cast<float>(demo.stress.median_ms));
   key(out, "frames");
-  append_int(out, demo.forward_count);
+  append_int(out, demo.stress.count);
   out += '}';
 
   // weights[h][j] = head h's softmax weight from the query to token j.

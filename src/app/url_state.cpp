@@ -151,6 +151,18 @@ std::string list_text(const std::array<const char*, N>& list) {
   return out;
 }
 
+}  // namespace
+
+template <size_t N>
+Status check_choice(const char* key, const std::array<const char*, N>& list, std::string_view value) {
+  if (one_of(list, value)) return Status::ok();
+  return Status::fail(std::string(key) + "=" + shown(value) + " is not a " + key + " (" + list_text(list) + ")");
+}
+template Status check_choice(const char*, const decltype(kViews)&, std::string_view);
+template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);
+
+namespace {
+
 std::string format_focus(float f) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4f", static_cast<double>(f));
@@ -305,20 +317,13 @@ UrlParse parse_url_hash(std::string_view hash) {
       r.state.focus = static_cast<float>(f);
     } else if (key == "sentence") {
       r.state.sentence = std::move(value);
-    } else if (key == "view") {
-      if (!one_of(kViews, value)) {
-        r.messages.push_back("the link's view=" + shown(value) + " is not a view (" + list_text(kViews) +
-                             "); the current view is kept");
+    } else if (key == "view" || key == "theme") {
+      const Status s = key == "view" ? check_choice("view", kViews, value) : check_choice("theme", kThemes, value);
+      if (!s) {
+        r.messages.push_back("the link's " + s.error + "; the current " + k + " is kept");
         continue;
       }
-      r.state.view = std::move(value);
-    } else if (key == "theme") {
-      if (!one_of(kThemes, value)) {
-        r.messages.push_back("the link's theme=" + shown(value) + " is not a theme (" + list_text(kThemes) +
-                             "); the current theme is kept");
-        continue;
-      }
-      r.state.theme = std::move(value);
+      (key == "view" ? r.state.view : r.state.theme) = std::move(value);
     }
   }
   // A token index only means something for the sentence it was written for.

@@ -37,6 +37,10 @@ constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
 constexpr std::array<const char*, 6> kViews = {"lesson", "attention", "values", "readout", "concat", "steps"};
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
 
+// Ok when `value` is one of `list`; else `key="value" is not a <key> (a, b or c)`.
+template <size_t N>
+Status check_choice(const char* key, const std::array<const char*, N>& list, std::string_view value);
+
 // The fields a hash may set; an empty optional means "not given or refused".
 struct UrlState {
   std::optional<int> heads;

@@ -4,22 +4,20 @@
 // Does: forward each call to the Demo's verbs (so refusals are recorded the
 // same way as for clicks) and return the state as JSON. Each setter returns 1
 // when the input was accepted, 0 when it was refused (state unchanged).
-// The URL hash goes through app/url_state.h (headroom_apply_hash and
-// headroom_hash), so the page, the embed page and the tests share one parser.
-// Every call that can change the state wakes the frame loop (nothing is drawn
-// while idle).
-// Does not: validate input (the engine and url_state.h do) or keep state of
-// its own beyond the strings returned to JS, valid until the next call.
+// The URL hash goes through Demo::apply_hash and Demo::hash, so the page, the
+// embed page and the tests share one parser. Every call that can change the
+// state wakes the frame loop (nothing is drawn while idle).
+// Does not: decide anything (the app's verbs do), validate input (the engine
+// and app/url_state.h do) or keep state of its own beyond the strings
+// returned to JS, valid until the next call.
 //
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
 
 #include <string>
-#include <vector>
 
-#include "app/ui.h"
-#include "app/url_state.h"
 #include "platform/web_app.h"
+#include "ui/ui.h"
 
 namespace headroom::platform {
 
@@ -64,44 +62,27 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_stress(int tokens) {
 // Where the last frame drew the token buttons (CSS pixels), for tests.
 EMSCRIPTEN_KEEPALIVE const char* headroom_layout_json() {
   static std::string json;
-  json = headroom::app::layout_json();
+  json = headroom::ui::layout_json();
   return json.c_str();
 }
 
 // Records a refusal JS made itself (wrong type): state kept, error set.
 EMSCRIPTEN_KEEPALIVE void headroom_reject(const char* why) {
   wake();
-  demo().error = why ? why : "refused";
+  demo().reject(why ? why : "refused");
 }
 
-// Applies a URL hash ("#heads=2&..."): every field that parses and that the
-// engine accepts; the rest keep their values and their messages become the
-// error ("" when all was accepted). Returns 1 when everything was accepted.
+// Applies a URL hash ("#heads=2&..."): see app::Demo::apply_hash. Returns 1
+// when everything was accepted.
 EMSCRIPTEN_KEEPALIVE int headroom_apply_hash(const char* hash) {
-  namespace app = headroom::app;
-  auto& gs = headroom::platform::guest();
   wake();
-  app::UrlParse p = app::parse_url_hash(hash ? hash : "");
-  std::vector<std::string> messages = std::move(p.messages);
-  auto& d = demo();
-  // The sentence goes through the Demo so the sentence box follows it.
-  if (p.state.sentence && d.set_sentence(*p.state.sentence)) p.state.sentence.reset();
-  for (std::string& m : app::apply_url_state(d.scene, p.state)) messages.push_back(std::move(m));
-  if (p.state.view) d.view = *p.state.view;
-  if (p.state.theme && *p.state.theme != gs.theme) {
-    gs.theme = *p.state.theme;
-    gs.theme_changed = true;
-  }
-  d.error = app::join_messages(messages);
-  return messages.empty() ? 1 : 0;
+  return demo().apply_hash(hash ? hash : "") ? 1 : 0;
 }
 
 // The current state as a URL hash without the '#'; valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headroom_hash() {
   static std::string hash;
-  auto& d = demo();
-  const auto& gs = headroom::platform::guest();
-  hash = headroom::app::to_url_hash(headroom::app::url_state_of(d.scene, d.draft.data(), d.view, gs.theme));
+  hash = demo().hash();
   return hash.c_str();
 }
 

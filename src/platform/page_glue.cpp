@@ -7,7 +7,6 @@
 #include <string>
 
 #include "app/describe.h"
-#include "app/views.h"
 #include "imgui.h"
 
 namespace headroom::platform {
@@ -69,7 +68,7 @@ void install_touch(const char* canvas) {
 }
 
 void sync_page(app::Demo& demo) {
-  app::view_state().reduced_motion = js_reduced_motion() != 0;
+  demo.set_reduced_motion(js_reduced_motion() != 0);
   static std::string last;
   std::string text = app::describe_state(demo.scene);
   if (!demo.error.empty()) text += " Refused: " + demo.error;

@@ -3,8 +3,8 @@
 //
 // Does: install_touch() feeds the canvas's touch events to ImGui as a touch
 // screen (in CSS pixels; Emscripten's GLFW reports touches at a stale mouse
-// position, so its touch listeners are removed); sync_page() copies
-// prefers-reduced-motion into the app's ViewState and, when the demo's state
+// position, so its touch listeners are removed); sync_page() hands
+// prefers-reduced-motion to the app (Demo::set_reduced_motion) and, when the demo's state
 // in words changes, writes it into the page's aria-live region
 // (#headroom-state) and the canvas's aria-label.
 // Does not: hold demo logic or draw.

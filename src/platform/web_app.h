@@ -24,11 +24,13 @@ struct Guest {
   bool context_restored = false;  // restored: rebuild GL objects next frame
   bool ui_wants_wheel = false;    // the hovered ImGui window can scroll
   bool ui_wants_keys = false;     // an ImGui text field has focus
-  std::string theme = "light";    // "light" or "dark" (URL hash)
-  bool theme_changed = true;
   std::string clipboard;          // text handed to ImGui on paste
 };
 Guest& guest();
+
+// Increases by one each time the GL context is restored after a loss: a
+// renderer that cached GL objects under an older generation recreates them.
+int& gl_generation();
 
 // Draw at least `frames` more frames (input, API calls, resize).
 void wake(int frames = 3);

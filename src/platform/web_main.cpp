@@ -4,12 +4,15 @@
 // Does: each frame, size the canvas's backing store to its CSS size times
 // devicePixelRatio, give ImGui the CSS size as its display and the ratio as
 // its framebuffer scale (and re-rasterise the fonts when the ratio changes),
-// feed GLFW's mouse positions in CSS pixels, draw app::draw_ui, and tell the
-// page when the first frame is on screen (Module.onHeadroomFirstFrame).
-// Draws only when something changed (input, an API call, a resize, frames the
-// app requested; see guest.cpp and app/host_signals.h), counts the frames it
-// draws, and rebuilds its GL objects after a lost WebGL context comes back.
-// Does not: hold demo logic (src/app) or the JS API (js_api.cpp).
+// feed GLFW's mouse positions in CSS pixels, run the app's tick
+// (app::Demo::tick, the stress mode's forward pass), restyle the UI when the
+// app's theme changed, draw ui::draw_ui, and tell the page when the first
+// frame is on screen (Module.onHeadroomFirstFrame). Draws only when something
+// changed (input, an API call, a resize, frames the UI or the tick asked
+// for; see guest.cpp and ui::frames_requested), counts the frames it draws,
+// and rebuilds its GL objects after a lost WebGL context comes back.
+// Does not: hold demo logic (src/app), lay out views (src/ui) or the JS API
+// (js_api.cpp).
 //
 // Why not ImGui's own GLFW callbacks: Emscripten's GLFW reports mouse
 // positions in backing-store pixels and ignores devicePixelRatio, so the
@@ -25,14 +28,15 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
-#include "app/host_signals.h"
-#include "app/ui.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "platform/heatmap_renderer.h"
 #include "platform/page_glue.h"
 #include "platform/web_app.h"
+#include "ui/ui.h"
 
 namespace {
 
@@ -44,6 +48,7 @@ struct Platform {
   int fb_w = 0, fb_h = 0;       // backing store in physical pixels
   float font_density = 0;       // devicePixelRatio the fonts were rasterised for
   bool first_frame_done = false;
+  std::string theme;            // app::Demo::theme the ImGui style was set up for
 };
 Platform g;
 
@@ -103,7 +108,7 @@ bool track_canvas_size() {
   g.css_h = css_h;
   const float density = static_cast<float>(dpr > 0 ? dpr : 1.0);
   if (density != g.font_density) {
-    headroom::app::setup_fonts(density);
+    headroom::ui::setup_fonts(density);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
     g.font_density = density;
@@ -120,16 +125,18 @@ void frame(void*) {
     gs.context_restored = false;
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplOpenGL3_Init("#version 300 es");
-    ++headroom::app::gl_generation();
+    ++headroom::platform::gl_generation();
   }
   const bool resized = track_canvas_size();
-  int& requested = headroom::app::frames_requested();
+  int& requested = headroom::ui::frames_requested();
   if (!resized && gs.wake <= 0 && requested <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
   if (requested > 0) --requested;
-  if (gs.theme_changed) {
-    gs.theme_changed = false;
-    headroom::app::setup_style(gs.theme == "dark");
+  auto& demo = headroom::platform::demo();
+  if (demo.tick()) headroom::ui::request_frames(2);  // stress: keep timing every frame
+  if (demo.theme != g.theme) {
+    g.theme = demo.theme;
+    headroom::ui::setup_style(g.theme == "dark");
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -140,13 +147,13 @@ void frame(void*) {
   io.DisplayFramebufferScale = ImVec2(static_cast<float>(sx), static_cast<float>(sy));
   ImGui::NewFrame();
 
-  headroom::app::draw_ui(headroom::platform::demo());
-  headroom::platform::sync_page(headroom::platform::demo());  // aria text, reduced motion
+  headroom::ui::draw_ui(demo);
+  headroom::platform::sync_page(demo);  // aria text, reduced motion
   headroom::platform::guest_after_frame();
 
   ImGui::Render();
   glViewport(0, 0, g.fb_w, g.fb_h);
-  if (gs.theme == "dark") glClearColor(0.06f, 0.06f, 0.07f, 1.f); else glClearColor(0.98f, 0.98f, 0.97f, 1.f);
+  if (g.theme == "dark") glClearColor(0.06f, 0.06f, 0.07f, 1.f); else glClearColor(0.98f, 0.98f, 0.97f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
@@ -181,14 +188,17 @@ int main() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini in the browser
-  headroom::app::setup_style();
+  g.theme = headroom::platform::demo().theme;
+  headroom::ui::setup_style(g.theme == "dark");
   g.font_density = static_cast<float>(emscripten_get_device_pixel_ratio());
-  headroom::app::setup_fonts(g.font_density);  // the GL texture comes with the first frame
+  headroom::ui::setup_fonts(g.font_density);  // the GL texture comes with the first frame
   ImGui_ImplGlfw_InitForOpenGL(g.window, false);
   install_callbacks(g.window);
   headroom::platform::install_touch(kCanvas);  // page_glue.cpp
   headroom::platform::guest_install();
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  static headroom::platform::HeatmapRenderer heatmaps;  // the GL half of the heatmap views
+  headroom::ui::set_heatmap_textures(&heatmaps);
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);
   return 0;

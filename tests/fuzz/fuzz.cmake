@@ -9,7 +9,7 @@
 set(HEADROOM_FUZZ_SMOKE_SECONDS 10 CACHE STRING "seconds each fuzzer runs under ctest")
 foreach(name tokenizer url_state)
   add_executable(fuzz_${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_${name}.cpp)
-  target_link_libraries(fuzz_${name} PRIVATE headroom_engine)
+  target_link_libraries(fuzz_${name} PRIVATE headroom_app)
   target_include_directories(fuzz_${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
   target_compile_options(fuzz_${name} PRIVATE ${HEADROOM_WARNINGS})
   target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
@@ -22,4 +22,3 @@ foreach(name tokenizer url_state)
     COMMAND fuzz_${name} -max_total_time=${HEADROOM_FUZZ_SMOKE_SECONDS} -print_final_stats=1 ${dict} -artifact_prefix=${CMAKE_BINARY_DIR}/fuzz-artifacts/${name}-
       ${CMAKE_BINARY_DIR}/fuzz-corpus/${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${name})
 endforeach()
-target_sources(fuzz_url_state PRIVATE ${CMAKE_SOURCE_DIR}/src/app/url_state.cpp)

@@ -16,9 +16,9 @@
 #include <string>
 
 #include "app/describe.h"
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 namespace {
 
@@ -113,4 +113,4 @@ void view_concat(Demo& demo) {
                       (sum - y).cwiseAbs().maxCoeff());
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -9,9 +9,9 @@
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 void view_sentence_strip(Demo& demo) {
   const auto& tokens = demo.scene.tokens();
@@ -117,4 +117,4 @@ void view_sentence_strip(Demo& demo) {
   if (vs.reassign >= 0 && ImGui::IsKeyPressed(ImGuiKey_Escape)) vs.reassign = -1;
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -8,7 +8,7 @@
 
 #include "app/demo.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 // Colours and spacing of the demo; call once after ImGui::CreateContext().
 void setup_style(bool dark = false);  // light (default) or dark colours, same spacing
@@ -18,7 +18,11 @@ void setup_style(bool dark = false);  // light (default) or dark colours, same s
 void setup_fonts(float density);
 
 // Between ImGui::NewFrame() and ImGui::Render().
-void draw_ui(Demo& demo);
+void draw_ui(app::Demo& demo);
+
+// Frames the UI still wants drawn (an animation running); the platform
+// draws one and decrements it, and otherwise draws only after input.
+int& frames_requested();
 
 // Where the last frame drew things, in CSS pixels, as JSON:
 // {"tokens":[[x0,y0,x1,y1],...], "heads":[...]} (one rect per token chip,
@@ -26,4 +30,4 @@ void draw_ui(Demo& demo);
 // mouse path without guessing a layout.
 std::string layout_json();
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -23,10 +23,9 @@
 #include <string>
 
 #include "app/describe.h"
-#include "app/host_signals.h"
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 namespace {
 
@@ -45,7 +44,7 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
   ViewState& vs = view_state();
   const int H = demo.scene.heads();
   if (H != vs.last_heads) {
-    if (vs.last_heads == 1 && H > 1 && !vs.reduced_motion) vs.split_started = ImGui::GetTime();
+    if (vs.last_heads == 1 && H > 1 && !demo.reduced_motion) vs.split_started = ImGui::GetTime();
     else vs.split_started = -1;
     vs.last_heads = H;
   }
@@ -272,4 +271,4 @@ void view_value_space(Demo& demo) {
   }
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <string>
 
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 namespace {
 
@@ -189,4 +189,4 @@ void view_steps(Demo& demo) {
   }
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "app/describe.h"
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 void view_more_heads(Demo& demo) {
   section_title("What each head holds",
@@ -59,4 +59,4 @@ void view_more_heads(Demo& demo) {
     ImGui::TextDisabled("one head holds two relationships at once: press 2 to give each its own head");
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <string>
 
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 namespace {
 
@@ -176,4 +176,4 @@ void view_attention(Demo& demo) {
   }
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

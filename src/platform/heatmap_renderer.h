@@ -1,4 +1,5 @@
-// heatmap_renderer.h: draws attention weight matrices into GL textures with
+// heatmap_renderer.h: the GL half of the heatmap views (src/ui/view_heatmap,
+// view_stress): draws attention weight matrices into GL textures with
 // shaders/heatmap_renderer.glsl, for ImGui::Image.
 //
 // Does: keep one target (weights texture + colour texture + framebuffer) per
@@ -14,16 +15,18 @@
 
 #include "engine/tensor.h"
 #include "imgui.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::platform {
 
-class HeatmapRenderer {
+// Installed with ui::set_heatmap_textures() by web_main.cpp.
+class HeatmapRenderer : public ui::HeatmapTextures {
  public:
-  ~HeatmapRenderer();
+  ~HeatmapRenderer() override;
   // Renders `weights` (rows x cols, values in [0, 1]) into slot `slot` at
   // px_w x px_h physical pixels, frames row `query` (-1: none). Returns the
   // texture for ImGui::Image, or 0 if GL refused (the view then says so).
-  ImTextureID render(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px);
+  ImTextureID render(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px) override;
   // Deletes every GL object (call while the context is current, e.g. before
   // re-creating it); the next render() builds them again.
   void release();
@@ -37,12 +40,10 @@ class HeatmapRenderer {
 
   unsigned program_ = 0;
   bool failed_ = false;
-  int generation_ = 0;  // app::gl_generation() the GL objects belong to
+  int generation_ = 0;  // gl_generation() (web_app.h) the GL objects belong to
   int u_weights_ = -1, u_cells_ = -1, u_size_ = -1, u_query_ = -1, u_grid_ = -1;
   std::vector<Target> targets_;
   std::vector<float> upload_;  // row-major copy of the weights being uploaded
 };
 
-HeatmapRenderer& heatmap_renderer();
-
-}  // namespace headroom::app
+}  // namespace headroom::platform

@@ -2,6 +2,8 @@
 //
 // Does: declare the views ui.cpp lays out; each view reads the Demo and calls
 // its verbs (never the Scene's setters directly, so errors are recorded).
+// Declares the seam to the GL half of the heatmap views (HeatmapTextures,
+// implemented by src/platform/heatmap_renderer), so src/ui includes no GL.
 // Every view opens with a title and a "(?)" marker stating its maths in one
 // line.
 // Does not: compute attention, or own any state beyond what ImGui keeps and
@@ -10,9 +12,16 @@
 #include <vector>
 
 #include "app/demo.h"
+#include "app/describe.h"
 #include "imgui.h"
 
-namespace headroom::app {
+namespace headroom::ui {
+
+using app::Demo;
+using app::head_verdict;
+using app::kHeadChoices;
+using app::kReadsCos;
+using app::readout_sentence;
 
 // Fonts set up by setup_fonts(): body text, the readout sentence, bold, and
 // the big heads control.
@@ -37,7 +46,6 @@ struct ViewState {
   int step = 0;                 // step-through: which step is open
   int step_head = 0;            // step-through: which head
   bool zoom_targets = true;     // value space: fit the targets and outputs, other tokens at the rim
-  bool reduced_motion = false;  // prefers-reduced-motion: no animation
   // The 1 -> H heads animation: when it started (ImGui time, < 0: none) and
   // the single head's targets it starts from.
   double split_started = -1;
@@ -45,6 +53,24 @@ struct ViewState {
   int last_heads = 0;
 };
 ViewState& view_state();
+
+// Ask the platform for at least `n` more frames (an animation is running;
+// frames are otherwise drawn only after input). See frames_requested() in ui.h.
+void request_frames(int n);
+
+// The GL half of the heatmap views (src/platform/heatmap_renderer): renders
+// `weights` (rows x cols, values in [0, 1]) into slot `slot` at px_w x px_h
+// physical pixels, frames row `query` (-1: none), and returns the texture for
+// ImGui::Image, or 0 when GL refused or no renderer is installed (the view
+// then says so). Slots: 0..H-1 the heads, 64 the legend, 96 stress.
+class HeatmapTextures {
+ public:
+  virtual ~HeatmapTextures() = default;
+  virtual ImTextureID render(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px) = 0;
+};
+// The platform installs its renderer once, after the GL context exists.
+void set_heatmap_textures(HeatmapTextures* renderer);
+ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px);
 
 // A "(?)" marker whose tooltip states one line of maths.
 void help_marker(const char* text);
@@ -103,7 +129,8 @@ void view_focus(Demo& demo);
 // [9] What each head holds: relationships by name, targets, readout numbers.
 void view_more_heads(Demo& demo);
 
-// Stress: up to 512 tokens, the forward pass recomputed and timed every frame.
+// Stress: up to 512 tokens; shows the app's per-frame forward timing
+// (Demo::tick) and one head's L x L weights.
 void view_stress(Demo& demo);
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -6,9 +6,9 @@
 // Does not: decide which head counts are valid (the engine refuses the rest).
 #include <cstdio>
 
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 void view_heads_control(Demo& demo) {
   const int heads = demo.scene.heads();
@@ -51,4 +51,4 @@ void view_heads_control(Demo& demo) {
       "d_model x d_head (d_head = d_model / H); the heads' outputs are concatenated and mixed by W_O.");
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

@@ -1,5 +1,6 @@
 // plot.cpp: drawing helpers the views share (views.h): section titles,
-// the diverging colour map, vector strips, arcs; and the ViewState.
+// the diverging colour map, vector strips, arcs; the ViewState, the frames
+// the UI asks for, and the seam to the platform's heatmap renderer.
 //
 // Does: draw with ImDrawList in the current window.
 // Does not: compute anything the lesson claims (values come from the Trace).
@@ -7,13 +8,33 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/views.h"
+#include "ui/ui.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 ViewState& view_state() {
   static ViewState s;
   return s;
+}
+
+int& frames_requested() {
+  static int n = 0;
+  return n;
+}
+
+void request_frames(int n) {
+  if (frames_requested() < n) frames_requested() = n;
+}
+
+namespace {
+HeatmapTextures* g_heatmaps = nullptr;
+}  // namespace
+
+void set_heatmap_textures(HeatmapTextures* renderer) { g_heatmaps = renderer; }
+
+ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px) {
+  return g_heatmaps ? g_heatmaps->render(slot, weights, query, px_w, px_h, grid_px) : ImTextureID{};
 }
 
 void begin_card(const char* id, ImU32 tint) {
@@ -77,4 +98,4 @@ void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, floa
   dl->AddBezierCubic(a, c1, c2, b, color, thickness);
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

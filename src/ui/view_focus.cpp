@@ -6,9 +6,9 @@
 // Does not: touch any weight itself.
 #include <cmath>
 
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 void view_focus(Demo& demo) {
   if (demo.scene.heads() != 1) return;
@@ -41,4 +41,4 @@ void view_focus(Demo& demo) {
       "thin, out = mean of all v_j. The engine sets W_Q from focus; softmax makes the weights.");
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

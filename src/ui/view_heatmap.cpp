@@ -1,7 +1,7 @@
 // view_heatmap.cpp: [3b] per head, the full L x L attention matrix: row i =
 // where token i looks, column j = how much it takes from token j.
 //
-// Does: ask heatmap_renderer (shaders/heatmap_renderer.glsl) for a texture at
+// Does: ask the platform's heatmap renderer (heatmap_texture, views.h) for a texture at
 // the image's physical pixel size (crisp at any devicePixelRatio), show it
 // with ImGui::Image, label rows with tokens, frame the query's row, show the
 // exact weight of the hovered cell; clicking a row makes it the query. A
@@ -10,10 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/heatmap_renderer.h"
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 namespace {
 
@@ -25,7 +24,7 @@ ImTextureID legend_texture(int px_w, int px_h) {
     ramp.resize(1, 64);
     for (int i = 0; i < 64; ++i) ramp(0, i) = (i + 0.5f) / 64.f;
   }
-  return heatmap_renderer().render(kLegendSlot, ramp, -1, px_w, px_h, 0.f);
+  return heatmap_texture(kLegendSlot, ramp, -1, px_w, px_h, 0.f);
 }
 
 }  // namespace
@@ -70,7 +69,7 @@ void view_heatmap(Demo& demo) {
       }
     ImGui::SetCursorScreenPos(ImVec2(o.x + label_w, o.y));
     const int px = std::max(1, static_cast<int>(std::lround(img * dpr)));
-    const ImTextureID tex = heatmap_renderer().render(h, tr.heads[static_cast<size_t>(h)].weights, q, px, px, std::max(1.f, dpr));
+    const ImTextureID tex = heatmap_texture(h, tr.heads[static_cast<size_t>(h)].weights, q, px, px, std::max(1.f, dpr));
     if (tex) {
       ImGui::Image(tex, ImVec2(img, img));
     } else {
@@ -102,4 +101,4 @@ void view_heatmap(Demo& demo) {
   ImGui::TextDisabled("1   weight (viridis)");
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui

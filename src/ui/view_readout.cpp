@@ -7,9 +7,9 @@
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
-#include "app/views.h"
+#include "ui/views.h"
 
-namespace headroom::app {
+namespace headroom::ui {
 
 void view_readout(Demo& demo) {
   begin_card("##readout", theme_color(IM_COL32(255, 248, 225, 255), IM_COL32(58, 50, 24, 255)));
@@ -31,4 +31,4 @@ void view_readout(Demo& demo) {
   end_card();
 }
 
-}  // namespace headroom::app
+}  // namespace headroom::ui
