@@ -2,7 +2,8 @@
 //
 // Replaces the global operator new for this test binary with a counting one
 // (it still allocates through malloc), then runs forward() twice on the same
-// Trace and shapes: the second call must not allocate at all. Eigen's
+// Trace and shapes: the second call must not allocate at all. Likewise a
+// second training step (forward_batch + backward_batch + Adam::step). Eigen's
 // matrices allocate through malloc, not operator new, so on a plain glibc
 // build (no sanitizer, which owns malloc itself; not Emscripten, whose libc
 // malloc cannot be wrapped) malloc is counted too, through __libc_malloc.
@@ -16,6 +17,8 @@
 #include <new>
 #include <vector>
 
+#include "engine/adam.h"
+#include "engine/backward.h"
 #include "reference.h"
 
 namespace {
@@ -86,4 +89,34 @@ TEST_CASE("a repeated forward with the kernel backends allocates nothing") {
         CHECK(allocations == 0);
         CHECK(buffer_addresses(t) == buffers);
       }
+}
+
+TEST_CASE("a second training step (forward_batch, backward_batch, Adam) allocates nothing") {
+  struct Shape { int B, L, D, H; };
+  for (const Shape& s : {Shape{32, 12, 64, 1}, Shape{4, 12, 64, 8}, Shape{3, 37, 96, 6},
+                         Shape{2, 130, 64, 2}, Shape{5, 1, 16, 2}})
+    for (Backend b : {Backend::Scalar, Backend::Simd}) {
+      CAPTURE(backend_name(b)); CAPTURE(s.B); CAPTURE(s.L); CAPTURE(s.D); CAPTURE(s.H);
+      const Mat x = ref::random_mat(s.B * s.L, s.D, 4);
+      const Mat dy = ref::random_mat(s.B * s.L, s.D, 5);
+      AttentionWeights w = ref::random_weights(s.D, s.H, 6);
+      BatchTrace t;
+      AttentionGrads g;
+      Adam adam;
+      Mat dx;
+      auto train_step = [&] {
+        REQUIRE(forward_batch(x, s.B, w, t, b).is_ok());
+        REQUIRE(backward_batch(x, s.B, w, t, dy, g, b, &dx).is_ok());
+        adam.step(w, g);
+      };
+      train_step();  // sizes the trace, the gradients and Adam's moments
+      const float* out = t.out.data();
+      const float* scratch = t.scratch.data();
+      const long before = g_allocations.load();
+      train_step();
+      const long allocations = g_allocations.load() - before;
+      CHECK(allocations == 0);
+      CHECK(t.out.data() == out);
+      CHECK(t.scratch.data() == scratch);
+    }
 }
