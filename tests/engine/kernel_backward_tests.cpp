@@ -27,14 +27,6 @@ constexpr double kSoftmaxBackwardAbsTol = 1e-6;
 
 enum class Form { TN, NT };
 
-// op(A) op(B) in double from the logical (unstored) A (M x K) and B (K x N).
-MatD naive_gemm(const Mat& a, const Mat& b) {
-  MatD c = MatD::Zero(a.rows(), b.cols());
-  for (int i = 0; i < a.rows(); ++i)
-    for (int j = 0; j < b.cols(); ++j)
-      for (int p = 0; p < a.cols(); ++p) c(i, j) += double(a(i, p)) * b(p, j);
-  return c;
-}
 
 // Stores m (rows x cols) in a NaN-padded buffer with leading dimension ld.
 std::vector<float> stored(const Mat& m, int ld) {
@@ -66,12 +58,6 @@ Mat run(Form form, const hk::GemmVariant& v, const Mat& a, const Mat& b) {
   return c;
 }
 
-std::vector<int> leftovers(int tile) {
-  std::vector<int> v{1, tile, 2 * tile, 3 * tile + 1};
-  if (tile > 1) v.push_back(tile - 1);
-  v.push_back(tile + 1);
-  return v;
-}
 
 const char* form_name(Form f) { return f == Form::TN ? "A^T B" : "A B^T"; }
 
@@ -88,7 +74,7 @@ TEST_CASE("gemm_f32_tn and gemm_f32_nt scalar twins equal the double formula") {
         CHECK(c.cwiseAbs().maxCoeff() == 0.f);  // an empty sum is zero
         continue;
       }
-      const double max_rel_diff = ref::rel_diff(c, naive_gemm(a, b));
+      const double max_rel_diff = ref::rel_diff(c, ref::naive_gemm(a, b));
       CHECK(max_rel_diff <= ref::kGemmRelTol);
     }
 }
@@ -98,9 +84,9 @@ TEST_CASE("every gemm variant's A^T B and A B^T equal the scalar twin at tile, b
   for (Form f : {Form::TN, Form::NT})
     for (const hk::GemmVariant& v : hk::gemm_variants()) {
       // M from 1 to past 4 MR (where the driver starts packing B)
-      std::vector<int> ms = leftovers(v.mr);
+      std::vector<int> ms = ref::leftovers(v.mr);
       ms.push_back(4 * v.mr + 1);
-      for (int M : ms) for (int N : leftovers(v.nr)) for (int K : {1, 3, 4, 16, 67}) {
+      for (int M : ms) for (int N : ref::leftovers(v.nr)) for (int K : {1, 3, 4, 16, 67}) {
         CAPTURE(form_name(f)); CAPTURE(v.name); CAPTURE(M); CAPTURE(N); CAPTURE(K);
         const Mat a = ref::random_mat(M, K, 11 + M * 3 + K), b = ref::random_mat(K, N, 5 + N);
         const double max_rel_diff = ref::rel_diff(run(f, v, a, b), run(f, twin, a, b));
@@ -110,7 +96,7 @@ TEST_CASE("every gemm variant's A^T B and A B^T equal the scalar twin at tile, b
       const int M = 4 * v.mr + 3, N = 4 * v.nr * 8 + 3, K = 700;
       CAPTURE(form_name(f)); CAPTURE(v.name); CAPTURE(M); CAPTURE(N); CAPTURE(K);
       const Mat a = ref::random_mat(M, K, 3), b = ref::random_mat(K, N, 4);
-      const double max_rel_diff = ref::rel_diff(run(f, v, a, b), naive_gemm(a, b));
+      const double max_rel_diff = ref::rel_diff(run(f, v, a, b), ref::naive_gemm(a, b));
       CHECK(max_rel_diff <= ref::kGemmRelTol);
     }
 }

@@ -20,14 +20,6 @@ namespace hk = headroom::kernels;
 
 namespace {
 
-// C = A B in double, the yardstick for the scalar twin itself.
-MatD naive_gemm(const Mat& a, const Mat& b) {
-  MatD c = MatD::Zero(a.rows(), b.cols());
-  for (int i = 0; i < a.rows(); ++i)
-    for (int j = 0; j < b.cols(); ++j)
-      for (int p = 0; p < a.cols(); ++p) c(i, j) += double(a(i, p)) * b(p, j);
-  return c;
-}
 
 // Runs variant v on A (M x K), B (K x N) stored with padded leading
 // dimensions (so the kernels must honour lda/ldb/ldc), returns C.
@@ -50,12 +42,6 @@ Mat run_gemm(const hk::GemmVariant& v, const Mat& a, const Mat& b) {
   return c;
 }
 
-std::vector<int> leftovers(int tile) {
-  std::vector<int> v{1, tile, 2 * tile, 3 * tile + 1};
-  if (tile > 1) v.push_back(tile - 1);
-  v.push_back(tile + 1);
-  return v;
-}
 
 }  // namespace
 
@@ -78,7 +64,7 @@ TEST_CASE("gemm_f32 scalar twin equals the double formula") {
   for (int M : {1, 2, 5}) for (int N : {1, 3, 4, 5, 9}) for (int K : {1, 2, 7, 33}) {
     CAPTURE(M); CAPTURE(N); CAPTURE(K);
     const Mat a = ref::random_mat(M, K, 1 + M + 7 * N), b = ref::random_mat(K, N, 2 + K);
-    const double d = ref::rel_diff(run_gemm(s, a, b), naive_gemm(a, b));
+    const double d = ref::rel_diff(run_gemm(s, a, b), ref::naive_gemm(a, b));
     CHECK(d <= ref::kGemmRelTol);
   }
 }
@@ -86,7 +72,7 @@ TEST_CASE("gemm_f32 scalar twin equals the double formula") {
 TEST_CASE("every gemm_f32 variant equals its scalar twin at tile, below, above, multiples") {
   const hk::GemmVariant& twin = hk::gemm_scalar();
   for (const hk::GemmVariant& v : hk::gemm_variants()) {
-    for (int M : leftovers(v.mr)) for (int N : leftovers(v.nr)) for (int K : {1, 3, 4, 16, 67}) {
+    for (int M : ref::leftovers(v.mr)) for (int N : ref::leftovers(v.nr)) for (int K : {1, 3, 4, 16, 67}) {
       CAPTURE(v.name); CAPTURE(M); CAPTURE(N); CAPTURE(K);
       const Mat a = ref::random_mat(M, K, 11 + M * 3 + K), b = ref::random_mat(K, N, 5 + N);
       const double max_rel_diff = ref::rel_diff(run_gemm(v, a, b), run_gemm(twin, a, b));
@@ -96,7 +82,7 @@ TEST_CASE("every gemm_f32 variant equals its scalar twin at tile, below, above, 
     const int M = 2 * v.mr + 1, N = 4 * v.nr * 8 + 3, K = 700;
     CAPTURE(v.name); CAPTURE(M); CAPTURE(N); CAPTURE(K);
     const Mat a = ref::random_mat(M, K, 3), b = ref::random_mat(K, N, 4);
-    const double max_rel_diff = ref::rel_diff(run_gemm(v, a, b), naive_gemm(a, b));
+    const double max_rel_diff = ref::rel_diff(run_gemm(v, a, b), ref::naive_gemm(a, b));
     CHECK(max_rel_diff <= ref::kGemmRelTol);
   }
 }

@@ -97,6 +97,23 @@ inline NaiveTrace naive_forward(const Mat& x, const headroom::AttentionWeights& 
   return t;
 }
 
+// C = A B in double, the yardstick for the scalar GEMM twins.
+inline MatD naive_gemm(const Mat& a, const Mat& b) {
+  MatD c = MatD::Zero(a.rows(), b.cols());
+  for (int i = 0; i < a.rows(); ++i)
+    for (int j = 0; j < b.cols(); ++j)
+      for (int p = 0; p < a.cols(); ++p) c(i, j) += double(a(i, p)) * b(p, j);
+  return c;
+}
+
+// XNNPACK's leftover sizes for a tile: 1, one tile, below, above, multiples.
+inline std::vector<int> leftovers(int tile) {
+  std::vector<int> v{1, tile, 2 * tile, 3 * tile + 1};
+  if (tile > 1) v.push_back(tile - 1);
+  v.push_back(tile + 1);
+  return v;
+}
+
 // max |a - b| / max(max |b|, tiny): one number a failing check can print.
 template <class A, class B>
 double rel_diff(const A& a, const B& b) {
