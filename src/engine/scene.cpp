@@ -208,7 +208,10 @@ Status Scene::set_heads(int heads) {
     return Status::fail("this scene has " + head_counts_text() + " heads (d_head = " + std::to_string(D) +
                         "/H must hold a 16-wide position code, and there are 8 relationships); got " +
                         std::to_string(heads));
-  if (heads != heads_) dirty_ = true;
+  if (heads != heads_) {
+    dirty_ = true;
+    override_.reset();  // its shapes are for the old count
+  }
   heads_ = heads;
   return Status::ok();
 }
@@ -254,12 +257,30 @@ void Scene::set_relation_order(const std::array<Relation, kRelations>& order) {
   dirty_ = true;
 }
 
+Status Scene::set_weights_override(const AttentionWeights* w) {
+  if (w == nullptr) {
+    if (override_) dirty_ = true;
+    override_.reset();
+    return Status::ok();
+  }
+  if (Status s = check_weights(*w); !s) return s;
+  if (w->d_model != D)
+    return Status::fail("trained weights have d_model " + std::to_string(w->d_model) + "; the scene has " +
+                        std::to_string(D));
+  if (w->heads != heads_)
+    return Status::fail("trained weights have " + std::to_string(w->heads) + " heads; the scene shows " +
+                        std::to_string(heads_));
+  override_ = *w;
+  dirty_ = true;
+  return Status::ok();
+}
+
 int Scene::target(int token, Relation r) const {
   return targets_[static_cast<size_t>(token)][static_cast<size_t>(r)];
 }
 
 std::vector<Relation> Scene::head_relations(int head) const {
-  if (heads_ == 1) return {order_[0], order_[1]};
+  if (heads_ == 1 || override_) return {order_[0], order_[1]};
   return {order_[static_cast<size_t>(head)]};
 }
 
@@ -277,6 +298,10 @@ void Scene::build() {
     embed::embed_token(&x_(i, 0), content.data(), role_bits_[static_cast<size_t>(i)], i, pointers);
   }
 
+  if (override_) {  // trained weights: nothing to build
+    w_ = *override_;
+    return;
+  }
   // Heads: W_K reads the position block; W_Q realises the head's
   // relationships; scores are divided by sqrt(dh) in the forward pass, so
   // W_Q carries sqrt(dh) * sharpness to make the target's score = sharpness.

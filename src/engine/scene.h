@@ -27,6 +27,7 @@
 // compares a pointer (or a shifted position) of token i with the position of j.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,14 @@ class Scene {
   Status set_focus(float focus);             // single head: 0 all on one, 0.5 split, 1 spread
   Status set_stress(int tokens);             // 0 = off; else repeat text up to `tokens`
   void set_relation_order(const std::array<Relation, kRelations>& order);  // tests, perturbations
+  // Trained weights in place of the built ones (nullptr: the built ones
+  // again). Validated first: check_weights, d_model = 128, and heads equal to
+  // the scene's heads. A set_heads to another count drops them (the caller
+  // then gives the weights of that count, or says there are none). With
+  // trained weights nothing was dealt out, so every head is read against the
+  // query's first two relationships, and focus has no effect.
+  Status set_weights_override(const AttentionWeights* w);
+  bool weights_overridden() const { return override_.has_value(); }
 
   // Recomputes X, weights and the Trace if anything changed; cheap otherwise.
   const Trace& trace();
@@ -86,7 +95,7 @@ class Scene {
   const Mat& x();
   const AttentionWeights& weights();
   // Relationships held by head h for the current H (one per head when H >= 2,
-  // the first two when H = 1).
+  // the first two when H = 1 or the weights are trained).
   std::vector<Relation> head_relations(int head) const;
   // Target of relationship r for token i (default from the parser, or reassigned).
   int target(int token, Relation r) const;
@@ -122,6 +131,7 @@ class Scene {
   bool dirty_ = true;
   Mat x_;
   AttentionWeights w_;
+  std::optional<AttentionWeights> override_;  // trained weights, see set_weights_override
   Trace trace_;
   // What depends on the query as well as the trace: the readout and the
   // value maps. A new query re-reads the trace; it does not recompute it.

@@ -359,3 +359,44 @@ TEST_CASE("the cached readout and value maps follow the query, the targets and t
   CHECK(s.readout().size() == 4u);
   CHECK(s.value_maps().size() == 4u);
 }
+
+TEST_CASE("trained weights override: the trace follows them, refusals keep state, heads change drops them") {
+  Scene s;
+  REQUIRE(s.set_heads(2).is_ok());
+  const int subj = index_of(s, "researcher"), comp = index_of(s, "it");
+  const AttentionWeights built = s.weights();
+  // Other weights: the built ones with the two heads' W_Q swapped, so head 0
+  // must now attend to the complement and head 1 to the subject.
+  AttentionWeights swapped = built;
+  std::swap(swapped.wq[0], swapped.wq[1]);
+  REQUIRE(s.set_weights_override(&swapped).is_ok());
+  CHECK(s.weights_overridden());
+  CHECK(weight(s, 0, comp) >= 0.9f);
+  CHECK(weight(s, 1, subj) >= 0.9f);
+  const ref::NaiveTrace n = ref::naive_forward(s.x(), swapped);
+  CHECK(ref::rel_diff(s.trace().out, n.out) <= 1e-4);
+  // Trained weights are read against both lesson relationships in every head.
+  CHECK(s.readout()[0].targets.size() == 2);
+  CHECK(s.readout()[1].targets.size() == 2);
+
+  // Refused: wrong head count, wrong d_model, broken shapes; the override stays.
+  AttentionWeights four = built;
+  four.heads = 4;
+  CHECK_FALSE(s.set_weights_override(&four).is_ok());
+  AttentionWeights bad = swapped;
+  bad.wo.resize(3, 3);
+  CHECK_FALSE(s.set_weights_override(&bad).is_ok());
+  CHECK(weight(s, 0, comp) >= 0.9f);
+
+  // nullptr: the built weights again.
+  REQUIRE(s.set_weights_override(nullptr).is_ok());
+  CHECK_FALSE(s.weights_overridden());
+  CHECK(weight(s, 0, subj) >= 0.9f);
+
+  // A heads change drops the override (its shapes are for two heads).
+  REQUIRE(s.set_weights_override(&swapped).is_ok());
+  REQUIRE(s.set_heads(1).is_ok());
+  CHECK_FALSE(s.weights_overridden());
+  REQUIRE(s.set_heads(2).is_ok());
+  CHECK(weight(s, 0, subj) >= 0.9f);
+}
