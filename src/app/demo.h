@@ -83,8 +83,4 @@ struct Demo {
 // sentence (the readout in words), description (the aria-live text), error.
 std::string state_json(Demo& demo);
 
-// Appends `s` to `out` as a JSON string literal (quotes, escapes, invalid
-// UTF-8 replaced by U+FFFD).
-void append_json_string(std::string& out, std::string_view s);
-
 }  // namespace headroom::app
