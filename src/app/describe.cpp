@@ -19,6 +19,14 @@ const std::string& word(const Scene& scene, int token) {
   return token >= 0 && token < static_cast<int>(t.size()) ? t[static_cast<size_t>(token)].text : none;
 }
 
+// Outside the lesson's grammar the targets are the parser's guesses: say so,
+// and how to set them.
+std::string guessed_note(const Scene& scene) {
+  return scene.targets_guessed() ? "; targets guessed (this sentence is outside the lesson's English grammar): "
+                                   "to set one, click a target chip, then a token"
+                                 : "";
+}
+
 }  // namespace
 
 std::string head_verdict(const Scene& scene, const HeadReadout& r) {
@@ -57,7 +65,7 @@ std::string readout_sentence(Scene& scene) {
     for (size_t i = 0; i < r.targets.size(); ++i)
       s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
     if (r.max_weight < 0.3f) s += " + thin spread over the rest";
-    return s + "; its output " + head_verdict(scene, r);
+    return s + "; its output " + head_verdict(scene, r) + guessed_note(scene);
   }
   std::string s = std::to_string(H) + " heads:";
   for (int h = 0; h < H; ++h) {
@@ -67,7 +75,7 @@ std::string readout_sentence(Scene& scene) {
     if (h >= 2 && !r.relations.empty()) s += std::string(" (") + relation_name(r.relations[0]) + ")";
     s += " " + head_verdict(scene, r);
   }
-  return s;
+  return s + guessed_note(scene);
 }
 
 std::string describe_state(Scene& scene) {

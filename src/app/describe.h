@@ -23,7 +23,8 @@ constexpr float kReadsCos = 0.9f;
 // "is close to neither (cos 0.64 / 0.64)".
 std::string head_verdict(const Scene& scene, const HeadReadout& r);
 
-// The readout sentence for the current query and head count.
+// The readout sentence for the current query and head count; when the targets
+// are guesses (Scene::targets_guessed) it says so and how to set them.
 std::string readout_sentence(Scene& scene);
 
 // Everything a screen reader user needs: the sentence, the query, the heads,

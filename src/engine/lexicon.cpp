@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "tokenizer.h"
+
 namespace headroom {
 namespace {
 
@@ -57,7 +59,8 @@ unsigned lexical_roles(std::string_view token) {
   const std::string w = ascii_lower(token);
   if (w.empty()) return kPunctuation;
   const unsigned char c0 = static_cast<unsigned char>(w[0]);
-  const bool letter = (c0 >= 'a' && c0 <= 'z') || c0 >= 0x80;
+  size_t at = 0;  // above ASCII the tokenizer's classes decide ("。", "،", "—")
+  const bool letter = (c0 >= 'a' && c0 <= 'z') || (c0 >= 0x80 && !is_punctuation(decode_utf8(w, at)));
   if (c0 >= '0' && c0 <= '9') return kNumber;
   if (!letter) return kPunctuation;
   unsigned r = 0;

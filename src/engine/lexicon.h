@@ -2,7 +2,9 @@
 //
 // Does: look a lower-cased English word up in small closed-class lists
 // (determiners, pronouns, relative pronouns, prepositions, auxiliaries,
-// conjunctions, common adjectives and verbs) plus the "-ed" rule.
+// conjunctions, common adjectives and verbs) plus the "-ed" rule; a token
+// that starts with punctuation (tokenizer.h's classes, any script) is
+// punctuation.
 // Does not: tag open-class words reliably; anything unknown is a noun.
 // The parser only needs to find the lesson's shape (noun, relative clause,
 // verb, complement); targets can always be reassigned by the user.

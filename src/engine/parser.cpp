@@ -35,6 +35,47 @@ int default_query(const std::vector<unsigned>& roles) {
   return L / 2;
 }
 
+bool is_word(const std::vector<unsigned>& roles, int i) { return !(roles[static_cast<size_t>(i)] & kPunctuation); }
+
+// The word nearest token i: on the `left_first` side, then the other; skips
+// `avoid` unless it is the only word; i itself when there is no other word.
+int nearest_word(const std::vector<unsigned>& roles, int i, bool left_first, int avoid) {
+  const int L = static_cast<int>(roles.size());
+  int only = i;
+  for (int pass = 0; pass < 2; ++pass) {
+    const int step = (pass == 0) == left_first ? -1 : 1;
+    for (int j = i + step; j >= 0 && j < L; j += step) {
+      if (!is_word(roles, j)) continue;
+      if (j != avoid) return j;
+      only = j;
+    }
+  }
+  return only;
+}
+
+// Outside the lesson's grammar: see parse_sentence in parser.h.
+void guess_targets(Parse& p) {
+  const std::vector<unsigned>& roles = p.roles;
+  const int L = static_cast<int>(roles.size());
+  p.guessed = true;
+  for (int d = 0; d < L; ++d) {  // the word nearest the parser's query, right first
+    if (p.query + d < L && is_word(roles, p.query + d)) { p.query += d; break; }
+    if (p.query - d >= 0 && is_word(roles, p.query - d)) { p.query -= d; break; }
+  }
+  for (int i = 0; i < L; ++i) {
+    std::array<int, kRelations>& t = p.targets[static_cast<size_t>(i)];
+    auto sensible = [&](Relation r) { return t[static_cast<size_t>(r)] != i && is_word(roles, t[static_cast<size_t>(r)]); };
+    auto fix = [&](Relation r, bool left_first, int avoid) {
+      if (!sensible(r)) t[static_cast<size_t>(r)] = nearest_word(roles, i, left_first, avoid);
+    };
+    const int comp = sensible(Relation::Complement) ? t[static_cast<size_t>(Relation::Complement)] : -1;
+    fix(Relation::Subject, true, comp);
+    fix(Relation::Complement, false, t[static_cast<size_t>(Relation::Subject)]);
+    fix(Relation::Antecedent, true, -1);
+    fix(Relation::Object, false, -1);
+  }
+}
+
 }  // namespace
 
 // Finds the lesson's shape: NOUN [who|which|that] VERB ... MAIN-VERB COMPLEMENT.
@@ -131,6 +172,14 @@ Parse parse_sentence(const std::vector<Token>& tokens) {
     t[static_cast<int>(Relation::Start)] = 0;
   }
   p.query = default_query(roles);
+  // The lesson's shape: the query is a verb whose subject and complement are
+  // other words. Anything else is outside the grammar.
+  const int q = p.query;
+  auto other_word = [&](Relation r) {
+    const int t = L > 0 ? targets[static_cast<size_t>(q)][static_cast<size_t>(r)] : q;
+    return t != q && !has(t, kPunctuation);
+  };
+  if (!(has(q, kVerb) && other_word(Relation::Subject) && other_word(Relation::Complement))) guess_targets(p);
   return p;
 }
 

@@ -134,8 +134,15 @@ Scene::Scene() {
 void Scene::parse() {
   Parse p = parse_sentence(tokens_);
   role_bits_ = std::move(p.roles);
-  targets_ = std::move(p.targets);
+  targets_ = p.targets;
+  default_targets_ = std::move(p.targets);
   default_query_ = p.query;
+  guessed_ = p.guessed;
+}
+
+bool Scene::targets_guessed() const {
+  const size_t q = static_cast<size_t>(query_);
+  return guessed_ && targets_[q] == default_targets_[q];
 }
 
 std::string Scene::roles(int token) const {

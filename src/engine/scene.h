@@ -99,6 +99,10 @@ class Scene {
   std::vector<Relation> head_relations(int head) const;
   // Target of relationship r for token i (default from the parser, or reassigned).
   int target(int token, Relation r) const;
+  // The sentence is outside the lesson's English grammar (parser.h found no
+  // verb with a subject and a complement) and the query's targets are still
+  // the parser's guesses (none reassigned): the readout says so.
+  bool targets_guessed() const;
   // Per-head readout for the current query (cached until the trace, the
   // query or a target changes; copy it if you will change the scene).
   const std::vector<HeadReadout>& readout();
@@ -121,7 +125,11 @@ class Scene {
   std::vector<Token> tokens_;
   std::vector<std::array<int, kRelations>> targets_;  // per token, per relation
   std::vector<unsigned> role_bits_;                    // per token, parser.h roles
-  int default_query_ = 0;                              // the parser's
+  // The parser's defaults (parser.h Parse): reset_targets() and
+  // targets_guessed() compare against them.
+  std::vector<std::array<int, kRelations>> default_targets_;
+  int default_query_ = 0;
+  bool guessed_ = false;
   std::array<Relation, kRelations> order_;
   int heads_ = 1;
   int query_ = 0;

@@ -55,6 +55,8 @@ bool is_inner_joiner(char32_t c) { return c == '\'' || c == 0x2019 || c == '-'; 
 
 }  // namespace
 
+bool is_punctuation(char32_t c) { return classify(c) == Kind::Punct; }
+
 char32_t decode_utf8(std::string_view s, size_t& i) {
   const auto b0 = static_cast<unsigned char>(s[i]);
   if (b0 < 0x80) { ++i; return b0; }

@@ -26,4 +26,9 @@ std::vector<Token> tokenize(std::string_view utf8);
 // advance by one. Exposed for tests and the scene's lexicon.
 char32_t decode_utf8(std::string_view s, size_t& i);
 
+// Whether the tokenizer splits code point c off as punctuation (one token per
+// mark: ASCII and Unicode punctuation such as "，" "。" "،", and U+FFFD).
+// Exposed for the lexicon.
+bool is_punctuation(char32_t c);
+
 }  // namespace headroom

@@ -60,3 +60,21 @@ TEST_CASE("two heads each read their own target; extra heads are named") {
   CHECK(has(all, "4 heads, d_model 128, d_head 32"));
   CHECK(has(all, "Selected token: said"));
 }
+
+TEST_CASE("outside the English grammar the readout says the targets were guessed, and how to set them") {
+  Scene s;
+  const std::string note = "targets guessed";
+  const std::string how = "click a target chip, then a token";
+  CHECK_FALSE(has(app::readout_sentence(s), note));  // the lesson sentence: found, not guessed
+  REQUIRE(s.set_sentence("研究者说它错了。").is_ok());
+  for (int H : {1, 2}) {
+    REQUIRE(s.set_heads(H).is_ok());
+    const std::string text = app::readout_sentence(s);
+    CAPTURE(text);
+    CHECK(has(text, note));
+    CHECK(has(text, how));
+    CHECK(has(app::describe_state(s), note));
+  }
+  REQUIRE(s.set_target(Relation::Subject, 0).is_ok());  // the user set one: no longer a guess
+  CHECK_FALSE(has(app::readout_sentence(s), note));
+}
