@@ -19,9 +19,6 @@
 
 namespace headroom::app {
 
-// The head counts the heads control offers: the engine's list.
-inline constexpr const auto& kHeadChoices = kHeadCounts;
-
 // The stress mode's timing: the engine's forward pass, timed once per frame.
 struct StressClock {
   static constexpr int kFrames = 60;  // the median is over this many frames

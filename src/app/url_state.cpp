@@ -1,8 +1,9 @@
 // url_state.cpp: parse, apply and write the URL hash (see url_state.h).
 //
 // Index of this file
-//   [SECTION] helpers: showing a value in a message, UTF-8 check
+//   [SECTION] helpers: showing a value in a message, UTF-8 check, numbers
 //   [SECTION] percent-encoding
+//   [SECTION] the keys: one table drives parsing, messages and writing
 //   [SECTION] parse
 //   [SECTION] apply and serialise
 //
@@ -14,10 +15,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/tokenizer.h"
+
 namespace headroom::app {
 
 //-----------------------------------------------------------------------------
-// [SECTION] helpers: showing a value in a message, UTF-8 check
+// [SECTION] helpers: showing a value in a message, UTF-8 check, numbers
 //-----------------------------------------------------------------------------
 namespace {
 
@@ -36,49 +39,22 @@ std::string shown(std::string_view raw) {
   return out;
 }
 
-// Strict UTF-8: no overlongs, no surrogates (U+D800..DFFF), nothing above
-// U+10FFFF. Also refuses C0/C1 controls and DEL, except \t \n \r when
+// Strict UTF-8 through the tokenizer's decoder (engine/tokenizer.h), which
+// turns every invalid sequence (bad bytes, truncation, overlongs, surrogates,
+// above U+10FFFF) into U+FFFD: a U+FFFD not spelled EF BF BD is invalid
+// input. Also refuses C0/C1 controls and DEL, except \t \n \r when
 // `allow_whitespace`. On failure sets `why`.
 bool check_utf8(std::string_view s, bool allow_whitespace, std::string& why) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char b0 = static_cast<unsigned char>(s[i]);
-    char32_t c = 0;
-    size_t len = 0;
-    if (b0 < 0x80) {
-      c = b0;
-      len = 1;
-    } else if (b0 >= 0xC2 && b0 <= 0xDF) {
-      c = b0 & 0x1Fu;
-      len = 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      c = b0 & 0x0Fu;
-      len = 3;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      c = b0 & 0x07u;
-      len = 4;
-    } else {
-      why = "is not valid UTF-8 text";
-      return false;
-    }
-    if (i + len > s.size()) {
-      why = "is not valid UTF-8 text (it ends inside a character)";
-      return false;
-    }
-    for (size_t k = 1; k < len; ++k) {
-      const unsigned char b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xC0u) != 0x80u) {
-        why = "is not valid UTF-8 text";
-        return false;
-      }
-      c = (c << 6) | (b & 0x3Fu);
-    }
-    if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF))) {
-      why = "is not valid UTF-8 text (overlong or out of range)";
-      return false;
-    }
-    if (c >= 0xD800 && c <= 0xDFFF) {
-      why = "contains a lone surrogate (half of a UTF-16 pair), which is not text";
+  for (size_t i = 0; i < s.size();) {
+    const size_t begin = i;
+    const char32_t c = decode_utf8(s, i);
+    const std::string_view bytes = s.substr(begin, i - begin);
+    if (c == 0xFFFD && bytes != "\xEF\xBF\xBD") {
+      // ED A0..BF xx is the only 3-byte pattern the decoder takes whole and
+      // refuses that starts with ED: an encoded UTF-16 surrogate.
+      why = bytes.size() == 3 && static_cast<unsigned char>(bytes[0]) == 0xED
+                ? "contains a lone surrogate (half of a UTF-16 pair), which is not text"
+                : "is not valid UTF-8 text";
       return false;
     }
     const bool whitespace = c == '\t' || c == '\n' || c == '\r';
@@ -86,7 +62,6 @@ bool check_utf8(std::string_view s, bool allow_whitespace, std::string& why) {
       why = c == 0 ? "contains a NUL character (%00)" : "contains a control character";
       return false;
     }
-    i += len;
   }
   return true;
 }
@@ -136,32 +111,19 @@ bool parse_decimal(std::string_view s, double& out) {
   return true;
 }
 
-template <size_t N>
-bool one_of(const std::array<const char*, N>& list, std::string_view v) {
-  return std::any_of(list.begin(), list.end(), [&](const char* s) { return v == s; });
-}
+std::string text_of(const char* s) { return s; }
+std::string text_of(int v) { return std::to_string(v); }
 
-template <size_t N>
-std::string list_text(const std::array<const char*, N>& list) {
+// "a, b or c"
+template <typename T, size_t N>
+std::string list_text(const std::array<T, N>& list) {
   std::string out;
   for (size_t i = 0; i < N; ++i) {
     if (i) out += i + 1 == N ? " or " : ", ";
-    out += list[i];
+    out += text_of(list[i]);
   }
   return out;
 }
-
-}  // namespace
-
-template <size_t N>
-Status check_choice(const char* key, const std::array<const char*, N>& list, std::string_view value) {
-  if (one_of(list, value)) return Status::ok();
-  return Status::fail(std::string(key) + "=" + shown(value) + " is not a " + key + " (" + list_text(list) + ")");
-}
-template Status check_choice(const char*, const decltype(kViews)&, std::string_view);
-template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);
-
-namespace {
 
 std::string format_focus(float f) {
   char buf[32];
@@ -172,7 +134,18 @@ std::string format_focus(float f) {
   return s.empty() ? "0" : s;
 }
 
+// Said by parse (a sentence refused as text) and apply (refused by the engine).
+constexpr const char* kQuerySkipped = "the link's query was skipped because its sentence was refused";
+
 }  // namespace
+
+template <size_t N>
+Status check_choice(const char* key, const std::array<const char*, N>& list, std::string_view value) {
+  if (std::find(list.begin(), list.end(), value) != list.end()) return Status::ok();
+  return Status::fail(std::string(key) + "=" + shown(value) + " is not a " + key + " (" + list_text(list) + ")");
+}
+template Status check_choice(const char*, const decltype(kViews)&, std::string_view);
+template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);
 
 //-----------------------------------------------------------------------------
 // [SECTION] percent-encoding
@@ -219,11 +192,114 @@ std::string percent_encode(std::string_view in) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] parse
+// [SECTION] the keys: one table drives parsing, messages and writing
 //-----------------------------------------------------------------------------
 namespace {
 
-constexpr std::array<const char*, 6> kKeys = {"heads", "sentence", "query", "focus", "view", "theme"};
+// One row per key the hash may carry, in the order to_url_hash writes them.
+// `read` takes the percent-decoded value: on refusal it returns false with
+// `why` completing "the link's <why>; the current <key> is kept"; it may set
+// `note` for a value it accepted after changing it. `write` appends the
+// field's encoded value and returns true when the field is set.
+struct Key {
+  const char* name;
+  bool whitespace;  // the decoded value may hold \t \n \r
+  bool (*read)(std::string value, UrlState& s, std::string& why, std::string& note);
+  bool (*write)(const UrlState& s, std::string& out);
+};
+
+bool read_whole(std::string_view key, const std::string& value, const std::string& expected, std::optional<int>& field,
+                std::string& why) {
+  int n = 0;
+  if (!parse_digits(value, n)) {
+    why = std::string(key) + "=" + shown(value) + " is not a whole number written in digits (" + expected + ")";
+    return false;
+  }
+  field = n;
+  return true;
+}
+
+template <size_t N>
+bool read_choice(const char* key, const std::array<const char*, N>& list, std::string value,
+                 std::optional<std::string>& field, std::string& why) {
+  const Status s = check_choice(key, list, value);
+  if (!s) {
+    why = s.error;
+    return false;
+  }
+  field = std::move(value);
+  return true;
+}
+
+bool write_text(const std::optional<std::string>& field, std::string& out) {
+  if (field) out += percent_encode(*field);
+  return field.has_value();
+}
+
+const std::array<Key, 6> kKeys = {{
+    {"heads", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.heads) out += std::to_string(*s.heads);
+       return s.heads.has_value();
+     }},
+    {"query", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_whole("query", v, "a token index: 0, 1, 2, ...", s.query, why);
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.query) out += std::to_string(*s.query);
+       return s.query.has_value();
+     }},
+    {"focus", false,
+     [](std::string v, UrlState& s, std::string& why, std::string& note) {
+       double f = 0;
+       if (!parse_decimal(v, f)) {
+         why = "focus=" + shown(v) + " is not a plain number from 0 to 1 (like 0.5)";
+         return false;
+       }
+       if (f > 1) {
+         note = "the link's focus=" + shown(v) + " is above 1; using 1 (focus runs from 0 to 1)";
+         f = 1;
+       }
+       s.focus = static_cast<float>(f);
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.focus) out += format_focus(*s.focus);
+       return s.focus.has_value();
+     }},
+    {"view", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_choice("view", kViews, std::move(v), s.view, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.view, out); }},
+    {"theme", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_choice("theme", kThemes, std::move(v), s.theme, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
+    {"sentence", true,
+     [](std::string v, UrlState& s, std::string&, std::string&) {
+       s.sentence = std::move(v);  // the engine judges it when applied
+       return true;
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.sentence, out); }},
+}};
+
+size_t key_index(std::string_view name) {
+  for (size_t k = 0; k < kKeys.size(); ++k)
+    if (name == kKeys[k].name) return k;
+  return kKeys.size();
+}
+
+std::string known_keys() {
+  std::string out;
+  for (const Key& k : kKeys) out += std::string(out.empty() ? "" : ", ") + k.name;
+  return out;
+}
 
 struct Item {
   std::string_view key, value;
@@ -232,6 +308,9 @@ struct Item {
 
 }  // namespace
 
+//-----------------------------------------------------------------------------
+// [SECTION] parse
+//-----------------------------------------------------------------------------
 UrlParse parse_url_hash(std::string_view hash) {
   UrlParse r;
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
@@ -262,20 +341,23 @@ UrlParse parse_url_hash(std::string_view hash) {
   }
 
   std::array<int, kKeys.size()> count{};
-  for (const Item& it : items)
-    for (size_t k = 0; k < kKeys.size(); ++k)
-      if (it.key == kKeys[k]) ++count[k];
+  for (const Item& it : items) {
+    const size_t ki = key_index(it.key);
+    if (ki < kKeys.size()) ++count[ki];
+  }
 
   std::array<bool, kKeys.size()> reported_twice{};
   for (const Item& it : items) {
-    const std::string_view key = it.key;
-    const size_t ki = static_cast<size_t>(std::find(kKeys.begin(), kKeys.end(), key) - kKeys.begin());
+    const size_t ki = key_index(it.key);
     if (ki == kKeys.size()) {
-      r.messages.push_back("ignored the unknown link setting " + shown(key) +
-                           " (known: heads, sentence, query, focus, view, theme)");
+      r.messages.push_back("ignored the unknown link setting " + shown(it.key) + " (known: " + known_keys() + ")");
       continue;
     }
-    const std::string k(key);
+    const Key& key = kKeys[ki];
+    const std::string k = key.name;
+    auto refuse = [&](const std::string& why) {
+      r.messages.push_back("the link's " + why + "; the current " + k + " is kept");
+    };
     if (count[ki] > 1) {
       if (!reported_twice[ki]) {
         reported_twice[ki] = true;
@@ -284,52 +366,21 @@ UrlParse parse_url_hash(std::string_view hash) {
       }
       continue;
     }
+    std::string value, why, note;
     if (!it.has_value || it.value.empty()) {
-      r.messages.push_back("the link setting " + k + " has no value; the current " + k + " is kept");
-      continue;
-    }
-    std::string value, why;
-    if (!percent_decode(it.value, key == "sentence", value, why)) {
-      r.messages.push_back("the link's " + k + " " + why + "; the current " + k + " is kept");
-      continue;
-    }
-
-    if (key == "heads" || key == "query") {
-      int n = 0;
-      if (!parse_digits(value, n)) {
-        r.messages.push_back("the link's " + k + "=" + shown(value) + " is not a whole number written in digits" +
-                             (key == "heads" ? " (1, 2, 4 or 8)" : " (a token index: 0, 1, 2, ...)") +
-                             "; the current " + k + " is kept");
-        continue;
-      }
-      (key == "heads" ? r.state.heads : r.state.query) = n;
-    } else if (key == "focus") {
-      double f = 0;
-      if (!parse_decimal(value, f)) {
-        r.messages.push_back("the link's focus=" + shown(value) +
-                             " is not a plain number from 0 to 1 (like 0.5); the current focus is kept");
-        continue;
-      }
-      if (f > 1) {
-        r.messages.push_back("the link's focus=" + shown(value) + " is above 1; using 1 (focus runs from 0 to 1)");
-        f = 1;
-      }
-      r.state.focus = static_cast<float>(f);
-    } else if (key == "sentence") {
-      r.state.sentence = std::move(value);
-    } else if (key == "view" || key == "theme") {
-      const Status s = key == "view" ? check_choice("view", kViews, value) : check_choice("theme", kThemes, value);
-      if (!s) {
-        r.messages.push_back("the link's " + s.error + "; the current " + k + " is kept");
-        continue;
-      }
-      (key == "view" ? r.state.view : r.state.theme) = std::move(value);
+      refuse(k + " has no value");
+    } else if (!percent_decode(it.value, key.whitespace, value, why)) {
+      refuse(k + " " + why);
+    } else if (!key.read(std::move(value), r.state, why, note)) {
+      refuse(why);
+    } else if (!note.empty()) {
+      r.messages.push_back(std::move(note));
     }
   }
   // A token index only means something for the sentence it was written for.
-  if (count[1] > 0 && !r.state.sentence && r.state.query) {
+  if (count[key_index("sentence")] > 0 && !r.state.sentence && r.state.query) {
     r.state.query.reset();
-    r.messages.push_back("the link's query was skipped because its sentence was refused");
+    r.messages.push_back(kQuerySkipped);
   }
   return r;
 }
@@ -348,7 +399,7 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
   if (s.sentence) sentence_refused = refused("sentence", scene.set_sentence(*s.sentence));
   if (s.query) {
     if (sentence_refused)
-      out.push_back("the link's query was skipped because its sentence was refused");
+      out.push_back(kQuerySkipped);
     else
       refused("query", scene.set_query(*s.query));
   }
@@ -359,18 +410,14 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
 
 std::string to_url_hash(const UrlState& s) {
   std::string out;
-  auto add = [&](const char* key, const std::string& value) {
+  for (const Key& k : kKeys) {
+    std::string value;
+    if (!k.write(s, value)) continue;
     if (!out.empty()) out += '&';
-    out += key;
+    out += k.name;
     out += '=';
     out += value;
-  };
-  if (s.heads) add("heads", std::to_string(*s.heads));
-  if (s.query) add("query", std::to_string(*s.query));
-  if (s.focus) add("focus", format_focus(*s.focus));
-  if (s.view) add("view", percent_encode(*s.view));
-  if (s.theme) add("theme", percent_encode(*s.theme));
-  if (s.sentence) add("sentence", percent_encode(*s.sentence));
+  }
   return out;
 }
 

@@ -3,19 +3,22 @@
 //
 //   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
 //
-// Does: parse a hash by a whitelist (heads, sentence, query, focus, view,
-// theme) with strict grammar: percent-decoding that refuses malformed escapes
-// (%ZZ, a lone %), NUL and other control characters, and invalid UTF-8 (which
-// includes UTF-8-encoded lone surrogates); whole numbers in plain digits only
-// (no sign, point, exponent, hex, NaN); a key given twice is refused; unknown
-// keys are ignored and reported; a hash over kMaxHashBytes is refused whole.
-// Every refusal is a plain-English message, and a refused field is simply
-// absent from the result, so the caller keeps its previous value. Then apply
-// the parsed fields to a Scene (the engine decides which values are valid, so
-// the hash and the UI can never disagree), and serialise a state back.
+// Does: parse a hash by a whitelist (heads, query, focus, view, theme,
+// sentence: one table in url_state.cpp drives parsing, messages and writing)
+// with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
+// a lone %), NUL and other control characters, and invalid UTF-8 (checked
+// with the tokenizer's decoder; includes UTF-8-encoded lone surrogates);
+// whole numbers in plain digits only (no sign, point, exponent, hex, NaN); a
+// key given twice is refused; unknown keys are ignored and reported; a hash
+// over kMaxHashBytes is refused whole. Every refusal is a plain-English
+// message, and a refused field is simply absent from the result, so the
+// caller keeps its previous value. Then apply the parsed fields to a Scene
+// (the engine decides which values are valid, so the hash and the UI can
+// never disagree), and serialise a state back.
 // Does not: touch the browser (src/platform passes the hash in as bytes and
 // shows the messages through ImGui or textContent), interpret markup (a
-// sentence with "<b>" is just text), or keep state of its own.
+// sentence with "<b>" is just text), or keep state of its own (app::Demo
+// applies a hash to itself with Demo::apply_hash).
 #pragma once
 #include <array>
 #include <optional>

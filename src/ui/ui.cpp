@@ -130,7 +130,7 @@ namespace {
 void handle_shortcuts(Demo& demo) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
-  for (int n : kHeadChoices)
+  for (int n : kHeadCounts)
     if (ImGui::IsKeyPressed(static_cast<ImGuiKey>(ImGuiKey_0 + n), false)) demo.set_heads(n);
   const int q = demo.scene.query();
   const int last = static_cast<int>(demo.scene.tokens().size()) - 1;

@@ -23,7 +23,7 @@ void view_heads_control(Demo& demo) {
   const float w = narrow ? 52.f : 64.f;
   std::vector<ImVec4>& rects = layout().head_rects;
   rects.clear();
-  for (int n : kHeadChoices) {
+  for (int n : kHeadCounts) {
     const bool selected = n == heads;
     ImGui::PushStyleColor(ImGuiCol_Button, selected ? ImVec4(0.13f, 0.36f, 0.72f, 1) : ImVec4(0.86f, 0.90f, 0.97f, 1));
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? ImVec4(0.18f, 0.42f, 0.80f, 1) : ImVec4(0.76f, 0.84f, 0.96f, 1));

@@ -19,7 +19,6 @@ namespace headroom::ui {
 
 using app::Demo;
 using app::head_verdict;
-using app::kHeadChoices;
 using app::kReadsCos;
 using app::readout_sentence;
 
@@ -36,7 +35,7 @@ Fonts& fonts();
 // What the last frame drew where (display = CSS pixels); see layout_json().
 struct Layout {
   std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
-  std::vector<ImVec4> head_rects;   // per entry of kHeadChoices
+  std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
 };
 Layout& layout();
 

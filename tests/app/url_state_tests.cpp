@@ -166,6 +166,10 @@ TEST_CASE("text that must work: one token, emoji, combining marks, RTL, accents,
     CHECK(a.messages.empty());
   }
   CHECK(apply("sentence=Hello").scene.tokens().size() == 1);
+  // U+FFFD written as itself is text; only invalid bytes decode to it.
+  CHECK(apply("sentence=a%EF%BF%BDb").messages.empty());
+  CHECK(apply("sentence=a%EF%BF%BEb").messages.empty());  // U+FFFE: a noncharacter, still valid UTF-8
+  CHECK(any_contains(apply("sentence=a%EF%BFb").messages, "not valid UTF-8"));
 }
 
 TEST_CASE("state round-trips through the hash") {
