@@ -4,13 +4,17 @@
 //   [SECTION] state
 //   [SECTION] initial weights
 //   [SECTION] held-out evaluation
+//   [SECTION] one training step
 //   [SECTION] public verbs
 #include "trainer.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
+#include "adam.h"
+#include "backward.h"
 #include "embedding.h"
 
 namespace headroom {
@@ -18,7 +22,26 @@ namespace {
 
 constexpr int D = kTaskDModel;
 // Stream ids under the seed (task_streams / mix_seed purposes).
-constexpr uint64_t kHeldOutPurpose = 2, kInitPurpose = 3;  // training batches: purpose 1
+constexpr uint64_t kTrainPurpose = 1, kHeldOutPurpose = 2, kInitPurpose = 3;
+
+bool finite(const AttentionGrads& g) {
+  for (size_t h = 0; h < g.wq.size(); ++h)
+    if (!g.wq[h].allFinite() || !g.wk[h].allFinite() || !g.wv[h].allFinite()) return false;
+  return g.wo.allFinite();
+}
+
+bool finite(const AttentionWeights& w) {
+  for (size_t h = 0; h < w.wq.size(); ++h)
+    if (!w.wq[h].allFinite() || !w.wk[h].allFinite() || !w.wv[h].allFinite()) return false;
+  return w.wo.allFinite();
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 
 }  // namespace
 
@@ -27,20 +50,36 @@ constexpr uint64_t kHeldOutPurpose = 2, kInitPurpose = 3;  // training batches: 
 //-----------------------------------------------------------------------------
 struct RunWork {
   AttentionWeights w;
-  Trace trace;  // held-out forward, one example at a time
+  AttentionWeights good;  // the weights before the current step (restored on divergence)
+  Adam adam;
+  BatchTrace trace;       // the training batch's forward / backward, then held-out chunks
+  AttentionGrads grads;
+  Mat dy;                 // dLoss/dY, (B*L) x T
 };
 
 struct Trainer::Impl {
+  TaskBatch batch;      // the current training batch
   TaskBatch held_out;
   std::vector<RunWork> runs;
-  Mat xb, yb;    // one held-out example (L x D) and the held-out prediction
-  Mat y_all;     // (examples*L) x T
+  Mat xb;               // one held-out chunk of kTrainBatch examples ((B*L) x D)
+  Mat y_all;            // the held-out prediction, (examples*L) x T
   int64_t next_eval = 0;
   int64_t gap = kEvalGap;
 
   // Runs every held-out example through the run's weights; appends an
   // EvalPoint, or stops the run if anything is not finite.
-  void evaluate(const TaskConfig& cfg, int64_t step, TrainRun& run, RunWork& work);
+  // Evaluates after `step` steps; a non-finite or exploding held-out result
+  // stops the run like a failed training step (lr names the rate of that step).
+  void evaluate(const TaskConfig& cfg, int64_t step, float lr, TrainRun& run, RunWork& work);
+  // One step of one run on `batch`; false (and run.message) if it diverged.
+  bool train(int64_t step, float lr, TrainRun& run, RunWork& work);
+  // Marks the run stopped at `step` (the step that failed) with the reason.
+  static void stop(TrainRun& run, int64_t step, float lr, const std::string& why) {
+    run.diverged = true;
+    run.message = "stopped at step " + std::to_string(step) + " with lr " + number(lr) + ": " + why +
+                  "; the weights are those of step " + std::to_string(step - 1) +
+                  ". Lower the learning rate and reset.";
+  }
 };
 
 Trainer::Trainer() : impl_(std::make_unique<Impl>()) {
@@ -85,46 +124,80 @@ AttentionWeights initial_weights(int64_t seed, int heads) {
 //-----------------------------------------------------------------------------
 // One example at a time through forward(); the query rows' attention
 // weights on their related tokens are averaged over the set.
-void Trainer::Impl::evaluate(const TaskConfig& cfg, int64_t step, TrainRun& run, RunWork& work) {
-  Impl& m = *this;
-  const TaskBatch& set = m.held_out;
-  const int L = cfg.tokens, R = cfg.relations, H = run.heads;
-  m.y_all.resize(set.x.rows(), kTaskOutputDims);
+void Trainer::Impl::evaluate(const TaskConfig& cfg, int64_t step, float lr, TrainRun& run, RunWork& work) {
+  const TaskBatch& set = held_out;
+  const int L = cfg.tokens, R = cfg.relations, H = run.heads, B = kTrainBatch;
+  const Eigen::Index chunk_rows = static_cast<Eigen::Index>(B) * L;
+  y_all.resize(set.x.rows(), kTaskOutputDims);
+  std::vector<double> on(static_cast<size_t>(H * R), 0.0);
+  static_assert(kHeldOutExamples % kTrainBatch == 0, "the held-out set is whole chunks");
+  for (int c = 0; c < set.examples / B; ++c) {
+    const Eigen::Index row0 = c * chunk_rows;
+    xb = set.x.middleRows(row0, chunk_rows);
+    const Status s = forward_batch(xb, B, work.w, work.trace, default_backend());
+    (void)s;  // shapes are right by construction
+    y_all.middleRows(row0, chunk_rows) = work.trace.out;
+    for (int b = 0; b < B; ++b)
+      for (int i = 0; i < L; ++i) {
+        const Eigen::Index row = row0 + static_cast<Eigen::Index>(b) * L + i;
+        if (set.mask[static_cast<size_t>(row)] == 0.f) continue;
+        for (int h = 0; h < H; ++h) {
+          const auto P = work.trace.weights(b, h);
+          for (int r = 0; r < R; ++r)
+            on[static_cast<size_t>(h * R + r)] += P(i, set.related[static_cast<size_t>(row * R + r)]);
+        }
+      }
+  }
   EvalPoint p;
   p.step = step;
-  p.weight_on.assign(static_cast<size_t>(H * R), 0.f);
-  std::vector<double> on(static_cast<size_t>(H * R), 0.0);
-  ForwardOptions opt;
-  opt.backend = default_backend();
-  for (int b = 0; b < set.examples; ++b) {
-    const Eigen::Index row0 = static_cast<Eigen::Index>(b) * L;
-    m.xb = set.x.middleRows(row0, L);
-    const Status s = forward(m.xb, work.w, work.trace, opt);
-    (void)s;  // shapes are right by construction
-    m.y_all.middleRows(row0, L) = work.trace.out;
-    for (int i = 0; i < L; ++i) {
-      if (set.mask[static_cast<size_t>(row0 + i)] == 0.f) continue;
-      for (int h = 0; h < H; ++h)
-        for (int r = 0; r < R; ++r) {
-          const int t = set.related[static_cast<size_t>((row0 + i) * R + r)];
-          on[static_cast<size_t>(h * R + r)] += work.trace.heads[static_cast<size_t>(h)].weights(i, t);
-        }
-    }
-  }
-  p.loss = task_loss(set, m.y_all);
-  bool finite = std::isfinite(p.loss);
+  p.loss = task_loss(set, y_all);
+  p.weight_on.assign(on.size(), 0.f);
+  bool ok = std::isfinite(p.loss) && p.loss <= kDivergeLoss;
   for (size_t j = 0; j < on.size(); ++j) {
     p.weight_on[j] = static_cast<float>(on[j] / set.masked);
-    finite = finite && std::isfinite(p.weight_on[j]);
+    ok = ok && std::isfinite(p.weight_on[j]);
   }
-  if (!finite) {
-    run.diverged = true;
-    run.message = "the held-out loss is not finite at step " + std::to_string(step);
+  if (!ok) {  // the step's own checks passed, but the held-out set blows up
+    if (step > 0) {  // undo that step
+      work.w = work.good;
+      --run.steps;
+    }
+    stop(run, step, lr, "the held-out loss is not finite or above " + number(kDivergeLoss));
     return;
   }
   run.history.push_back(std::move(p));
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] one training step
+//-----------------------------------------------------------------------------
+// forward, loss and dY, backward, then checks before Adam moves anything:
+// a non-finite or exploding loss, or a non-finite gradient, stops the run
+// with its current weights; non-finite weights after the step (not expected
+// with finite gradients, checked anyway) restore the previous ones.
+bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) {
+  const Backend backend = default_backend();
+  auto stop = [&](const std::string& why) {
+    Impl::stop(run, step, lr, why);
+    return false;
+  };
+  Status s = forward_batch(batch.x, batch.examples, work.w, work.trace, backend);
+  (void)s;  // shapes are right by construction
+  const float loss = task_loss(batch, work.trace.out, &work.dy);
+  if (!std::isfinite(loss)) return stop("the training loss is not finite");
+  if (loss > kDivergeLoss)
+    return stop("the training loss reached " + number(loss) + " (limit " + number(kDivergeLoss) + ")");
+  s = backward_batch(batch.x, batch.examples, work.w, work.trace, work.dy, work.grads, backend);
+  if (!finite(work.grads)) return stop("a gradient is not finite");
+  work.good = work.w;
+  work.adam.step(work.w, work.grads);
+  if (!finite(work.w)) {
+    work.w = work.good;
+    return stop("a weight is not finite");
+  }
+  ++run.steps;
+  return true;
+}
 
 //-----------------------------------------------------------------------------
 // [SECTION] public verbs
@@ -135,11 +208,12 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
                         std::to_string(seed));
   if (r != 2 && r != 4) return Status::fail("r must be 2 or 4 related tokens, got " + std::to_string(r));
   if (!std::isfinite(lr) || lr < kMinLr || lr > kMaxLr)
-    return Status::fail("the learning rate must be from 1e-6 to 10, got " + std::to_string(lr));
+    return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
 
   TaskConfig cfg;
   cfg.relations = r;
   cfg.tokens = kTrainTokens;
+  cfg.queries = kTrainQueries;
   Impl& m = *impl_;
   const Status s = generate_task_batch(cfg, task_streams(static_cast<uint64_t>(seed), kHeldOutPurpose), 0,
                                        kHeldOutExamples, m.held_out);
@@ -154,20 +228,26 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
   for (int heads : kTrainHeads) {
     RunWork work;
     work.w = initial_weights(seed, heads);
+    const Status lr_ok = work.adam.set_lr(lr);
+    (void)lr_ok;  // lr was checked above
     m.runs.push_back(std::move(work));
     TrainRun run;
     run.heads = heads;
     run.floor = 1.f - static_cast<float>(std::min(heads, r)) / static_cast<float>(r);
     runs_.push_back(std::move(run));
   }
-  for (size_t i = 0; i < runs_.size(); ++i) m.evaluate(cfg_, 0, runs_[i], m.runs[i]);
+  for (size_t i = 0; i < runs_.size(); ++i) m.evaluate(cfg_, 0, lr, runs_[i], m.runs[i]);
   m.next_eval = 1;
   return Status::ok();
 }
 
 Status Trainer::set_lr(float lr) {
   if (!std::isfinite(lr) || lr < kMinLr || lr > kMaxLr)
-    return Status::fail("the learning rate must be from 1e-6 to 10, got " + std::to_string(lr));
+    return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+  for (RunWork& work : impl_->runs) {
+    const Status ok = work.adam.set_lr(lr);
+    (void)ok;  // in range, so finite and > 0
+  }
   lr_ = lr;
   return Status::ok();
 }
@@ -176,7 +256,30 @@ Status Trainer::step(int n) {
   if (n < 1 || n > kMaxStepsPerCall)
     return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
                         std::to_string(n));
-  return Status::fail("training steps need the backward pass (src/engine/backward.h), not in this build yet");
+  Impl& m = *impl_;
+  const TaskStreams streams = task_streams(static_cast<uint64_t>(seed_), kTrainPurpose);
+  for (int i = 0; i < n; ++i) {
+    const Status s = generate_task_batch(cfg_, streams, step_ * kTrainBatch, kTrainBatch, m.batch);
+    (void)s;  // cfg_ was checked at reset
+    for (size_t r = 0; r < runs_.size(); ++r)
+      if (!runs_[r].diverged) m.train(step_ + 1, lr_, runs_[r], m.runs[r]);
+    ++step_;
+    if (step_ < m.next_eval) continue;
+    for (size_t r = 0; r < runs_.size(); ++r)
+      if (!runs_[r].diverged) m.evaluate(cfg_, step_, lr_, runs_[r], m.runs[r]);
+    m.next_eval = std::min(step_ + m.gap, std::max(step_ + 1, step_ * 5 / 4));
+    bool thinned = false;
+    for (TrainRun& run : runs_) {
+      if (static_cast<int>(run.history.size()) <= kMaxHistory) continue;
+      std::vector<EvalPoint> kept;  // the first point, then every second one, and the last
+      for (size_t j = 0; j < run.history.size(); ++j)
+        if (j == 0 || j % 2 == 1 || j + 1 == run.history.size()) kept.push_back(std::move(run.history[j]));
+      run.history = std::move(kept);
+      thinned = true;
+    }
+    if (thinned) m.gap *= 2;
+  }
+  return Status::ok();
 }
 
 const TrainRun* Trainer::run(int heads) const {
@@ -191,9 +294,57 @@ const AttentionWeights* Trainer::weights(int heads) const {
   return nullptr;
 }
 
+namespace {
+// Head blocks side by side: D x D with head h in columns h*dh.. .
+Mat join_heads(const std::vector<Mat>& blocks) {
+  const Eigen::Index dh = blocks[0].cols();
+  Mat m(blocks[0].rows(), dh * static_cast<Eigen::Index>(blocks.size()));
+  for (size_t h = 0; h < blocks.size(); ++h) m.middleCols(static_cast<Eigen::Index>(h) * dh, dh) = blocks[h];
+  return m;
+}
+}  // namespace
+
 Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
-  if (!run(heads)) return Status::fail("no training run has " + std::to_string(heads) + " heads (runs: 1, 2, 4)");
-  return Status::fail("snapshots need the backward pass (src/engine/backward.h), not in this build yet");
+  const AttentionWeights* w = weights(heads);
+  if (!w) return Status::fail("no training run has " + std::to_string(heads) + " heads (runs: 1, 2, 4)");
+  // The batch of the next step, and this run's loss and gradients on it.
+  TaskBatch batch;
+  Status s = generate_task_batch(cfg_, task_streams(static_cast<uint64_t>(seed_), kTrainPurpose),
+                                 step_ * kTrainBatch, kTrainBatch, batch);
+  if (!s) return s;
+  BatchTrace trace;
+  AttentionGrads grads;
+  Mat dy;
+  const Backend backend = default_backend();
+  if (s = forward_batch(batch.x, batch.examples, *w, trace, backend); !s) return s;
+  const float loss = task_loss(batch, trace.out, &dy);
+  if (s = backward_batch(batch.x, batch.examples, *w, trace, dy, grads, backend); !s) return s;
+  if (!std::isfinite(loss) || !finite(grads))
+    return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
+
+  out.heads = heads;
+  out.step = step_;
+  out.seed = seed_;
+  out.relations = cfg_.relations;
+  out.batch = batch.examples;
+  out.tokens = cfg_.tokens;
+  out.d_model = kTaskDModel;
+  out.outputs = kTaskOutputDims;
+  out.x = std::move(batch.x);
+  out.target = std::move(batch.target);
+  out.mask = std::move(batch.mask);
+  out.wq = join_heads(w->wq);
+  out.wk = join_heads(w->wk);
+  out.wv = join_heads(w->wv);
+  out.wo = w->wo;
+  out.has_readout = false;
+  out.loss_scale = task_loss_scale(cfg_);
+  out.loss = loss;
+  out.gq = join_heads(grads.wq);
+  out.gk = join_heads(grads.wk);
+  out.gv = join_heads(grads.wv);
+  out.go = grads.wo;
+  return Status::ok();
 }
 
 }  // namespace headroom

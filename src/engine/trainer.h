@@ -57,6 +57,7 @@ namespace headroom {
 constexpr std::array<int, 3> kTrainHeads = {1, 2, 4};
 constexpr int kTrainBatch = 32;          // B
 constexpr int kTrainTokens = 12;         // L
+constexpr int kTrainQueries = 4;         // query tokens per example (masked rows)
 constexpr int kHeldOutExamples = 256;
 constexpr int kEvalGap = 50;             // initial cap on steps between evaluations
 constexpr int kMaxHistory = 512;
@@ -66,7 +67,7 @@ constexpr float kDivergeLoss = 100.f;
 constexpr int64_t kMaxSeed = 4294967295;  // seeds are 0 .. 2^32 - 1
 constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
 constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
-constexpr float kDefaultLr = 3e-3f;
+constexpr float kDefaultLr = 1e-2f;
 constexpr int64_t kDefaultSeed = 1;
 constexpr int kDefaultRelations = 2;
 
