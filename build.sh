@@ -13,9 +13,10 @@
 #   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
 #                       for FUZZ_SECONDS (default 60); corpus and crash files
 #                       go to build/native-asan/fuzz-corpus|fuzz-artifacts/
-#   ./build.sh bench    build + run the forward benchmark (tests/bench/), wasm
-#                       under node and native -march=native: JSON lines, then
-#                       a table (also in build/bench/)
+#   ./build.sh bench    build + run the forward benchmark, then the training-step
+#                       benchmark (tests/bench/), each wasm under node and
+#                       native -march=native: JSON lines, then a table (also
+#                       in build/bench/)
 #
 # Does: apt-get install only the Debian packages that are missing, `npm ci`
 # only when node_modules is missing or older than package-lock.json, fetch Dear
@@ -315,13 +316,14 @@ run_tests() {
 #-----------------------------------------------------------------------------
 # The forward benchmark natively (build/bench-native, -O3 -march=native: our
 # kernels against Eigen with AVX) and as wasm under node (build/bench-wasm):
-# JSON lines on stdout and in build/bench/*.jsonl, then tests/bench/table.mjs.
+# JSON lines on stdout and in build/bench/*.jsonl, then tests/bench/table.mjs;
+# then the training step (bench_train) the same two ways, and table_train.mjs.
 run_bench() {
   local out="$BUILD/bench"
   mkdir -p "$out"
   step "benchmark, native -O3 -march=native: build/bench-native"
   { configure "$BUILD/bench-native" -DHEADROOM_MARCH_NATIVE=ON &&
-    cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward; } || die "native benchmark build failed"
+    cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward bench_train; } || die "native benchmark build failed"
   step "benchmark, wasm SIMD128 (emcmake, HEADROOM_TARGET=bench): build/bench-wasm"
   { configure_em "$BUILD/bench-wasm" -DHEADROOM_TARGET=bench &&
     cmake --build "$BUILD/bench-wasm" -j "$JOBS"; } || die "wasm benchmark build failed"
@@ -330,6 +332,11 @@ run_bench() {
   "$BUILD/bench-native/bench_forward" --platform native | tee "$out/native.jsonl"
   step "table (ratios inside this run)"
   node tests/bench/table.mjs "$out/wasm.jsonl" "$out/native.jsonl"
+  step "training step: forward + backward + Adam (DESIGN.md training benchmark model)"
+  node --no-experimental-fetch "$BUILD/bench-wasm/bench_train.js" --platform wasm | tee "$out/train-wasm.jsonl"
+  "$BUILD/bench-native/bench_train" --platform native | tee "$out/train-native.jsonl"
+  step "training table (ratios against the training issue's reference figures)"
+  node tests/bench/table_train.mjs "$out/train-wasm.jsonl" "$out/train-native.jsonl"
 }
 
 #-----------------------------------------------------------------------------
@@ -351,6 +358,6 @@ case "${1:-}" in
   test)  install_all; run_tests ;;
   fuzz)  install_debian_packages; build_native_asan; run_fuzzers "${FUZZ_SECONDS:-60}" ;;
   bench) install_debian_packages; run_bench ;;
-  -h|--help|help) sed -n '2,31p' "$0" ;;
+  -h|--help|help) sed -n '2,32p' "$0" ;;
   *) die "unknown command '$1' (use: ./build.sh [build|test|fuzz|bench])" ;;
 esac

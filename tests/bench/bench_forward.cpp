@@ -14,13 +14,13 @@
 //
 // Usage: bench_forward --platform wasm|native [--min-samples N] [--only L,D,H]
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
 #include "engine/attention.h"
 
 using namespace headroom;
@@ -37,43 +37,12 @@ const Variant kWasm[] = {{"wasm-scalar", Backend::Scalar},
                          {"wasm-simd128", Backend::Simd}};
 const Variant kNative[] = {{"native", Backend::Simd}, {"native-eigen", Backend::Eigen}};
 
-Mat random_mat(int rows, int cols, uint64_t seed) {
-  Mat m(rows, cols);
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) {
-      s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-      m(i, j) = static_cast<float>(s >> 40) / static_cast<float>(1 << 24) - 0.5f;
-    }
-  return m;
-}
-
-double now_s() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
-
 // Median seconds per forward.
 double time_forward(const Mat& x, const AttentionWeights& w, Backend b, int min_samples) {
   Trace t;
   ForwardOptions opt;
   opt.backend = b;
-  // warm-up: at least two runs and 50 ms (JIT tiers, caches, Trace sizing)
-  int runs = 0;
-  const double w0 = now_s();
-  do { forward(x, w, t, opt); ++runs; } while (runs < 2 || now_s() - w0 < 0.05);
-  const double one = (now_s() - w0) / runs;
-  const int reps = std::max(1, static_cast<int>(0.02 / one));
-  // samples: min_samples, fewer (>= 3) when one forward takes seconds
-  const int samples = one > 1.0 ? 3 : one > 0.2 ? std::max(3, min_samples / 2) : min_samples;
-  std::vector<double> per;
-  for (int s = 0; s < samples; ++s) {
-    const double t0 = now_s();
-    for (int r = 0; r < reps; ++r) forward(x, w, t, opt);
-    per.push_back((now_s() - t0) / reps);
-  }
-  std::nth_element(per.begin(), per.begin() + per.size() / 2, per.end());
-  return per[per.size() / 2];
+  return bench::median_seconds([&] { forward(x, w, t, opt); }, min_samples, 0.05);
 }
 
 }  // namespace
@@ -98,17 +67,17 @@ int main(int argc, char** argv) {
 
   for (const Config& c : kConfigs) {
     if (only[0] && (c.L != only[0] || c.D != only[1] || c.H != only[2])) continue;
-    const Mat x = random_mat(c.L, c.D, 1);
+    const Mat x = bench::uniform_mat(c.L, c.D, 1, 0.5f);
     AttentionWeights w;
     w.d_model = c.D;
     w.heads = c.H;
     const int dh = c.D / c.H;
     for (int h = 0; h < c.H; ++h) {
-      w.wq.push_back(random_mat(c.D, dh, 10 + 3 * h));
-      w.wk.push_back(random_mat(c.D, dh, 11 + 3 * h));
-      w.wv.push_back(random_mat(c.D, dh, 12 + 3 * h));
+      w.wq.push_back(bench::uniform_mat(c.D, dh, 10 + 3 * h, 0.5f));
+      w.wk.push_back(bench::uniform_mat(c.D, dh, 11 + 3 * h, 0.5f));
+      w.wv.push_back(bench::uniform_mat(c.D, dh, 12 + 3 * h, 0.5f));
     }
-    w.wo = random_mat(c.D, c.D, 9);
+    w.wo = bench::uniform_mat(c.D, c.D, 9, 0.5f);
     const double flops = 2.0 * c.L * c.D * c.D * 4 + 4.0 * c.L * c.L * c.D;
     for (const Variant* v = begin; v != end; ++v) {
       const double s = time_forward(x, w, v->backend, min_samples);
