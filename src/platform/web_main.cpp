@@ -36,6 +36,7 @@
 #include "platform/heatmap_renderer.h"
 #include "platform/page_glue.h"
 #include "platform/web_app.h"
+#include "ui/palette.h"
 #include "ui/ui.h"
 
 namespace {
@@ -153,7 +154,8 @@ void frame(void*) {
 
   ImGui::Render();
   glViewport(0, 0, g.fb_w, g.fb_h);
-  if (g.theme == "dark") glClearColor(0.06f, 0.06f, 0.07f, 1.f); else glClearColor(0.98f, 0.98f, 0.97f, 1.f);
+  const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(headroom::ui::palette().window);
+  glClearColor(clear.x, clear.y, clear.z, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

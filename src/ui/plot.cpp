@@ -38,8 +38,8 @@ ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, i
 }
 
 void begin_card(const char* id, ImU32 tint) {
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : theme_color(IM_COL32(255, 255, 255, 255), IM_COL32(28, 28, 32, 255)));
-  ImGui::PushStyleColor(ImGuiCol_Border, theme_color(IM_COL32(0, 0, 0, 28), IM_COL32(255, 255, 255, 36)));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : palette().card);
+  ImGui::PushStyleColor(ImGuiCol_Border, palette().card_border);
   ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, 8.f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(14, 10));
   ImGui::BeginChild(id, ImVec2(0, 0),
@@ -63,11 +63,14 @@ void section_title(const char* title, const char* help) {
 
 ImU32 diverging_color(float v, float scale) {
   const float t = scale > 0 ? std::clamp(v / scale, -1.f, 1.f) : 0.f;
-  // White at 0; towards (0.13, 0.40, 0.67) below, (0.70, 0.09, 0.17) above (RdBu ends).
+  // The neutral colour at 0; towards the low end below, the high end above
+  // (light theme: white to the RdBu ends).
   const float a = std::fabs(t);
-  const ImVec4 end = t < 0 ? ImVec4(0.13f, 0.40f, 0.67f, 1) : ImVec4(0.70f, 0.09f, 0.17f, 1);
+  const Palette& pal = palette();
+  const ImVec4 mid = ImGui::ColorConvertU32ToFloat4(pal.diverging_mid);
+  const ImVec4 end = ImGui::ColorConvertU32ToFloat4(t < 0 ? pal.diverging_low : pal.diverging_high);
   return ImGui::ColorConvertFloat4ToU32(
-      ImVec4(1 + (end.x - 1) * a, 1 + (end.y - 1) * a, 1 + (end.z - 1) * a, 1));
+      ImVec4(mid.x + (end.x - mid.x) * a, mid.y + (end.y - mid.y) * a, mid.z + (end.z - mid.z) * a, 1));
 }
 
 int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, float scale) {
@@ -77,7 +80,7 @@ int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, floa
     const float x0 = a.x + cw * i, x1 = a.x + cw * (i + 1);
     dl->AddRectFilled(ImVec2(x0, a.y), ImVec2(x1, b.y), diverging_color(v[i], scale));
   }
-  dl->AddRect(a, b, IM_COL32(0, 0, 0, 50));
+  dl->AddRect(a, b, palette().rule);
   const ImVec2 m = ImGui::GetIO().MousePos;
   if (ImGui::IsWindowHovered() && m.x >= a.x && m.x < b.x && m.y >= a.y && m.y < b.y)
     return std::clamp(static_cast<int>((m.x - a.x) / cw), 0, n - 1);

@@ -49,12 +49,8 @@ std::string layout_json() {
   return out;
 }
 
-namespace {
-bool g_dark = false;  // the theme setup_style was last given (app::Demo::theme)
-}  // namespace
-
 void setup_style(bool dark) {
-  g_dark = dark;
+  use_palette(dark);
   if (dark) ImGui::StyleColorsDark();
   else ImGui::StyleColorsLight();
   ImGuiStyle& s = ImGui::GetStyle();
@@ -65,12 +61,9 @@ void setup_style(bool dark) {
   s.GrabRounding = 4;
   s.ScrollbarSize = 12;
   s.WindowBorderSize = 0;  // the main window is the whole canvas: no frame around it
-  s.Colors[ImGuiCol_WindowBg] = dark ? ImVec4(0.07f, 0.07f, 0.08f, 1.f) : ImVec4(0.98f, 0.98f, 0.97f, 1.f);
+  s.Colors[ImGuiCol_WindowBg] = ImGui::ColorConvertU32ToFloat4(palette().window);
+  s.Colors[ImGuiCol_Text] = ImGui::ColorConvertU32ToFloat4(palette().text);
 }
-
-bool dark_theme() { return g_dark; }
-
-ImU32 theme_color(ImU32 light, ImU32 dark) { return dark_theme() ? dark : light; }
 
 void setup_fonts(float density) {
   ImGuiIO& io = ImGui::GetIO();
@@ -108,13 +101,15 @@ void help_marker(const char* text) {
 }
 
 ImU32 head_color(int head, float alpha) {
-  static const ImVec4 palette[] = {
-      {0.20f, 0.45f, 0.80f, 1}, {0.85f, 0.40f, 0.10f, 1}, {0.15f, 0.60f, 0.30f, 1},
-      {0.70f, 0.20f, 0.55f, 1}, {0.55f, 0.45f, 0.10f, 1}, {0.10f, 0.60f, 0.65f, 1},
-      {0.80f, 0.20f, 0.25f, 1}, {0.40f, 0.35f, 0.75f, 1}};
-  ImVec4 c = palette[head % 8];
-  c.w = alpha;
-  return ImGui::ColorConvertFloat4ToU32(c);
+  const auto& heads = palette().heads;
+  return with_alpha(heads[static_cast<size_t>(head) % heads.size()], alpha);
+}
+
+void push_button_colors(const ButtonColors& c) {
+  ImGui::PushStyleColor(ImGuiCol_Button, c.bg);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, c.hovered);
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, c.active);
+  ImGui::PushStyleColor(ImGuiCol_Text, c.text);
 }
 
 std::vector<float> token_columns(const Demo& demo) {

@@ -10,8 +10,9 @@
 
 namespace headroom::ui {
 
-// Colours and spacing of the demo; call once after ImGui::CreateContext().
-void setup_style(bool dark = false);  // light (default) or dark colours, same spacing
+// Colours (palette.h) and spacing; the platform calls it again whenever
+// app::Demo::theme changes (dark = theme "dark").
+void setup_style(bool dark);
 
 // Fonts for a display with `density` physical pixels per CSS pixel. The
 // platform rebuilds the font texture after calling this.

@@ -66,9 +66,9 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
   for (int j = 0; j < L; ++j) {
     const char* name = tokens[static_cast<size_t>(j)].text.c_str();
     const float tw = ImGui::CalcTextSize(name).x;
-    const ImU32 col = j == q ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255);
+    const ImU32 col = j == q ? palette().text : palette().text_faint;
     if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
-                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), theme_color(IM_COL32(0, 0, 0, 22), IM_COL32(255, 255, 255, 26)), 4.f);
+                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), palette().highlight, 4.f);
     dl->AddText(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
   }
   ImGui::Dummy(ImVec2(width, arc_h + line + 8));
@@ -85,14 +85,14 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     float bx = p.x;
     for (int j = 0; j < L; ++j) {
       const float w = wm(q, j), cw = cols[static_cast<size_t>(j)] - 4;
-      dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), IM_COL32(0, 0, 0, 60));
+      dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), palette().rule);
       dl->AddRectFilled(ImVec2(bx + 4, y_base - bar_h * w), ImVec2(bx + cw - 4, y_base), head_color(h, 0.85f), 2.f);
       if (is_target(r, j))
         dl->AddRect(ImVec2(bx + 1, p.y + line + 1), ImVec2(bx + cw - 1, y_base + 1), head_color(h), 3.f, 0, 1.5f);
       char num[16];
       std::snprintf(num, sizeof num, "%.2f", w);
       const float tw = ImGui::CalcTextSize(num).x;
-      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(150, 150, 150, 255), num);
+      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
       if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);
       bx += cols[static_cast<size_t>(j)];
@@ -127,8 +127,8 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   const float top = o.y + line + 6;
   for (int j = 0; j < L; ++j) {
     const float y = top + row_h * j;
-    if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), theme_color(IM_COL32(0, 0, 0, 18), IM_COL32(255, 255, 255, 22)), 4.f);
-    dl->AddText(ImVec2(o.x + gutter, y + 5), j == q ? IM_COL32(15, 15, 20, 255) : IM_COL32(80, 80, 80, 255),
+    if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), palette().highlight, 4.f);
+    dl->AddText(ImVec2(o.x + gutter, y + 5), j == q ? palette().text : palette().text_secondary,
                 tokens[static_cast<size_t>(j)].text.c_str());
     for (int h = 0; h < H; ++h) {
       const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
@@ -139,7 +139,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
       if (col_w >= 44.f && w >= 0.005f) {
         char num[16];
         std::snprintf(num, sizeof num, "%.2f", w);
-        dl->AddText(ImVec2(x0 + 3, y + 5), ImGui::GetColorU32(ImGuiCol_Text), num);
+        dl->AddText(ImVec2(x0 + 3, y + 5), palette().text, num);
       }
       if (ImGui::IsMouseHoveringRect(ImVec2(x0, y), ImVec2(x1, y + row_h)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);

@@ -108,7 +108,7 @@ void view_concat(Demo& demo) {
   }
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
-  row(ylabel, ImGui::GetColorU32(ImGuiCol_Text), y, "y");
+  row(ylabel, palette().text, y, "y");
   ImGui::TextDisabled("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
                       (sum - y).cwiseAbs().maxCoeff());
 }

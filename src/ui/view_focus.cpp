@@ -20,13 +20,9 @@ void view_focus(Demo& demo) {
   ImGui::SameLine();
   for (const Preset& p : presets) {
     const bool on = std::fabs(focus - p.focus) < 1e-3f;
-    if (on) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.25f, 0.25f, 0.30f, 1));
-      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.35f, 0.35f, 0.40f, 1));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    }
+    if (on) push_button_colors(palette().toggle_on);
     if (ImGui::Button(p.label)) demo.set_focus(p.focus);
-    if (on) ImGui::PopStyleColor(3);
+    if (on) ImGui::PopStyleColor(4);
     ImGui::SameLine();
   }
   float f = focus;

@@ -25,10 +25,7 @@ void view_heads_control(Demo& demo) {
   rects.clear();
   for (int n : kHeadCounts) {
     const bool selected = n == heads;
-    ImGui::PushStyleColor(ImGuiCol_Button, selected ? ImVec4(0.13f, 0.36f, 0.72f, 1) : ImVec4(0.86f, 0.90f, 0.97f, 1));
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? ImVec4(0.18f, 0.42f, 0.80f, 1) : ImVec4(0.76f, 0.84f, 0.96f, 1));
-    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.10f, 0.30f, 0.65f, 1));
-    ImGui::PushStyleColor(ImGuiCol_Text, selected ? ImVec4(1, 1, 1, 1) : ImVec4(0.10f, 0.25f, 0.55f, 1));
+    push_button_colors(selected ? palette().accent : palette().heads_off);
     char label[16];
     std::snprintf(label, sizeof label, "%d##heads", n);
     if (ImGui::Button(label, ImVec2(w, 0))) demo.set_heads(n);

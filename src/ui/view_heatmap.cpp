@@ -64,7 +64,7 @@ void view_heatmap(Demo& demo) {
         const ImVec2 ts = ImGui::CalcTextSize(name);
         dl->PushClipRect(ImVec2(o.x, o.y), ImVec2(o.x + label_w - 4, o.y + img), true);
         dl->AddText(ImVec2(o.x + label_w - 6 - ts.x, o.y + cell * (i + 0.5f) - ts.y * 0.5f),
-                    i == q ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255), name);
+                    i == q ? palette().text : palette().text_faint, name);
         dl->PopClipRect();
       }
     ImGui::SetCursorScreenPos(ImVec2(o.x + label_w, o.y));
@@ -74,7 +74,7 @@ void view_heatmap(Demo& demo) {
       ImGui::Image(tex, ImVec2(img, img));
     } else {
       ImGui::Dummy(ImVec2(img, img));
-      dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), IM_COL32(160, 30, 30, 255), "WebGL refused the heatmap shader");
+      dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, "WebGL refused the heatmap shader");
     }
     if (ImGui::IsItemHovered()) {
       const ImVec2 m = ImGui::GetIO().MousePos, a = ImGui::GetItemRectMin();

@@ -47,7 +47,7 @@ void view_more_heads(Demo& demo) {
       ImGui::TableNextColumn();
       const float c = r.target_cos[k];
       if (c >= kReadsCos) ImGui::Text("%.2f", c);
-      else ImGui::TextColored(ImVec4(0.70f, 0.25f, 0.10f, 1), "%.2f", c);
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().warning), "%.2f", c);
       if (!narrow) {
         ImGui::TableNextColumn();
         if (k == 0) ImGui::Text("%s (cos %.2f)", tokens[static_cast<size_t>(r.nearest)].text.c_str(), r.nearest_cos);

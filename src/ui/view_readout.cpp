@@ -12,7 +12,7 @@
 namespace headroom::ui {
 
 void view_readout(Demo& demo) {
-  begin_card("##readout", theme_color(IM_COL32(255, 248, 225, 255), IM_COL32(58, 50, 24, 255)));
+  begin_card("##readout", palette().readout_card);
   const std::string sentence = readout_sentence(demo.scene);
   ImGui::PushFont(fonts().medium);
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - 28.f);
@@ -24,7 +24,7 @@ void view_readout(Demo& demo) {
       "weights: a_j = softmax_j(q . k_j / sqrt(d_head)); a head's output o = sum_j a_j v_j; "
       "\"reads X\" when cos(o, v_X) >= 0.90, cos(a, b) = a . b / (|a| |b|).");
   if (!demo.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.70f, 0.10f, 0.10f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("Refused: %s", demo.error.c_str());
     ImGui::PopStyleColor();
   }

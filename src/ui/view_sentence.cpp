@@ -52,12 +52,7 @@ void view_sentence_strip(Demo& demo) {
     const bool selected = i == q;
     // The query chip is the one in reverse video: dark on the light theme,
     // light (amber) on the dark one.
-    const bool dark = dark_theme();
-    ImVec4 bg = selected ? (dark ? ImVec4(1.f, 0.80f, 0.35f, 1) : ImVec4(0.12f, 0.12f, 0.16f, 1)) : ImVec4(0.92f, 0.92f, 0.90f, 1);
-    ImGui::PushStyleColor(ImGuiCol_Button, bg);
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, selected ? (dark ? ImVec4(1.f, 0.86f, 0.5f, 1) : ImVec4(0.25f, 0.25f, 0.30f, 1)) : ImVec4(0.84f, 0.86f, 0.90f, 1));
-    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.70f, 0.75f, 0.85f, 1));
-    ImGui::PushStyleColor(ImGuiCol_Text, selected && !dark ? ImVec4(1, 1, 1, 1) : ImVec4(0.1f, 0.1f, 0.1f, 1));
+    push_button_colors(selected ? palette().chip_on : palette().chip_off);
     ImGui::PushID(i);
     if (ImGui::Button(tokens[static_cast<size_t>(i)].text.c_str(), ImVec2(w, 0))) {
       if (vs.reassign >= 0) {
@@ -102,7 +97,7 @@ void view_sentence_strip(Demo& demo) {
       if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 24) ImGui::NewLine();
       ImGui::PushStyleColor(ImGuiCol_Button, armed ? head_color(h) : head_color(h, 0.15f));
       ImGui::PushStyleColor(ImGuiCol_ButtonHovered, head_color(h, 0.35f));
-      ImGui::PushStyleColor(ImGuiCol_Text, armed ? IM_COL32(255, 255, 255, 255) : head_color(h));
+      ImGui::PushStyleColor(ImGuiCol_Text, armed ? palette().on_color : head_color(h));
       if (ImGui::SmallButton(label.c_str())) vs.reassign = armed ? -1 : static_cast<int>(rel);
       ImGui::PopStyleColor(3);
       ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,

@@ -87,12 +87,9 @@ void view_steps(Demo& demo) {
     const float w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (ImGui::GetContentRegionAvail().x < w + 40) ImGui::NewLine();
     const bool on = s == vs.step;
-    if (on) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.13f, 0.36f, 0.72f, 1));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    }
+    if (on) push_button_colors(palette().accent);
     if (ImGui::Button(label)) vs.step = s;
-    if (on) ImGui::PopStyleColor(2);
+    if (on) ImGui::PopStyleColor(4);
     ImGui::SameLine();
   }
   if (ImGui::ArrowButton("##next", ImGuiDir_Right) && vs.step < kSteps - 1) ++vs.step;
@@ -105,7 +102,7 @@ void view_steps(Demo& demo) {
       char label[16];
       std::snprintf(label, sizeof label, "%d##sh", h + 1);
       ImGui::PushStyleColor(ImGuiCol_Button, h == vs.step_head ? head_color(h) : head_color(h, 0.18f));
-      ImGui::PushStyleColor(ImGuiCol_Text, h == vs.step_head ? IM_COL32(255, 255, 255, 255) : head_color(h));
+      ImGui::PushStyleColor(ImGuiCol_Text, h == vs.step_head ? palette().on_color : head_color(h));
       if (ImGui::SmallButton(label)) vs.step_head = h;
       ImGui::PopStyleColor(2);
     }

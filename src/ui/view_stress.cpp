@@ -68,7 +68,7 @@ void view_stress(Demo& demo) {
   const ImTextureID tex =
       heatmap_texture(kStressSlot, tr.heads[static_cast<size_t>(st.head)].weights, demo.scene.query(), px, px, 0.f);
   if (tex) ImGui::Image(tex, ImVec2(side, side));
-  else ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.1f, 1), "WebGL refused the heatmap texture");
+  else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().error), "WebGL refused the heatmap texture");
 }
 
 }  // namespace headroom::ui

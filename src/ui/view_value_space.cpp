@@ -76,8 +76,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
   const ImVec2 a = ImGui::GetCursorScreenPos();
   const ImVec2 b(a.x + size.x, a.y + size.y);
-  dl->AddRectFilled(a, b, theme_color(IM_COL32(252, 252, 250, 255), IM_COL32(20, 20, 24, 255)), 6.f);
-  dl->AddRect(a, b, theme_color(IM_COL32(0, 0, 0, 35), IM_COL32(255, 255, 255, 40)), 6.f);
+  dl->AddRectFilled(a, b, palette().panel, 6.f);
+  dl->AddRect(a, b, palette().panel_border, 6.f);
 
   // Uniform scale fitting the `fit` tokens (all, or the query's targets) and
   // the output, with room for labels; tokens outside sit on the rim.
@@ -102,8 +102,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   dl->PushClipRect(a, b, true);
   // The origin (the zero vector) as a faint cross.
   const ImVec2 origin = to_screen(0, 0);
-  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), theme_color(IM_COL32(0, 0, 0, 40), IM_COL32(255, 255, 255, 60)));
-  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), theme_color(IM_COL32(0, 0, 0, 40), IM_COL32(255, 255, 255, 60)));
+  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), palette().axis);
+  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), palette().axis);
 
   std::vector<ImVec2> p(static_cast<size_t>(L));
   std::vector<bool> on_rim(static_cast<size_t>(L), false);
@@ -139,8 +139,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   // Faint rays from the origin to the targets and to the output: the plane
   // keeps angles, so the angle between two rays is the one whose cosine the
   // readout prints ("close to neither" is an angle you can see).
-  for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], theme_color(IM_COL32(0, 0, 0, 28), IM_COL32(255, 255, 255, 40)), 1.f);
-  dl->AddLine(origin, out, theme_color(IM_COL32(0, 0, 0, 70), IM_COL32(255, 255, 255, 90)), 1.f);
+  for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], palette().guide, 1.f);
+  dl->AddLine(origin, out, palette().guide_strong, 1.f);
 
   // Lines from the output to what it mixes.
   const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
@@ -180,11 +180,11 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     const ImVec2 pj = p[static_cast<size_t>(j)];
     if (target) {
       dl->AddCircleFilled(pj, 6.5f, head_color(h));
-      dl->AddCircle(pj, 6.5f, IM_COL32(255, 255, 255, 255), 0, 1.5f);
+      dl->AddCircle(pj, 6.5f, palette().point_ring, 0, 1.5f);
     } else if (on_rim[static_cast<size_t>(j)]) {
-      dl->AddCircle(pj, 4.f, IM_COL32(150, 150, 155, 255), 0, 1.5f);  // beyond the zoomed view
+      dl->AddCircle(pj, 4.f, palette().point_far, 0, 1.5f);  // beyond the zoomed view
     } else {
-      dl->AddCircleFilled(pj, 4.f, IM_COL32(120, 120, 125, 255));
+      dl->AddCircleFilled(pj, 4.f, palette().point);
     }
     const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
     float lx = pj.x + 9, ly = pj.y - ts.y * 0.5f;
@@ -195,7 +195,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     if (clear || target) {
       labels.emplace_back(lx, ly, lx + ts.x, ly + ts.y);
       ImGui::PushFont(target ? fonts().bold : fonts().body);
-      dl->AddText(ImVec2(lx, ly), target ? ImGui::GetColorU32(ImGuiCol_Text) : IM_COL32(128, 128, 128, 255), label.c_str());
+      dl->AddText(ImVec2(lx, ly), target ? palette().text : palette().text_faint, label.c_str());
       ImGui::PopFont();
     }
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
@@ -205,18 +205,18 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
   // The ghost of the single head's midpoint, then the output marker.
   if (ghost) {
-    dl->AddCircle(ghost_at, 9.f, IM_COL32(60, 60, 60, static_cast<int>(200 * (1 - progress))), 0, 2.f);
-    dl->AddText(ImVec2(ghost_at.x + 11, ghost_at.y + 4), IM_COL32(60, 60, 60, static_cast<int>(255 * (1 - progress))),
+    dl->AddCircle(ghost_at, 9.f, with_alpha(palette().ghost, 0.78f * (1 - progress)), 0, 2.f);
+    dl->AddText(ImVec2(ghost_at.x + 11, ghost_at.y + 4), with_alpha(palette().ghost, 1 - progress),
                 "1 head's midpoint");
   }
   dl->AddQuadFilled(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), head_color(h));
-  dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), IM_COL32(20, 20, 20, 255), 2.f);
+  dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), palette().marker_edge, 2.f);
   ImGui::PushFont(fonts().bold);
   const char* out_label = H == 1 && r.targets.size() == 2 && r.max_weight < 0.8f ? "output (a midpoint)" : "output";
   const ImVec2 ols = ImGui::CalcTextSize(out_label);
   float olx = out.x - ols.x * 0.5f;
   olx = std::clamp(olx, a.x + 4, b.x - ols.x - 4);
-  dl->AddText(ImVec2(olx, out.y + R + 3), ImGui::GetColorU32(ImGuiCol_Text), out_label);
+  dl->AddText(ImVec2(olx, out.y + R + 3), palette().text, out_label);
   ImGui::PopFont();
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
     ImGui::SetTooltip("head %d's output for %s\nin-plane point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));

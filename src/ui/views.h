@@ -14,6 +14,7 @@
 #include "app/demo.h"
 #include "app/describe.h"
 #include "imgui.h"
+#include "ui/palette.h"
 
 namespace headroom::ui {
 
@@ -74,23 +75,23 @@ ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, i
 // A "(?)" marker whose tooltip states one line of maths.
 void help_marker(const char* text);
 
-// A white card around a view: begin_card, the view, end_card. `tint` is the
-// background (0: white).
+// A card around a view: begin_card, the view, end_card. `tint` is the
+// background (0: palette().card).
 void begin_card(const char* id, ImU32 tint = 0);
 void end_card();
 
 // A view's title in bold, then its help marker on the same line.
 void section_title(const char* title, const char* help);
 
-// Colour of head h (of H), the same in every view.
+// Colour of head h (of H), the same in every view (palette().heads).
 ImU32 head_color(int head, float alpha = 1.f);
 
-// The URL hash's theme=dark: true when the window background is dark.
-bool dark_theme();
-// `light` in the light theme, `dark` in the dark one (cards, panels, banners).
-ImU32 theme_color(ImU32 light, ImU32 dark);
+// Pushes a button's four colours (ImGuiCol_Button, ...Hovered, ...Active,
+// Text); pop them with ImGui::PopStyleColor(4).
+void push_button_colors(const ButtonColors& c);
 
-// Blue (negative) - white - red (positive), |v| / scale saturating at 1.
+// Blue (negative) - neutral - red (positive), |v| / scale saturating at 1
+// (palette().diverging_*: white in the light theme, the card in the dark).
 ImU32 diverging_color(float v, float scale);
 
 // A strip of n cells coloured by diverging_color(v[i], scale) in the given

@@ -1,0 +1,97 @@
+// palette.cpp: the two palettes (see palette.h), one row per colour with its
+// light and dark value side by side. Light values are the ones the views were
+// first drawn with; dark values keep text readable on the dark cards (#1C1C20).
+#include "ui/palette.h"
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr ImU32 rgb(int r, int g, int b, int a = 255) { return IM_COL32(r, g, b, a); }
+
+struct Row {
+  ImU32 Palette::*field;
+  ImU32 light, dark;
+};
+const Row kColors[] = {
+    {&Palette::window, rgb(250, 250, 247), rgb(18, 18, 20)},
+    {&Palette::card, rgb(255, 255, 255), rgb(28, 28, 32)},
+    {&Palette::card_border, rgb(0, 0, 0, 28), rgb(255, 255, 255, 36)},
+    {&Palette::readout_card, rgb(255, 248, 225), rgb(58, 50, 24)},
+    {&Palette::panel, rgb(252, 252, 250), rgb(20, 20, 24)},
+    {&Palette::panel_border, rgb(0, 0, 0, 35), rgb(255, 255, 255, 40)},
+    {&Palette::highlight, rgb(0, 0, 0, 20), rgb(255, 255, 255, 24)},
+    {&Palette::text, rgb(15, 15, 20), rgb(235, 235, 240)},
+    {&Palette::text_secondary, rgb(80, 80, 80), rgb(190, 190, 198)},
+    {&Palette::text_faint, rgb(128, 128, 128), rgb(140, 140, 150)},
+    {&Palette::on_color, rgb(255, 255, 255), rgb(255, 255, 255)},
+    {&Palette::error, rgb(179, 26, 26), rgb(255, 128, 128)},
+    {&Palette::warning, rgb(179, 64, 26), rgb(255, 166, 102)},
+    {&Palette::rule, rgb(0, 0, 0, 55), rgb(255, 255, 255, 70)},
+    {&Palette::axis, rgb(0, 0, 0, 40), rgb(255, 255, 255, 60)},
+    {&Palette::guide, rgb(0, 0, 0, 28), rgb(255, 255, 255, 40)},
+    {&Palette::guide_strong, rgb(0, 0, 0, 70), rgb(255, 255, 255, 90)},
+    {&Palette::point, rgb(120, 120, 125), rgb(150, 150, 158)},
+    {&Palette::point_far, rgb(150, 150, 155), rgb(110, 110, 118)},
+    {&Palette::point_ring, rgb(255, 255, 255), rgb(20, 20, 24)},
+    {&Palette::ghost, rgb(60, 60, 60), rgb(205, 205, 210)},
+    {&Palette::marker_edge, rgb(20, 20, 20), rgb(235, 235, 240)},
+    {&Palette::diverging_low, rgb(33, 102, 171), rgb(90, 153, 230)},
+    {&Palette::diverging_mid, rgb(255, 255, 255), rgb(28, 28, 32)},  // zero: white, or the card
+    {&Palette::diverging_high, rgb(179, 23, 43), rgb(230, 89, 102)},
+};
+
+struct ButtonRow {
+  ButtonColors Palette::*field;
+  ButtonColors light, dark;  // bg, hovered, active, text
+};
+const ButtonRow kButtons[] = {
+    {&Palette::accent, {rgb(33, 92, 184), rgb(46, 107, 204), rgb(26, 77, 166), rgb(255, 255, 255)},
+     {rgb(46, 107, 204), rgb(64, 125, 222), rgb(33, 92, 184), rgb(255, 255, 255)}},
+    {&Palette::heads_off, {rgb(219, 230, 247), rgb(194, 214, 245), rgb(26, 77, 166), rgb(26, 64, 140)},
+     {rgb(36, 48, 72), rgb(48, 66, 100), rgb(33, 92, 184), rgb(179, 209, 255)}},
+    {&Palette::chip_on, {rgb(31, 31, 41), rgb(64, 64, 77), rgb(179, 191, 217), rgb(255, 255, 255)},
+     {rgb(255, 204, 89), rgb(255, 219, 128), rgb(179, 191, 217), rgb(26, 26, 26)}},  // amber on dark
+    {&Palette::chip_off, {rgb(235, 235, 230), rgb(214, 219, 230), rgb(179, 191, 217), rgb(26, 26, 26)},
+     {rgb(52, 52, 60), rgb(70, 72, 84), rgb(96, 104, 128), rgb(235, 235, 240)}},
+    {&Palette::toggle_on, {rgb(64, 64, 77), rgb(89, 89, 102), rgb(64, 64, 77), rgb(255, 255, 255)},
+     {rgb(214, 214, 222), rgb(240, 240, 245), rgb(214, 214, 222), rgb(20, 20, 24)}},
+};
+
+// Head colours; the dark ones are the light ones lifted towards white.
+constexpr std::array<ImU32, 8> kHeadsLight = {rgb(51, 115, 204), rgb(217, 102, 26), rgb(38, 153, 77),
+                                              rgb(179, 51, 140), rgb(140, 115, 26), rgb(26, 153, 166),
+                                              rgb(204, 51, 64),  rgb(102, 89, 191)};
+constexpr std::array<ImU32, 8> kHeadsDark = {rgb(110, 160, 230), rgb(240, 140, 70), rgb(90, 200, 120),
+                                             rgb(220, 110, 190), rgb(205, 180, 80), rgb(70, 200, 210),
+                                             rgb(240, 100, 110), rgb(150, 140, 240)};
+
+Palette make(bool dark) {
+  Palette p;
+  p.dark = dark;
+  for (const Row& r : kColors) p.*r.field = dark ? r.dark : r.light;
+  for (const ButtonRow& r : kButtons) p.*r.field = dark ? r.dark : r.light;
+  p.heads = dark ? kHeadsDark : kHeadsLight;
+  return p;
+}
+
+const Palette* g_current = nullptr;
+
+}  // namespace
+
+const Palette& palette_for(bool dark) {
+  static const Palette light = make(false), dim = make(true);
+  return dark ? dim : light;
+}
+
+const Palette& palette() { return g_current ? *g_current : palette_for(false); }
+
+void use_palette(bool dark) { g_current = &palette_for(dark); }
+
+ImU32 with_alpha(ImU32 c, float alpha) {
+  const float a = static_cast<float>((c >> IM_COL32_A_SHIFT) & 0xFF) * alpha;
+  const ImU32 a8 = static_cast<ImU32>(a < 0 ? 0 : a > 255 ? 255 : a + 0.5f);
+  return (c & ~IM_COL32_A_MASK) | (a8 << IM_COL32_A_SHIFT);
+}
+
+}  // namespace headroom::ui

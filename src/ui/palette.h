@@ -1,0 +1,64 @@
+// palette.h: every colour the UI draws with, for the light and the dark theme.
+//
+// Does: name each colour by its role (card, muted text, heads button, ...)
+// and give it one value per theme; setup_style() (ui.h) picks the theme from
+// app::Demo::theme, and palette() returns the current one. ImGui's own style
+// colours (window, text) are set from it too, and the platform clears the GL
+// canvas with `window`.
+// Does not: decide the theme (the app does: Demo::set_theme, the URL's
+// theme=dark), or hold the heatmap's colour map (viridis, in the shader).
+#pragma once
+#include <array>
+
+#include "imgui.h"
+
+namespace headroom::ui {
+
+// A button's four colours.
+struct ButtonColors {
+  ImU32 bg, hovered, active, text;
+};
+
+struct Palette {
+  bool dark = false;
+  // Surfaces.
+  ImU32 window = 0;    // the main window, and the GL clear colour
+  ImU32 card, card_border;
+  ImU32 readout_card;  // the readout sentence's tinted card
+  ImU32 panel, panel_border;  // the value space's plot area
+  ImU32 highlight;     // the band behind the query's label or row
+  // Text.
+  ImU32 text;          // body text, the query's label
+  ImU32 text_secondary;  // token labels beside the query's
+  ImU32 text_faint;    // labels that step back (non-targets, tiny weights)
+  ImU32 on_color;      // text on a filled head-coloured button
+  ImU32 error;         // refusals, GL failures
+  ImU32 warning;       // a cosine that does not read its target
+  // Lines and marks.
+  ImU32 rule;          // bar baselines, vector-strip borders
+  ImU32 axis, guide, guide_strong;  // value space: origin cross, target lines, output line
+  ImU32 point, point_far, point_ring;  // value space: tokens, tokens beyond the zoom, ring on targets
+  ImU32 ghost;         // the single head's midpoint during the split animation
+  ImU32 marker_edge;   // outline of a head's output marker
+  // Buttons.
+  ButtonColors accent;      // the selected heads count, the open step
+  ButtonColors heads_off;   // the other heads counts
+  ButtonColors chip_on;     // the query's token chip (reverse video)
+  ButtonColors chip_off;    // the other token chips
+  ButtonColors toggle_on;   // the focus preset in use
+  // Colour maps.
+  ImU32 diverging_low, diverging_mid, diverging_high;  // negative - zero - positive
+  std::array<ImU32, 8> heads;  // head h's colour is heads[h % 8]
+};
+
+// The current theme's palette (light until setup_style says otherwise).
+const Palette& palette();
+// The palette of either theme (tests of contrast, the platform's clear colour).
+const Palette& palette_for(bool dark);
+// Makes `dark`'s palette current; setup_style() calls it.
+void use_palette(bool dark);
+
+// `c` with its alpha multiplied by `alpha` (0..1).
+ImU32 with_alpha(ImU32 c, float alpha);
+
+}  // namespace headroom::ui
