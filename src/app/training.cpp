@@ -1,0 +1,169 @@
+// training.cpp: the demo's live training (see training.h).
+//
+// Index of this file
+//   [SECTION] verbs
+//   [SECTION] the frame tick
+//   [SECTION] the weights the scene shows
+#include "app/training.h"
+
+#include <chrono>
+#include <utility>
+
+namespace headroom::app {
+
+double Training::steady_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+Training::Training(Clock now) : now_(std::move(now)) { publish(); }
+
+//-----------------------------------------------------------------------------
+// [SECTION] verbs
+//-----------------------------------------------------------------------------
+Status Training::refuse(Status s) {
+  refusal_ = s.error;
+  return s;
+}
+
+Status Training::reset(int64_t seed, int r, float lr) {
+  if (Status s = trainer_.reset(seed, r, lr); !s) return refuse(std::move(s));
+  refusal_.clear();
+  meter_.clear();
+  gate_.clear();
+  publish();
+  return Status::ok();
+}
+
+Status Training::step(int n) {
+  if (Status s = trainer_.step(n); !s) return refuse(std::move(s));
+  refusal_.clear();
+  if (all_diverged()) running_ = false;
+  publish();
+  return Status::ok();
+}
+
+Status Training::set_lr(float lr) {
+  if (Status s = trainer_.set_lr(lr); !s) return refuse(std::move(s));
+  refusal_.clear();
+  return Status::ok();
+}
+
+Status Training::play() {
+  if (all_diverged())
+    return refuse(Status::fail("every run has diverged: reset (a smaller learning rate helps) to train again"));
+  refusal_.clear();
+  if (!running_) meter_.clear();
+  running_ = true;
+  last_tick_ms_ = -1;
+  return Status::ok();
+}
+
+void Training::pause() {
+  refusal_.clear();
+  running_ = false;
+  meter_.clear();
+}
+
+Status Training::set_max_steps_per_frame(int n) {
+  if (n < 1 || n > FramePacer::kMaxStepsPerFrame)
+    return refuse(Status::fail("steps per frame must be a whole number from 1 to " +
+                               std::to_string(FramePacer::kMaxStepsPerFrame) + ", got " + std::to_string(n)));
+  refusal_.clear();
+  max_steps_per_frame_ = n;
+  return Status::ok();
+}
+
+Status Training::set_weights(std::string_view choice) {
+  for (const char* c : kWeightChoices)
+    if (choice == c) {
+      refusal_.clear();
+      choice_ = c;
+      return Status::ok();
+    }
+  return refuse(Status::fail("weights must be \"built\" or \"trained\", not \"" + std::string(choice) + "\""));
+}
+
+std::string Training::error() const {
+  if (!refusal_.empty()) return refusal_;
+  std::string out;
+  for (const TrainRun& run : trainer_.runs())
+    if (run.diverged) {
+      if (!out.empty()) out += "; ";
+      out += run.message;
+    }
+  return out;
+}
+
+bool Training::all_diverged() const {
+  for (const TrainRun& run : trainer_.runs())
+    if (!run.diverged) return false;
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the frame tick
+//-----------------------------------------------------------------------------
+void Training::publish() {
+  chart_step_ = trainer_.step_count();
+  ++chart_updates_;
+}
+
+bool Training::tick(bool reduced_motion) {
+  if (!running_) return false;
+  const double t0 = now_();
+  // A long gap means no frames were drawn (hidden, off-screen): the rate
+  // starts a new window rather than averaging over the gap.
+  if (last_tick_ms_ >= 0 && t0 - last_tick_ms_ > 500.0) meter_.clear();
+  last_tick_ms_ = t0;
+  const int n = pacer_.run(
+      [&] {
+        (void)trainer_.step(1);  // 1 is always in range
+        return !all_diverged();
+      },
+      now_, max_steps_per_frame_);
+  const double t1 = now_();
+  meter_.add(n, t1);
+  if (all_diverged()) {  // stopped: show where it stopped, want no more frames
+    running_ = false;
+    meter_.clear();
+    publish();
+    return false;
+  }
+  if (gate_.due(t1, reduced_motion)) publish();
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the weights the scene shows
+//-----------------------------------------------------------------------------
+void Training::sync_scene(Scene& scene) {
+  const int heads = scene.heads();
+  auto show_built = [&](std::string note) {
+    if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
+    shown_ = kWeightChoices[0];
+    note_ = std::move(note);
+    synced_update_ = -1;
+  };
+  if (choice_ == kWeightChoices[0]) return show_built("");
+  const AttentionWeights* w = trainer_.weights(heads);
+  if (w == nullptr) {
+    std::string runs;
+    for (size_t i = 0; i < kTrainHeads.size(); ++i) {
+      if (i > 0) runs += i + 1 == kTrainHeads.size() ? " and " : ", ";
+      runs += std::to_string(kTrainHeads[i]);
+    }
+    return show_built("no training run has " + std::to_string(heads) + (heads == 1 ? " head" : " heads") +
+                      " (the runs have " + runs + "): the views show the built weights");
+  }
+  // The scene follows the chart: new weights only when the chart took them.
+  if (scene.weights_overridden() && synced_update_ == chart_updates_ && synced_heads_ == heads) return;
+  if (Status s = scene.set_weights_override(w); !s)
+    return show_built("the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
+  shown_ = kWeightChoices[1];
+  note_.clear();
+  synced_update_ = chart_updates_;
+  synced_heads_ = heads;
+}
+
+}  // namespace headroom::app

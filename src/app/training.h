@@ -1,0 +1,122 @@
+// training.h: the demo's live training, as the app sees it: play and pause,
+// how many steps a frame runs, what the chart shows, which weights the
+// lesson's views use, and the JSON of train.state() and train.snapshot(heads).
+//
+// Does: own the engine's Trainer (engine/trainer.h: one run per head count,
+// 1, 2 and 4, on the same batches from the same seed) and drive it:
+// - verbs that validate, then change, and return a Status (a refused value
+//   keeps the previous one, and its message is what state().error shows):
+//   reset(seed, r, lr), step(n) (synchronous), set_lr, play / pause, the
+//   speed cap (steps per frame), and the weights choice "built" | "trained";
+// - tick(), once per drawn frame while running: steps every run as many times
+//   as fit in FramePacer's 12 ms budget (train_pace.h), measures steps/s, and
+//   publishes to the chart every frame or, under reduced motion, at most 4
+//   times a second; when every run has diverged it stops, and state().error
+//   names the step and the rate of each (reset recovers);
+// - sync_scene(): with "trained" chosen, hands the Scene the trained weights
+//   of the run with the Scene's head count; a head count with no run gets the
+//   built weights AND a note saying so (weights_shown() = "built").
+// Does not: train itself (engine/trainer.h does), read a clock of its own
+// (the clock is given, so tests are deterministic), draw anything (src/ui
+// reads it), or know about the browser (src/platform calls tick()).
+//
+// JSON (training_json.cpp), every number finite:
+//   state():   {seed, r, lr, step, stepsPerSecond, stepsPerFrame,
+//               maxStepsPerFrame, running, error, weights: {choice, shown,
+//               note}, runs: [{heads, loss, floor, steps, diverged, message,
+//               history: [[step, loss], ...], perHead: [{weightOn: [R]}]}]}
+//   snapshot(heads): {heads, step, seed, r, X, target, mask, W_Q, W_K, W_V,
+//               W_O, lossScale, loss, grads: {W_Q, W_K, W_V, W_O}}, each array
+//               {shape, data} row-major: X [B, L, D], target [B, L, T], mask
+//               [B, L], W_* [D, D] with head h in columns h*D/heads.. (rows of
+//               W_O). No W_R: the prediction is Y itself (T = D).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "app/train_pace.h"
+#include "engine/scene.h"
+#include "engine/status.h"
+#include "engine/trainer.h"
+
+namespace headroom::app {
+
+// The values the weights choice takes; the first is the default.
+constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
+
+class Training {
+ public:
+  using Clock = std::function<double()>;  // milliseconds, never going back
+  static double steady_ms();              // std::chrono::steady_clock in ms
+
+  explicit Training(Clock now = steady_ms);
+
+  // [verbs] Each validates, then changes, and returns why it refused.
+  Status reset(int64_t seed, int r, float lr);  // ranges: engine/trainer.h
+  Status step(int n);                           // 1 .. kMaxStepsPerCall, every run
+  Status set_lr(float lr);
+  Status play();                                // refused when every run has diverged
+  void pause();
+  Status set_max_steps_per_frame(int n);        // 1 .. FramePacer::kMaxStepsPerFrame
+  Status set_weights(std::string_view choice);  // "built" | "trained"
+
+  // Once per frame. While running: trains within the frame budget and, if the
+  // chart is due, publishes. Returns whether it wants another frame (running).
+  bool tick(bool reduced_motion);
+
+  // Makes the Scene show the chosen weights (see above); cheap when nothing
+  // changed. Call after any verb here, after Scene::set_heads, and after tick.
+  void sync_scene(Scene& scene);
+
+  // [reads]
+  const Trainer& trainer() const { return trainer_; }
+  bool running() const { return running_; }
+  double steps_per_second() const { return meter_.per_second(); }
+  int steps_last_frame() const { return pacer_.last_steps(); }
+  int max_steps_per_frame() const { return max_steps_per_frame_; }
+  // The last refused verb's message; else the messages of diverged runs
+  // ("" when there is nothing to say).
+  std::string error() const;
+  const std::string& weights_choice() const { return choice_; }
+  // "built" or "trained": what sync_scene last gave the Scene, and the note
+  // that says why it is not what was chosen ("" when it is).
+  const std::string& weights_shown() const { return shown_; }
+  const std::string& weights_note() const { return note_; }
+  // The chart shows each run's history points with step <= chart_step():
+  // every step, or under reduced motion the steps published at most 4 times
+  // a second. chart_updates() counts publications (tests).
+  int64_t chart_step() const { return chart_step_; }
+  long long chart_updates() const { return chart_updates_; }
+
+  // [JSON] (training_json.cpp)
+  std::string state_json() const;
+  // The snapshot of the run with `heads` heads, or why not (no such run).
+  Status snapshot_json(int heads, std::string& out) const;
+
+ private:
+  Status refuse(Status s);  // records a refusal, returns it
+  void publish();
+  bool all_diverged() const;
+
+  Clock now_;
+  Trainer trainer_;
+  FramePacer pacer_;
+  RateMeter meter_;
+  ChartGate gate_;
+  bool running_ = false;
+  int max_steps_per_frame_ = FramePacer::kMaxStepsPerFrame;
+  std::string refusal_;
+  double last_tick_ms_ = -1;
+  int64_t chart_step_ = 0;
+  long long chart_updates_ = 0;
+  // What the Scene was last given: the weights of publication number
+  // synced_update_ for synced_heads_ heads.
+  std::string choice_ = kWeightChoices[0], shown_ = kWeightChoices[0], note_;
+  long long synced_update_ = -1;
+  int synced_heads_ = 0;
+};
+
+}  // namespace headroom::app
