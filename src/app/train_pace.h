@@ -56,10 +56,14 @@ class FramePacer {
 class RateMeter {
  public:
   static constexpr double kWindowMs = 1000.0;
-  // `steps` were run by time `now_ms`. The rate updates once a window has
-  // passed since the window began.
+  // `steps` were run by time `now_ms`. The first call only starts the window
+  // (its steps were run before any time we know of); the rate updates once a
+  // window has passed since the window began.
   void add(int steps, double now_ms) {
-    if (start_ < 0) start_ = now_ms;
+    if (start_ < 0) {
+      start_ = now_ms;
+      return;
+    }
     steps_ += steps;
     const double dt = now_ms - start_;
     if (dt >= kWindowMs) {
