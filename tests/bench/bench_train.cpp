@@ -20,7 +20,10 @@
 // pin threads, or check gradients (the test suites do).
 //
 // Usage: bench_train --platform wasm|native [--min-samples N] [--only B,L,D,H]
-//                    [--variant NAME]
+//                    [--variant NAME] [--steps N]
+// --steps N times exactly N steps after two warm-up steps (one sample), so an
+// outside timer (`/usr/bin/time`: CPU seconds) can divide by a known count
+// when the machine is too loaded for wall-clock medians.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -101,8 +104,16 @@ void train_step(Model& m, int batch, Backend b) {
 }
 
 // Median seconds per training step; fresh model per variant.
-double time_steps(const Config& c, Backend b, int min_samples, float& last_loss) {
+double time_steps(const Config& c, Backend b, int min_samples, int fixed_steps, float& last_loss) {
   Model m = make_model(c);
+  if (fixed_steps > 0) {
+    train_step(m, c.B, b);
+    train_step(m, c.B, b);
+    const double t0 = bench::now_s();
+    for (int i = 0; i < fixed_steps; ++i) train_step(m, c.B, b);
+    last_loss = m.loss;
+    return (bench::now_s() - t0) / fixed_steps;
+  }
   const double s = bench::median_seconds([&] { train_step(m, c.B, b); }, min_samples, 0.1);
   last_loss = m.loss;
   return s;
@@ -115,16 +126,18 @@ int main(int argc, char** argv) {
   int min_samples = 11;
   int only[4] = {0, 0, 0, 0};
   std::string only_variant;
+  int fixed_steps = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--platform") && i + 1 < argc) platform = argv[++i];
     else if (!std::strcmp(argv[i], "--min-samples") && i + 1 < argc) min_samples = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
       std::sscanf(argv[++i], "%d,%d,%d,%d", &only[0], &only[1], &only[2], &only[3]);
     else if (!std::strcmp(argv[i], "--variant") && i + 1 < argc) only_variant = argv[++i];
+    else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) fixed_steps = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: %s --platform wasm|native [--min-samples N] [--only B,L,D,H] "
-                   "[--variant NAME]\n", argv[0]);
+                   "[--variant NAME] [--steps N]\n", argv[0]);
       return 2;
     }
   }
@@ -141,7 +154,7 @@ int main(int argc, char** argv) {
     for (const Variant* v = begin; v != end; ++v) {
       if (!only_variant.empty() && only_variant != v->name) continue;
       float loss = 0.f;
-      const double s = time_steps(c, v->backend, min_samples, loss);
+      const double s = time_steps(c, v->backend, min_samples, fixed_steps, loss);
       std::printf("{\"B\":%d,\"L\":%d,\"D\":%d,\"H\":%d,\"variant\":\"%s\",\"ms\":%.4g,\"gflops\":%.3g}\n",
                   c.B, c.L, c.D, c.H, v->name, s * 1e3, flops / s * 1e-9);
       std::fflush(stdout);

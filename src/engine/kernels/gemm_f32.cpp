@@ -39,9 +39,22 @@ int slab_cols(const GemmVariant& v, int K) {
   return nc > v.nr ? nc : v.nr;
 }
 
+// A full panel (n = NR) with NR known at compile time: the row copy becomes
+// one or two vector moves instead of a scalar loop of unknown length.
+template <int NR>
+void pack_full_panel(int K, const float* B, int ldb, int j, float* panel) {
+  for (int p = 0; p < K; ++p) {
+    float* dst = panel + static_cast<long>(p) * NR;
+    const float* src = B + static_cast<long>(p) * ldb + j;
+    for (int t = 0; t < NR; ++t) dst[t] = src[t];
+  }
+}
+
 // Copies columns [j, j + n) of B's K rows into one NR-wide panel (K x NR,
 // contiguous), zero-filling columns n..NR-1.
 void pack_panel(int K, int n, int NR, const float* B, int ldb, int j, float* panel) {
+  if (n == NR && NR == 8) return pack_full_panel<8>(K, B, ldb, j, panel);
+  if (n == NR && NR == 16) return pack_full_panel<16>(K, B, ldb, j, panel);
   // A plain loop, not memcpy: under Emscripten a variable-size memcpy is a
   // call into libc per row of B (K calls per panel).
   for (int p = 0; p < K; ++p) {
