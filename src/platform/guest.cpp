@@ -30,11 +30,6 @@ Guest& guest() {
   return g;
 }
 
-int& gl_generation() {
-  static int g = 0;
-  return g;
-}
-
 void wake(int frames) {
   if (guest().wake < frames) guest().wake = frames;
 }

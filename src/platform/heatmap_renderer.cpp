@@ -22,6 +22,22 @@ namespace headroom::platform {
 //-----------------------------------------------------------------------------
 namespace {
 
+// Whether shader or program `obj` compiled or linked; if not, prints its log
+// (tagged `what`) and deletes it.
+bool built(GLuint obj, bool is_program, const char* what) {
+  GLint ok = 0;
+  if (is_program) glGetProgramiv(obj, GL_LINK_STATUS, &ok);
+  else glGetShaderiv(obj, GL_COMPILE_STATUS, &ok);
+  if (ok) return true;
+  char log[1024] = {};
+  if (is_program) glGetProgramInfoLog(obj, sizeof log, nullptr, log);
+  else glGetShaderInfoLog(obj, sizeof log, nullptr, log);
+  std::fprintf(stderr, "heatmap_renderer.glsl (%s): %s\n", what, log);
+  if (is_program) glDeleteProgram(obj);
+  else glDeleteShader(obj);
+  return false;
+}
+
 // The file starts with "#version 300 es\n"; the stage's define goes after it.
 GLuint compile_stage(GLenum type, const char* source, const char* define) {
   std::string text(source);
@@ -31,16 +47,7 @@ GLuint compile_stage(GLenum type, const char* source, const char* define) {
   const char* src = text.c_str();
   glShaderSource(s, 1, &src, nullptr);
   glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "heatmap_renderer.glsl (%s): %s\n", define, log);
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
+  return built(s, false, define) ? s : 0;
 }
 
 }  // namespace
@@ -51,22 +58,18 @@ bool HeatmapRenderer::ensure_program() {
   failed_ = true;  // until proven otherwise: one error message, not one per frame
   const GLuint vs = compile_stage(GL_VERTEX_SHADER, shaders::heatmap_renderer_glsl, "VERTEX");
   const GLuint fs = compile_stage(GL_FRAGMENT_SHADER, shaders::heatmap_renderer_glsl, "FRAGMENT");
-  if (!vs || !fs) return false;
+  if (!vs || !fs) {
+    if (vs) glDeleteShader(vs);
+    if (fs) glDeleteShader(fs);
+    return false;
+  }
   const GLuint p = glCreateProgram();
   glAttachShader(p, vs);
   glAttachShader(p, fs);
   glLinkProgram(p);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetProgramInfoLog(p, sizeof log, nullptr, log);
-    std::fprintf(stderr, "heatmap_renderer.glsl (link): %s\n", log);
-    glDeleteProgram(p);
-    return false;
-  }
+  if (!built(p, true, "link")) return false;
   program_ = p;
   u_weights_ = glGetUniformLocation(p, "u_weights");
   u_cells_ = glGetUniformLocation(p, "u_cells");
@@ -148,11 +151,11 @@ ImTextureID HeatmapRenderer::render(int slot, const Mat& weights, int query, int
                                     float grid_px) {
   const int rows = static_cast<int>(weights.rows()), cols = static_cast<int>(weights.cols());
   if (slot < 0 || rows < 1 || cols < 1 || px_w < 1 || px_h < 1) return ImTextureID{};
-  if (generation_ != gl_generation()) {  // a restored context: the old objects died with the old one
+  if (generation_ != guest().gl_generation) {  // a restored context: the old objects died with the old one
     targets_.clear();
     program_ = 0;
     failed_ = false;
-    generation_ = gl_generation();
+    generation_ = guest().gl_generation;
   }
   SavedState saved;
   saved.save();

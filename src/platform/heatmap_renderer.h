@@ -40,7 +40,7 @@ class HeatmapRenderer : public ui::HeatmapTextures {
 
   unsigned program_ = 0;
   bool failed_ = false;
-  int generation_ = 0;  // gl_generation() (web_app.h) the GL objects belong to
+  int generation_ = 0;  // Guest::gl_generation (web_app.h) the GL objects belong to
   int u_weights_ = -1, u_cells_ = -1, u_size_ = -1, u_query_ = -1, u_grid_ = -1;
   std::vector<Target> targets_;
   std::vector<float> upload_;  // row-major copy of the weights being uploaded

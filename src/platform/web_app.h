@@ -22,15 +22,12 @@ struct Guest {
   bool paused = false;            // page hidden or canvas out of view
   bool context_lost = false;      // WebGL context lost, not yet restored
   bool context_restored = false;  // restored: rebuild GL objects next frame
+  int gl_generation = 0;          // +1 per restored context: renderers rebuild older GL objects
   bool ui_wants_wheel = false;    // the hovered ImGui window can scroll
   bool ui_wants_keys = false;     // an ImGui text field has focus
   std::string clipboard;          // text handed to ImGui on paste
 };
 Guest& guest();
-
-// Increases by one each time the GL context is restored after a loss: a
-// renderer that cached GL objects under an older generation recreates them.
-int& gl_generation();
 
 // Draw at least `frames` more frames (input, API calls, resize).
 void wake(int frames = 3);

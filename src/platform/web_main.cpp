@@ -9,7 +9,7 @@
 // app's theme changed, draw ui::draw_ui, and tell the page when the first
 // frame is on screen (Module.onHeadroomFirstFrame). Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
-// for; see guest.cpp and ui::frames_requested), counts the frames it draws,
+// for; see guest.cpp and ui::take_frame_request), counts the frames it draws,
 // and rebuilds its GL objects after a lost WebGL context comes back.
 // Does not: hold demo logic (src/app), lay out views (src/ui) or the JS API
 // (js_api.cpp).
@@ -126,13 +126,11 @@ void frame(void*) {
     gs.context_restored = false;
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplOpenGL3_Init("#version 300 es");
-    ++headroom::platform::gl_generation();
+    ++gs.gl_generation;
   }
   const bool resized = track_canvas_size();
-  int& requested = headroom::ui::frames_requested();
-  if (!resized && gs.wake <= 0 && requested <= 0) return;  // idle: draw nothing
+  if (!headroom::ui::take_frame_request() && !resized && gs.wake <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
-  if (requested > 0) --requested;
   auto& demo = headroom::platform::demo();
   if (demo.tick()) headroom::ui::request_frames(2);  // stress: keep timing every frame
   if (demo.theme != g.theme) {

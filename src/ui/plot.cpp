@@ -18,18 +18,18 @@ ViewState& view_state() {
   return s;
 }
 
-int& frames_requested() {
-  static int n = 0;
-  return n;
-}
-
-void request_frames(int n) {
-  if (frames_requested() < n) frames_requested() = n;
-}
-
 namespace {
+int g_frames_wanted = 0;  // request_frames / take_frame_request
 HeatmapTextures* g_heatmaps = nullptr;
 }  // namespace
+
+void request_frames(int n) { g_frames_wanted = std::max(g_frames_wanted, n); }
+
+bool take_frame_request() {
+  if (g_frames_wanted <= 0) return false;
+  --g_frames_wanted;
+  return true;
+}
 
 void set_heatmap_textures(HeatmapTextures* renderer) { g_heatmaps = renderer; }
 

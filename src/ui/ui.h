@@ -21,9 +21,10 @@ void setup_fonts(float density);
 // Between ImGui::NewFrame() and ImGui::Render().
 void draw_ui(app::Demo& demo);
 
-// Frames the UI still wants drawn (an animation running); the platform
-// draws one and decrements it, and otherwise draws only after input.
-int& frames_requested();
+// Once per frame tick: whether the UI still wants frames drawn (an animation
+// running, or the stress tick); counts one off. Frames are otherwise drawn
+// only after input.
+bool take_frame_request();
 
 // Where the last frame drew things, in CSS pixels, as JSON:
 // {"tokens":[[x0,y0,x1,y1],...], "heads":[...]} (one rect per token chip,

@@ -55,7 +55,7 @@ struct ViewState {
 ViewState& view_state();
 
 // Ask the platform for at least `n` more frames (an animation is running;
-// frames are otherwise drawn only after input). See frames_requested() in ui.h.
+// frames are otherwise drawn only after input). See take_frame_request() in ui.h.
 void request_frames(int n);
 
 // The GL half of the heatmap views (src/platform/heatmap_renderer): renders
