@@ -1,35 +1,16 @@
 #!/usr/bin/env bash
 # build.sh: install what is missing, build Headroom, serve or test it.
-#
-#   ./build.sh          install + build the site into build/web/ + serve it on
-#                       http://127.0.0.1:${PORT:-8000}
-#   ./build.sh build    install + build, no server
-#   ./build.sh test     install + build + run every suite: native doctest
-#                       (ctest), the engine suite as wasm under node (ctest),
-#                       the browser tests (tests/browser/run.mjs), and the
-#                       native suites again under ASan + UBSan with a short
-#                       run of each libFuzzer target (clang, build/native-asan);
-#                       ends with "N passed, N failed", non-zero on any failure
-#   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
-#                       for FUZZ_SECONDS (default 60); corpus and crash files
-#                       go to build/native-asan/fuzz-corpus|fuzz-artifacts/
-#   ./build.sh bench    build + run the forward benchmark, then the training-step
-#                       benchmark (tests/bench/), each wasm under node and
-#                       native -march=native: JSON lines, then a table (also
-#                       in build/bench/)
+# The commands: usage() below (./build.sh --help prints it).
 #
 # Does: apt-get install only the Debian packages that are missing, `npm ci`
 # only when node_modules is missing or older than package-lock.json, fetch Dear
 # ImGui 1.90.1 once (Debian source package through a private apt configuration
 # under build/, sha256 checked; IMGUI_DIR overrides), and let CMake decide what
-# to rebuild, so a second run is fast.
+# to rebuild, so a second run is fast. Every suite is a CTest project; the
+# counts are CTest's (its JUnit report), summed over the suites.
 # Does not: change the system's apt sources, download toolchains or browsers
 # (never `npx playwright install`), or write anything outside build/ and
 # node_modules/ (apart from the apt packages it installs).
-#
-# Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1),
-# HEADROOM_APT_MIRROR (Debian mirror for the ImGui source package; default:
-# the first one in the system's own apt sources).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,6 +22,35 @@ IMGUI_VERSION=1.90.1
 IMGUI_TARBALL="imgui_${IMGUI_VERSION}+ds.orig.tar.xz"
 IMGUI_SHA256=ecce377df0f90b292f15dcbd83d438bddc162b2388c881132bde18c787572a1c
 DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium clang libclang-rt-14-dev fonts-liberation)
+
+usage() {
+  cat <<'EOF'
+usage: ./build.sh [build|test|fuzz|bench|--help]
+
+  ./build.sh          install + build the site into build/web/ + serve it on
+                      http://127.0.0.1:${PORT:-8000}
+  ./build.sh build    install + build, no server
+  ./build.sh test     install + build + run every suite, each a CTest project:
+                      native doctest (build/native), the engine and app suites
+                      as wasm under node (build/wasm-tests), the browser suites
+                      against build/web/ (build/browser-tests: page, embed,
+                      theme), and the native suites again under ASan + UBSan
+                      with a short run of each libFuzzer target (clang,
+                      build/native-asan); ends with "N passed, N failed"
+                      (CTest tests), non-zero on any failure
+  ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
+                      for FUZZ_SECONDS (default 60); corpus and crash files
+                      go to build/native-asan/fuzz-corpus|fuzz-artifacts/
+  ./build.sh bench    build + run the forward benchmark, then the training-step
+                      benchmark (tests/bench/), each wasm under node and
+                      native -march=native: JSON lines, then a table (also
+                      in build/bench/)
+
+Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1),
+HEADROOM_APT_MIRROR (Debian mirror for the ImGui source package; default:
+the first one in the system's own apt sources), FUZZ_SECONDS (fuzz).
+EOF
+}
 
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -161,31 +171,31 @@ install_all() {
 # configured DIR: a configure step finished there (it wrote a build file).
 configured() { [[ -f "$1/build.ninja" || -f "$1/Makefile" ]]; }
 
-# configure DIR [cmake args...]: configure once; later runs let the build
-# re-run CMake itself when a CMakeLists.txt changes.
+# configure [--em] [--src DIR] BUILD-DIR [cmake args...]: configure once, with
+# emcmake under --em, the project in --src (default: the repository root);
+# later runs only pass the cache values (cheap), and the build re-runs CMake
+# itself when a CMakeLists.txt changes.
 configure() {
+  local wrap=() src="$ROOT"
+  while [[ "$1" == --* ]]; do
+    case "$1" in
+      --em) wrap=(emcmake); shift ;;
+      --src) src="$2"; shift 2 ;;
+      *) die "configure: unknown option $1" ;;
+    esac
+  done
   local dir="$1"; shift
   if configured "$dir"; then
-    # cheap re-configure only when a cache value we pass has changed
     cmake "$dir" "$@" >/dev/null
   else
-    cmake "${CMAKE_GEN[@]}" -S "$ROOT" -B "$dir" "$@"
-  fi
-}
-
-configure_em() {
-  local dir="$1"; shift
-  if configured "$dir"; then
-    cmake "$dir" "$@" >/dev/null
-  else
-    emcmake cmake "${CMAKE_GEN[@]}" -S "$ROOT" -B "$dir" "$@"
+    "${wrap[@]}" cmake "${CMAKE_GEN[@]}" -S "$src" -B "$dir" "$@"
   fi
 }
 
 build_web() {
   step "building the site into build/web/ (emcmake, HEADROOM_TARGET=web)"
   # && chains: callers use this in `if`, where set -e does not apply
-  configure_em "$BUILD/wasm-web" -DHEADROOM_TARGET=web -DIMGUI_DIR="$IMGUI_DIR" \
+  configure --em "$BUILD/wasm-web" -DHEADROOM_TARGET=web -DIMGUI_DIR="$IMGUI_DIR" \
       -DHEADROOM_WEB_DIR="$BUILD/web" &&
     cmake --build "$BUILD/wasm-web" -j "$JOBS" &&
     ls -l "$BUILD/web"
@@ -206,27 +216,27 @@ record() {
   SUMMARY+=("$(printf '  %-8s %s of %s passed%s' "$1" "$2" $(($2 + $3)) "${4:+ ($4)}")")
 }
 
-# doctest_cases LOG: "doctest: N test cases, N failed" summed over the log.
-doctest_cases() {
-  sed 's/\x1b\[[0-9;]*m//g' "$1" |
-    { grep -oE 'test cases: *[0-9]+ *\| *[0-9]+ passed *\| *[0-9]+ failed' || true; } |
-    awk -F'[:|]' '{ total += $2; failed += $4 }
-      END { if (total) printf "doctest: %d test cases, %d failed", total, failed }'
-}
-
-# run_ctest NAME DIR: ctest in DIR, counts from its "N tests failed out of M".
+# run_ctest NAME DIR: ctest in DIR; the counts come from CTest's JUnit report
+# (build/test-logs/NAME.xml): a test passed when CTest ran it and it passed
+# (status="run"); failed, timed out or not run (missing executable) counts as
+# failed, and so does a report that is missing or lists no test.
 run_ctest() {
-  local name="$1" dir="$2" log="$BUILD/test-logs/$1.log" rc=0
-  (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error) 2>&1 | tee "$log" || rc=$?
-  local line
-  line="$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)"
-  if [[ "$line" =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
-    local failed="${BASH_REMATCH[1]}" total="${BASH_REMATCH[2]}"
-    if ((rc != 0 && failed == 0)); then failed=1; fi
-    record "$name" $((total - failed)) "$failed" "$(doctest_cases "$log")"
-  else
-    record "$name" 0 1
+  local name="$1" dir="$2" xml="$BUILD/test-logs/$1.xml" rc=0
+  rm -f "$xml"
+  (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --output-junit "$xml") 2>&1 |
+    tee "$BUILD/test-logs/$name.log" || rc=$?
+  local total=0 passed=0 names=""
+  if [[ -f "$xml" ]]; then
+    total="$(grep -c '<testcase ' "$xml" || true)"
+    passed="$(grep -c '<testcase .*status="run"' "$xml" || true)"
+    names="$(grep '<testcase ' "$xml" | grep -v 'status="run"' | sed -E 's/.*name="([^"]*)".*/\1/' | paste -sd, - || true)"
   fi
+  local failed=$((total - passed))
+  if ((total == 0 || (rc != 0 && failed == 0))); then
+    failed=$((failed + 1))
+    names="${names:+$names, }ctest exit $rc"
+  fi
+  record "$name" "$passed" "$failed" "${names:+failed: $names}"
 }
 
 # suite NAME BUILD-COMMAND...: runs the build; on failure counts one failure.
@@ -243,7 +253,7 @@ build_native() {
 }
 
 build_wasm_tests() {
-  configure_em "$BUILD/wasm-tests" -DHEADROOM_TARGET=tests &&
+  configure --em "$BUILD/wasm-tests" -DHEADROOM_TARGET=tests &&
     cmake --build "$BUILD/wasm-tests" -j "$JOBS"
 }
 
@@ -270,25 +280,9 @@ run_fuzzers() {
   return "$rc"
 }
 
-# run_node_suite NAME FILE: a browser suite script ending in "N passed, N failed".
-run_node_suite() {
-  local name="$1" log="$BUILD/test-logs/$1.log" rc=0
-  node "$2" 2>&1 | tee "$log" || rc=$?
-  local line
-  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 || true)"
-  if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-    local passed="${BASH_REMATCH[1]}" failed="${BASH_REMATCH[2]}"
-    if ((rc != 0 && failed == 0)); then failed=1; fi
-    record "$name" "$passed" "$failed"
-  else
-    record "$name" 0 1
-  fi
-}
-
-# The page suite (run.mjs) and the embedding suite (embed.test.mjs).
-run_browser_tests() {
-  run_node_suite browser tests/browser/run.mjs
-  run_node_suite embed tests/browser/embed.test.mjs
+# The browser suites (tests/browser/CMakeLists.txt) against the built site.
+build_browser_tests() {
+  configure --src "$ROOT/tests/browser" "$BUILD/browser-tests" -DHEADROOM_SITE="$BUILD/web"
 }
 
 run_tests() {
@@ -299,8 +293,10 @@ run_tests() {
   step "wasm engine suite: emcmake cmake -B build/wasm-tests -DHEADROOM_TARGET=tests, build, ctest (node)"
   if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-tests"; fi
 
-  step "browser suites: node tests/browser/run.mjs and embed.test.mjs (site in build/web/)"
-  if suite_build browser build_web; then run_browser_tests; fi
+  step "browser suites: build/web/, then cmake -S tests/browser -B build/browser-tests, ctest"
+  if suite_build browser build_web && suite_build browser build_browser_tests; then
+    run_ctest browser "$BUILD/browser-tests"
+  fi
 
   step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"
   if suite_build asan build_native_asan; then run_ctest asan "$BUILD/native-asan"; fi
@@ -325,7 +321,7 @@ run_bench() {
   { configure "$BUILD/bench-native" -DHEADROOM_MARCH_NATIVE=ON &&
     cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward bench_train; } || die "native benchmark build failed"
   step "benchmark, wasm SIMD128 (emcmake, HEADROOM_TARGET=bench): build/bench-wasm"
-  { configure_em "$BUILD/bench-wasm" -DHEADROOM_TARGET=bench &&
+  { configure --em "$BUILD/bench-wasm" -DHEADROOM_TARGET=bench &&
     cmake --build "$BUILD/bench-wasm" -j "$JOBS"; } || die "wasm benchmark build failed"
   step "running: one core, warm-up + medians of repeated samples (the machine varies +-30%)"
   node --no-experimental-fetch "$BUILD/bench-wasm/bench_forward.js" --platform wasm | tee "$out/wasm.jsonl"
@@ -358,6 +354,6 @@ case "${1:-}" in
   test)  install_all; run_tests ;;
   fuzz)  install_debian_packages; build_native_asan; run_fuzzers "${FUZZ_SECONDS:-60}" ;;
   bench) install_debian_packages; run_bench ;;
-  -h|--help|help) sed -n '2,32p' "$0" ;;
-  *) die "unknown command '$1' (use: ./build.sh [build|test|fuzz|bench])" ;;
+  -h|--help|help) usage ;;
+  *) usage >&2; die "unknown command '$1'" ;;
 esac
