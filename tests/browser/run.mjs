@@ -5,28 +5,30 @@
 // Does: wait for headroom.ready; check the lesson's 1-head midpoint and
 // 2-head split through getState(); check refusals keep the state; drive the
 // keyboard shortcuts; save screenshots at 1 and 2 heads into
-// build/test-artifacts/; run the views' tests (views.test.mjs); fail on any
-// page error or console error. Prints one "ok"/"FAIL" line per test and
-// ends with "N passed, N failed"; exits non-zero on any failure.
+// build/test-artifacts/; run the views' tests (views.test.mjs) and the
+// themes' (theme.test.mjs); fail on any page error or console error. Prints
+// one "ok"/"FAIL" line per test and ends with "N passed, N failed"; exits
+// non-zero on any failure.
 // Does not: build the site (./build.sh test does first), download a browser
 // (executablePath is /usr/bin/chromium; CHROMIUM overrides), or reach any
 // address but 127.0.0.1.
 //
-// Run: node tests/browser/run.mjs    (after ./build.sh build)
+// Run: node tests/browser/run.mjs    (after ./build.sh build; HEADROOM_SITE picks another site)
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../tools/serve.mjs';
+import { themeSuite } from './theme.test.mjs';
 import { viewsSuite } from './views.test.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SITE = path.join(ROOT, 'build/web');
+const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
 const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
 const LESSON = 'The researcher who wrote the paper said it was wrong.';
-const SUITE_TIMEOUT_MS = 240_000;
+const SUITE_TIMEOUT_MS = 300_000;
 
 // Chromium flags and the ok/FAIL harness: harness.mjs (shared with embed.test.mjs).
 const fmt = (xs) => `[${xs.map((x) => x.toFixed(3)).join(', ')}]`;
@@ -218,6 +220,8 @@ async function main() {
 
     // Issue 4's views: tests/browser/views.test.mjs.
     await viewsSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
+    // Issue 9's light and dark themes, read in screenshot pixels: tests/browser/theme.test.mjs.
+    await themeSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
 
     await test('no page errors and no console errors', async () => {
       assert(problems.length === 0, problems.join('\n'));
