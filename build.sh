@@ -232,9 +232,10 @@ run_ctest() {
     names="$(grep '<testcase ' "$xml" | grep -v 'status="run"' | sed -E 's/.*name="([^"]*)".*/\1/' | paste -sd, - || true)"
   fi
   local failed=$((total - passed))
-  if ((total == 0 || (rc != 0 && failed == 0))); then
-    failed=$((failed + 1))
-    names="${names:+$names, }ctest exit $rc"
+  if ((total == 0)); then
+    failed=1 names="no test ran (ctest exit $rc)"
+  elif ((rc != 0 && failed == 0)); then
+    failed=1 names="ctest exit $rc"
   fi
   record "$name" "$passed" "$failed" "${names:+failed: $names}"
 }

@@ -18,8 +18,9 @@
 //                               and targets per head, readout per head,
 //                               valueSpace per head ({points: L x [x, y],
 //                               output: [x, y], explained}), sentence (the
-//                               readout in words), description, error
-//                               (null, or why the last input was refused)
+//                               readout in words), description, view and
+//                               theme (as in the hash), error (null, or why
+//                               the last input was refused)
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')
