@@ -179,18 +179,25 @@ export const READERS = Object.freeze({
   debug: Object.freeze({ layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())) }),
 });
 
-// An object shaped like the API (namespaces nested) whose functions are
+// An object shaped like the API (namespaces nested; a namespace may hold both
+// verbs and readers, like train.step and train.state) whose functions are
 // make(entry, kind, path): kind 'verb' or 'reader', path like ['debug', 'layout'].
 export function apiShape(make) {
-  const walk = (table, kind, path) => {
-    const out = {};
+  const walk = (out, table, kind, path) => {
     for (const [name, entry] of Object.entries(table)) {
-      out[name] = typeof entry === 'function' ? make(entry, kind, [...path, name])
-        : Object.freeze(walk(entry, kind, [...path, name]));
+      if (typeof entry === 'function') {
+        if (name in out) throw new Error(`headroom.mjs: ${[...path, name].join('.')} is both a verb and a reader`);
+        out[name] = make(entry, kind, [...path, name]);
+      } else {
+        walk(out[name] || (out[name] = {}), entry, kind, [...path, name]);
+      }
     }
     return out;
   };
-  return { ...walk(VERBS, 'verb', []), ...walk(READERS, 'reader', []) };
+  const freeze = (o) => { for (const v of Object.values(o)) if (typeof v === 'object') freeze(v); return Object.freeze(o); };
+  const api = walk(walk({}, VERBS, 'verb', []), READERS, 'reader', []);
+  for (const v of Object.values(api)) if (typeof v === 'object') freeze(v);
+  return api;
 }
 
 // The instance's API on one wasm module.
