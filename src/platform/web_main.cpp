@@ -53,8 +53,20 @@ struct Platform {
 };
 Platform g;
 
+// Tells the page, and marks when the next animation frame comes: by then the
+// browser has drawn (GPU) and presented the first frame.
 EM_JS(void, js_first_frame, (), {
+  if (typeof performance !== "undefined" && performance.mark) {
+    requestAnimationFrame(function() { performance.mark("headroom:first-frame-presented"); });
+  }
   if (Module.onHeadroomFirstFrame) Module.onHeadroomFirstFrame();
+});
+
+// Startup phases for the page-load bench (tests/bench/page_load.mjs): the
+// app's own CPU work is main() plus the first drawn frame, marked on the
+// page's performance timeline ("headroom:main-start", ...).
+EM_JS(void, js_startup_mark, (const char* name), {
+  if (typeof performance !== "undefined" && performance.mark) performance.mark("headroom:" + UTF8ToString(name));
 });
 
 // Backing-store pixels per CSS pixel, as Emscripten's GLFW scales mouse events.
@@ -131,6 +143,7 @@ void frame(void*) {
   const bool resized = track_canvas_size();
   if (!headroom::ui::take_frame_request() && !resized && gs.wake <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
+  if (!g.first_frame_done) js_startup_mark("frame1-start");
   auto& demo = headroom::platform::demo();
   if (demo.tick()) headroom::ui::request_frames(2);  // stress: keep timing every frame
   if (demo.theme != g.theme) {
@@ -160,6 +173,7 @@ void frame(void*) {
   ++gs.frames;
   if (!g.first_frame_done) {
     g.first_frame_done = true;
+    js_startup_mark("frame1-end");
     js_first_frame();
   }
 }
@@ -169,6 +183,7 @@ void glfw_error(int code, const char* msg) { std::fprintf(stderr, "GLFW error %d
 }  // namespace
 
 int main() {
+  js_startup_mark("main-start");
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
     std::fprintf(stderr, "headroom: glfwInit failed\n");
@@ -201,5 +216,6 @@ int main() {
   headroom::ui::set_heatmap_textures(&heatmaps);
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);
+  js_startup_mark("main-end");
   return 0;
 }

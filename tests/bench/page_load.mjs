@@ -1,0 +1,137 @@
+// page_load.mjs: how long the page takes to start, in phases, in headless
+// Chromium (./build.sh bench runs it after the forward benchmark).
+//
+// Does: serve build/web (tools/serve.mjs, no caching), load the page LOADS
+// times, each in a fresh browser context, and print JSON lines:
+//   {"variant":"page-load", "loads":5, one field per phase = median in ms}
+//     fetchMs        headroom.wasm requested -> its last byte (Resource Timing)
+//     compileMs      WebAssembly.compile[Streaming] call -> module (streaming:
+//                    overlaps fetchMs, since it compiles while downloading)
+//     instantiateMs  WebAssembly.instantiate(module, imports) -> instance
+//     appInitMs      the app's own CPU work: main() (GL context, ImGui, fonts)
+//                    + the first drawn frame (font atlas, scene, views, draw
+//                    calls issued), from the app's performance marks
+//                    (src/platform/web_main.cpp)
+//     firstFrameMs   end of that CPU work -> the next animation frame, i.e.
+//                    the browser drawing (SwiftShader: on the CPU) and
+//                    presenting the first frame
+//     readyMs        navigation start -> first frame presented (the total)
+//   {"variant":"page-size", "files": {name: [raw, gzip]}, "rawBytes", "gzipBytes"}
+//     every file the page fetched before its first frame, gzip -9 sizes
+// The wasm phases are timed by wrapping WebAssembly's functions in an init
+// script, so the page needs no bench code: an instantiate(bytes) call is
+// split into compile + instantiate, which is what it does inside.
+// Does not: throttle the network (the files come from 127.0.0.1, so fetchMs
+// is the browser's own overhead), or judge the numbers (the machine varies;
+// compare runs on one machine).
+//
+// Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../browser/harness.mjs';
+import { serveStatic } from '../../tools/serve.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SITE = path.resolve(process.argv[2] || path.join(ROOT, 'build/web'));
+const LOADS = Number(process.argv[3] || 5);
+
+// Runs in the page before its own scripts: times WebAssembly's compile and
+// instantiate steps, whichever way the loader calls them.
+function wrapWebAssembly() {
+  const W = WebAssembly, t = (window.__wasmTimes = { compile: 0, instantiate: 0 });
+  const time = async (key, p) => { const t0 = performance.now(); const r = await p; t[key] += performance.now() - t0; return r; };
+  const { compile, compileStreaming, instantiate, instantiateStreaming } = W;
+  W.compile = (bytes) => time('compile', compile.call(W, bytes));
+  if (compileStreaming) W.compileStreaming = (source) => time('compile', compileStreaming.call(W, source));
+  W.instantiate = async (what, imports) => {
+    if (what instanceof W.Module) return time('instantiate', instantiate.call(W, what, imports));
+    const module = await W.compile(what);
+    return { module, instance: await W.instantiate(module, imports) };
+  };
+  if (instantiateStreaming) {
+    W.instantiateStreaming = async (source, imports) => {
+      const module = await W.compileStreaming(source);
+      return { module, instance: await W.instantiate(module, imports) };
+    };
+  }
+}
+
+// One load in a fresh context: the phases in ms and the resources fetched.
+async function loadOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(wrapWebAssembly);
+    await page.goto(url);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.ready);
+    await page.waitForFunction(() => performance.getEntriesByName('headroom:first-frame-presented').length > 0,
+      null, { timeout: 60_000 });
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    return await page.evaluate(() => {
+      const at = (name) => {
+        const e = performance.getEntriesByName(`headroom:${name}`)[0];
+        if (!e) throw new Error(`no performance mark headroom:${name}`);
+        return e.startTime;
+      };
+      const presented = at('first-frame-presented');
+      const resources = performance.getEntriesByType('resource').filter((r) => r.responseEnd <= presented);
+      const wasm = resources.find((r) => new URL(r.name).pathname.endsWith('.wasm'));
+      if (!wasm) throw new Error('no .wasm among the resources fetched before the first frame');
+      return {
+        phases: {
+          fetchMs: wasm.responseEnd - wasm.startTime,
+          compileMs: window.__wasmTimes.compile,
+          instantiateMs: window.__wasmTimes.instantiate,
+          appInitMs: (at('main-end') - at('main-start')) + (at('frame1-end') - at('frame1-start')),
+          firstFrameMs: presented - at('frame1-end'),
+          readyMs: presented,
+        },
+        files: [location.pathname, ...resources.map((r) => new URL(r.name).pathname)],
+      };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const round = (x) => Math.round(x * 10) / 10;
+
+async function main() {
+  const server = await serveStatic(SITE, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const runs = [];
+    for (let i = 0; i < LOADS; i++) runs.push(await loadOnce(browser, url));
+    const line = { variant: 'page-load', loads: LOADS };
+    for (const key of Object.keys(runs[0].phases)) line[key] = round(median(runs.map((r) => r.phases[key])));
+    console.log(JSON.stringify(line));
+
+    const files = {};
+    let raw = 0, gz = 0;
+    for (const p of new Set(runs[0].files)) {
+      const rel = p.endsWith('/') ? `${p}index.html` : p;
+      const body = readFileSync(path.join(SITE, rel));
+      const sizes = [body.length, gzipSync(body, { level: 9 }).length];
+      files[rel.replace(/^\//, '')] = sizes;
+      raw += sizes[0];
+      gz += sizes[1];
+    }
+    console.log(JSON.stringify({ variant: 'page-size', files, rawBytes: raw, gzipBytes: gz }));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((err) => { console.error(`page_load.mjs: ${err && err.stack || err}`); process.exit(1); });
