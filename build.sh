@@ -44,7 +44,8 @@ usage: ./build.sh [build|test|fuzz|bench|--help]
   ./build.sh bench    build + run the forward benchmark, then the training-step
                       benchmark (tests/bench/), each wasm under node and
                       native -march=native: JSON lines, then a table (also
-                      in build/bench/)
+                      in build/bench/); then the page load in headless
+                      Chromium, in phases (tests/bench/page_load.mjs)
 
 Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1),
 HEADROOM_APT_MIRROR (Debian mirror for the ImGui source package; default:
@@ -334,6 +335,9 @@ run_bench() {
   "$BUILD/bench-native/bench_train" --platform native | tee "$out/train-native.jsonl"
   step "training table (ratios against the training issue's reference figures)"
   node tests/bench/table_train.mjs "$out/train-wasm.jsonl" "$out/train-native.jsonl"
+  step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase"
+  build_web >/dev/null || die "site build failed"
+  node tests/bench/page_load.mjs "$BUILD/web" 5 | tee "$out/page-load.jsonl"
 }
 
 #-----------------------------------------------------------------------------
@@ -354,7 +358,7 @@ case "${1:-}" in
   build) install_all; build_web ;;
   test)  install_all; run_tests ;;
   fuzz)  install_debian_packages; build_native_asan; run_fuzzers "${FUZZ_SECONDS:-60}" ;;
-  bench) install_debian_packages; run_bench ;;
+  bench) install_all; run_bench ;;
   -h|--help|help) usage ;;
   *) usage >&2; die "unknown command '$1'" ;;
 esac
