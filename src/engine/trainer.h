@@ -62,7 +62,7 @@ constexpr std::array<int, 3> kTrainHeads = {1, 2, 4};
 constexpr int kTrainBatch = 32;          // B
 constexpr int kTrainTokens = 12;         // L
 constexpr int kTrainQueries = 10;        // query tokens per example (masked rows); R = 4 allows L - 2
-constexpr int kHeldOutExamples = 256;
+constexpr int kHeldOutExamples = 128;    // x kTrainQueries = 1280 held-out query rows
 constexpr int kEvalGap = 50;             // initial cap on steps between evaluations
 constexpr int kMaxHistory = 512;
 constexpr float kDivergeLoss = 100.f;

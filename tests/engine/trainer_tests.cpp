@@ -168,8 +168,8 @@ int token_index(const Scene& s, const char* word) {
 
 // Step budgets (kDefaultLr = 1e-2, B = 32 examples x 10 queries, seed 1):
 // R = 2, 200 steps; R = 4, 300 steps. Measured natively over seeds 1..5:
-// R = 2 ends at 0.514..0.520 / 0.0007 / 0.0010 for 1 / 2 / 4 heads, R = 4 at
-// 0.767..0.776 / 0.523..0.529 / 0.0008..0.0091 (floors 0.5 / 0 / 0 and
+// R = 2 ends at 0.514..0.519 / 0.0007 / 0.0010 for 1 / 2 / 4 heads, R = 4 at
+// 0.766..0.778 / 0.521..0.528 / 0.0007..0.0091 (floors 0.5 / 0 / 0 and
 // 0.75 / 0.5 / 0).
 TEST_CASE("trainer: R = 2 reaches the floors, and the trained heads read the lesson") {
   Trainer t;
