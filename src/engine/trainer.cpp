@@ -252,6 +252,13 @@ Status Trainer::set_lr(float lr) {
   return Status::ok();
 }
 
+void thin_history(std::vector<EvalPoint>& history) {
+  size_t kept = 0;
+  for (size_t j = 0; j < history.size(); ++j)
+    if (j == 0 || j % 2 == 1 || j + 1 == history.size()) history[kept++] = std::move(history[j]);
+  history.resize(kept);
+}
+
 Status Trainer::step(int n) {
   if (n < 1 || n > kMaxStepsPerCall)
     return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
@@ -271,10 +278,7 @@ Status Trainer::step(int n) {
     bool thinned = false;
     for (TrainRun& run : runs_) {
       if (static_cast<int>(run.history.size()) <= kMaxHistory) continue;
-      std::vector<EvalPoint> kept;  // the first point, then every second one, and the last
-      for (size_t j = 0; j < run.history.size(); ++j)
-        if (j == 0 || j % 2 == 1 || j + 1 == run.history.size()) kept.push_back(std::move(run.history[j]));
-      run.history = std::move(kept);
+      thin_history(run.history);
       thinned = true;
     }
     if (thinned) m.gap *= 2;

@@ -118,6 +118,11 @@ struct TrainSnapshot {
   Mat gq, gk, gv, go;                // dLoss/dW, D x D each, same layout as the weights
 };
 
+// The history's thinning: keeps the first point, every second one after it
+// and the last (513 points -> 258). Trainer::step applies it when a run's
+// history grows past kMaxHistory, and doubles its evaluation gap.
+void thin_history(std::vector<EvalPoint>& history);
+
 class Trainer {
  public:
   Trainer();  // reset(kDefaultSeed, kDefaultRelations, kDefaultLr)

@@ -279,6 +279,23 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
   }
   CHECK(stopped == static_cast<int>(kTrainHeads.size()));
   CHECK(finite_state(t));
+
+  // Between two evaluations (after step 97 the next is 121) the training
+  // batch's own loss catches a rate raised mid-run, at the step it explodes.
+  REQUIRE(t.reset(3, 2, kDefaultLr).is_ok());
+  REQUIRE(t.step(100).is_ok());
+  REQUIRE(t.set_lr(kMaxLr).is_ok());
+  REQUIRE(t.step(15).is_ok());
+  for (const TrainRun& run : t.runs()) {
+    INFO(run.message);
+    REQUIRE(run.diverged);
+    CHECK(run.steps > 100);
+    CHECK(run.steps < 115);
+    CHECK(run.message.find("training loss") != std::string::npos);
+    CHECK(run.message.find("step " + std::to_string(run.steps + 1) + " with lr 10") != std::string::npos);
+    CHECK(run.history.back().step <= 100);
+  }
+  CHECK(finite_state(t));
   REQUIRE(t.reset(3, 2, kDefaultLr).is_ok());
   REQUIRE(t.step(5).is_ok());
   for (const TrainRun& run : t.runs()) {
@@ -327,4 +344,16 @@ TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
   const float before = t.weights(2)->wo(i, j);
   REQUIRE(t.step(1).is_ok());
   CHECK((t.weights(2)->wo(i, j) - before) * s.go(i, j) < 0.f);
+}
+
+TEST_CASE("trainer: the history is thinned to every second point, first and last kept") {
+  std::vector<EvalPoint> h(kMaxHistory + 1);
+  for (size_t j = 0; j < h.size(); ++j) h[j].step = static_cast<int64_t>(j * 10);
+  thin_history(h);
+  REQUIRE(h.size() == static_cast<size_t>(kMaxHistory / 2 + 2));
+  CHECK(h.front().step == 0);
+  CHECK(h[1].step == 10);
+  CHECK(h[2].step == 30);
+  CHECK(h.back().step == static_cast<int64_t>(kMaxHistory * 10));
+  for (size_t j = 1; j < h.size(); ++j) CHECK(h[j].step > h[j - 1].step);
 }
