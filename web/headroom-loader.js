@@ -3,9 +3,11 @@
 // progress, or a readable error box if Headroom cannot start, starts one
 // instance on #canvas, and defines window.headroom, the page's JS API:
 //
-//   headroom.ready              Promise: resolves once the first frame is drawn
-//                               (rejects, with the message shown on the page,
-//                               if Headroom cannot start)
+//   headroom.ready              Promise: resolves once the wasm runs and the
+//                               hash is applied, drawn or not (a frame out of
+//                               view draws when it comes into view); rejects,
+//                               with the message shown on the page, if
+//                               Headroom cannot start
 //   headroom.setHeads(n)        1, 2, 4 or 8 heads     } each returns getState();
 //   headroom.setSentence(text)  new sentence           } a refused input keeps the
 //   headroom.selectToken(i)     query token index      } previous state and sets
@@ -155,7 +157,8 @@ createHeadroom({
 }).then((h) => {
   inst = h;
   $('status').classList.add('hidden');
-  $('canvas').focus();
+  // No canvas.focus(): a frame that takes focus at start steals the keys of
+  // whatever the reader is typing in the host page.
   startHashSync();
   wireSentenceForm();
   resolveReady(window.headroom);

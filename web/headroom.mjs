@@ -7,15 +7,19 @@
 //   h.setHeads(2); h.getState(); h.destroy();
 //
 // createHeadroom({ canvas, hash?, onProgress?(fraction, bytes), onAbort?(message) })
-// resolves, after the first frame, to an instance with the verbs of
+// resolves, once the wasm has started (before anything is drawn: a canvas
+// out of view, or in an off-screen iframe where the browser runs no animation
+// frames, answers at once and draws when it comes into view), to an instance with the verbs of
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
 // applyHash: each returns getState()) and its readers (getState, hash,
 // debug.layout) bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
-// wasm, or the wasm cannot be fetched or started. onAbort hears of a wasm
-// that stops after it started. The canvas needs a CSS size and tabindex="0"
-// (keys reach it only while it has focus).
+// wasm, or the wasm cannot be fetched (a cross-origin fetch refused for want
+// of a CORS header says so) or started. onAbort hears of a wasm that stops
+// after it started. The canvas needs a CSS size and tabindex="0" (keys reach
+// it only while it has focus); nothing here focuses it: the reader does, by
+// click, tap or Tab, or the host by calling canvas.focus().
 //
 // Does: check the browser's features, fetch headroom.wasm once per page with
 // progress, load Emscripten's factory (headroom.js) once, and hold the one
@@ -83,9 +87,32 @@ function loadFactory() {
   return factory;
 }
 
+// Why fetching `url` failed, in words a host page's author can act on. A
+// fetch that fails with no HTTP status and crosses origins is almost always a
+// missing CORS header; from a sandboxed iframe (origin "null") every fetch
+// crosses origins.
+function fetchRefused(url, err) {
+  const what = `${url.pathname.split('/').pop()} could not be fetched from ${url.origin} (${err && err.message ? err.message : err})`;
+  if (self.origin === 'null') {
+    return `${what}. This frame is sandboxed, so its origin is "null" and every fetch is cross-origin: ` +
+      `the site serving Headroom must send the header Access-Control-Allow-Origin: * ` +
+      `(or the iframe must drop its sandbox attribute).`;
+  }
+  if (url.origin !== self.origin) {
+    return `${what}. The page (${self.origin}) loads Headroom from another origin, so the site serving ` +
+      `Headroom must send the header Access-Control-Allow-Origin: *.`;
+  }
+  return `${what}. Check the network connection and that the file is on the server.`;
+}
+
 async function fetchWithProgress(url) {
   const progress = (received, total) => { for (const f of listeners) f(Math.min(1, received / total), received); };
-  const response = await fetch(url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(fetchRefused(url, e));
+  }
   if (!response.ok) throw new Error(`headroom.wasm: HTTP ${response.status}`);
   const total = Number(response.headers.get('Content-Length')) || 0;
   if (!response.body || !total) {
@@ -175,8 +202,19 @@ export const READERS = Object.freeze({
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
   // Not part of the API contract: where the last frame drew the token and
-  // heads buttons (CSS px relative to the canvas), so tests can click them.
-  debug: Object.freeze({ layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())) }),
+  // heads buttons (CSS px relative to the canvas), so tests can click them;
+  // whether it fits the canvas (ImGui windows' content sizes and scroll
+  // ranges, text runs the clip cuts; src/ui/fit_probe.cpp), and which ways
+  // the wheel would scroll the UI under the pointer (up, down, left, right:
+  // otherwise it goes to the page).
+  debug: Object.freeze({
+    layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())),
+    fit: (w) => JSON.parse(w.UTF8ToString(w._headroom_fit_json())),
+    wheel: (w) => {
+      const bits = w._headroom_wheel_directions();
+      return { up: !!(bits & 1), down: !!(bits & 2), left: !!(bits & 4), right: !!(bits & 8), dragging: !!(bits & 16) };
+    },
+  }),
 });
 
 // An object shaped like the API (namespaces nested; a namespace may hold both
@@ -219,23 +257,23 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
   const missing = missingFeature();
   if (missing) throw new Error(missing);
   const [create, bytes] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
-  let firstFrame, stopped;
-  const drawn = new Promise((resolve) => { firstFrame = resolve; });
+  let stopped;
   const aborted = new Promise((resolve, reject) => { stopped = reject; });
-  aborted.catch(() => {});  // awaited below; an abort after the first frame goes to onAbort only
+  aborted.catch(() => {});  // awaited below; an abort after start goes to onAbort only
+  // The factory's promise settles after main() has run: the Demo exists, the
+  // main loop is installed (it draws on the browser's animation frames, which
+  // an off-screen frame may not get), and every verb works.
   const w = await Promise.race([aborted, create({
     canvas,
     wasmBinary: bytes,
-    onHeadroomFirstFrame: () => firstFrame(),
     onAbort: (what) => {
       const message = `The WebAssembly module stopped: ${what}`;
-      stopped(new Error(message));  // before the first frame: createHeadroom rejects
+      stopped(new Error(message));  // before start: createHeadroom rejects
       if (onAbort) onAbort(message);
     },
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
   })]);
-  await Promise.race([aborted, drawn]);
   const instance = {
     canvas,
     ...bindApi(w),

@@ -2,10 +2,12 @@
 //
 // Does: move Emscripten GLFW's key listeners from `window` to the canvas (a
 // host page's <input> keeps Backspace and Tab; Tab leaves the canvas unless
-// an ImGui text field has focus), pass the mouse wheel to ImGui only when the
-// hovered ImGui window can scroll (else the host page scrolls), wake the
-// frame loop on input (nothing is drawn while idle), pause the main loop while
-// the page is hidden or the canvas is scrolled out of view, route ImGui's
+// an ImGui text field has focus), pass the mouse wheel to ImGui only while
+// the ImGui window the wheel would scroll can still move that way (as a
+// browser chains a nested scroller's wheel to the page at its end; a view
+// that fits claims no wheel), wake the frame loop on input (nothing is drawn
+// while idle), pause the main loop while the page is hidden or the canvas is
+// scrolled out of view (the API keeps answering: only drawing stops), route ImGui's
 // clipboard through navigator.clipboard and the paste event, and recover from
 // a lost WebGL context (web_main.cpp rebuilds the GL objects).
 // Does not: draw, or hold demo state. Every listener is on this instance's
@@ -54,13 +56,19 @@ EM_JS(void, js_guest_install, (), {
   canvas.addEventListener("keyup", function(e) { wake(); up(e); }, true);
   canvas.addEventListener("focus", function() { Module["_headroom_canvas_focus"](1); }, true);
   canvas.addEventListener("blur", function() { Module["_headroom_canvas_focus"](0); }, true);
-  // Wheel: ImGui gets it (and the host does not) only when the UI can scroll.
-  // Steps as ImGui's own Emscripten handler: 100 px, 3 lines or 1/80 page each.
+  // Wheel: ImGui gets it (and the host does not) only while the window it
+  // would scroll can still move in the wheel's direction (bits of
+  // headroom_wheel_directions: 1 up, 2 down, 4 left, 8 right; 16 an item is
+  // being dragged). Steps as ImGui's own Emscripten handler: 100 px, 3 lines
+  // or 1/80 page each.
   canvas.removeEventListener("wheel", GLFW.onMouseWheel, true);
   canvas.removeEventListener("mousewheel", GLFW.onMouseWheel, true);
   canvas.addEventListener("wheel", function(e) {
     wake();
-    if (!Module["_headroom_ui_wants_wheel"]()) return;
+    var can = Module["_headroom_wheel_directions"]();
+    var wants = (can & 16) || (e.deltaY < 0 && (can & 1)) || (e.deltaY > 0 && (can & 2)) ||
+                (e.deltaX < 0 && (can & 4)) || (e.deltaX > 0 && (can & 8));
+    if (!wants) return;
     e.preventDefault();
     var m = e.deltaMode === 0 ? 1 / 100 : e.deltaMode === 1 ? 1 / 3 : 80;
     Module["_headroom_wheel"](-e.deltaX * m, -e.deltaY * m);
@@ -149,12 +157,36 @@ void guest_install() {
   js_guest_install();
 }
 
+namespace {
+
+// The window ImGui's wheel would scroll on `axis` (0 x, 1 y) with the pointer
+// over `hovered`: as ImGui's FindBestWheelingWindow, the first window up the
+// child chain that has scrolling on that axis and accepts the wheel, or null.
+ImGuiWindow* wheel_target(ImGuiWindow* hovered, int axis) {
+  for (ImGuiWindow* w = hovered; w; w = w->ParentWindow) {
+    const bool accepts = !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse) && !(w->Flags & ImGuiWindowFlags_NoMouseInputs);
+    if (w->ScrollMax[axis] > 0.f && accepts) return w;
+    if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void guest_after_frame() {
   ImGuiContext& c = *ImGui::GetCurrentContext();
-  bool scrollable = false;
-  for (ImGuiWindow* w = c.HoveredWindow; w; w = w->ParentWindow)
-    if (w->ScrollMax.y > 0.f || w->ScrollMax.x > 0.f) scrollable = true;
-  guest().ui_wants_wheel = scrollable || ImGui::IsAnyItemActive();
+  // Half a pixel of slack: ImGui rounds scroll positions.
+  constexpr float kSlack = 0.5f;
+  int dirs = 0;
+  for (int axis = 0; axis < 2; ++axis) {
+    const ImGuiWindow* w = wheel_target(c.HoveredWindow, axis);
+    if (!w) continue;
+    const int back = axis == 1 ? kWheelUp : kWheelLeft, on = axis == 1 ? kWheelDown : kWheelRight;
+    if (w->Scroll[axis] > kSlack) dirs |= back;
+    if (w->Scroll[axis] < w->ScrollMax[axis] - kSlack) dirs |= on;
+  }
+  if (ImGui::IsAnyItemActive()) dirs |= kWheelDragging;
+  guest().wheel_directions = dirs;
   guest().ui_wants_keys = c.IO.WantTextInput;
 }
 
@@ -166,7 +198,13 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE void headroom_wake() { headroom::platform::wake(3); }
 
-EMSCRIPTEN_KEEPALIVE int headroom_ui_wants_wheel() { return guest().ui_wants_wheel ? 1 : 0; }
+// 1 when the wheel over the last frame's hovered window would scroll it one
+// way or another (or an item is being dragged).
+EMSCRIPTEN_KEEPALIVE int headroom_ui_wants_wheel() { return guest().wheel_directions != 0 ? 1 : 0; }
+
+// Which ways that window can still scroll: bits kWheelUp | kWheelDown |
+// kWheelLeft | kWheelRight, plus kWheelDragging (web_app.h).
+EMSCRIPTEN_KEEPALIVE int headroom_wheel_directions() { return guest().wheel_directions; }
 
 EMSCRIPTEN_KEEPALIVE void headroom_wheel(float x, float y) {
   ImGui::GetIO().AddMouseWheelEvent(x, y);

@@ -66,6 +66,13 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_layout_json() {
   return json.c_str();
 }
 
+// Whether the last drawn frame fits the canvas (ui::fit_json), for tests.
+EMSCRIPTEN_KEEPALIVE const char* headroom_fit_json() {
+  static std::string json;
+  json = headroom::ui::fit_json();
+  return json.c_str();
+}
+
 // Records a refusal JS made itself (wrong type): state kept, error set.
 EMSCRIPTEN_KEEPALIVE void headroom_reject(const char* why) {
   wake();

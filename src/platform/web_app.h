@@ -23,11 +23,15 @@ struct Guest {
   bool context_lost = false;      // WebGL context lost, not yet restored
   bool context_restored = false;  // restored: rebuild GL objects next frame
   int gl_generation = 0;          // +1 per restored context: renderers rebuild older GL objects
-  bool ui_wants_wheel = false;    // the hovered ImGui window can scroll
+  int wheel_directions = 0;       // kWheel* bits: where the hovered window can still scroll
   bool ui_wants_keys = false;     // an ImGui text field has focus
   std::string clipboard;          // text handed to ImGui on paste
 };
 Guest& guest();
+
+// Guest::wheel_directions: the ways the window under the pointer can still
+// scroll (the wheel goes to the page otherwise), and an item being dragged.
+constexpr int kWheelUp = 1, kWheelDown = 2, kWheelLeft = 4, kWheelRight = 8, kWheelDragging = 16;
 
 // Draw at least `frames` more frames (input, API calls, resize).
 void wake(int frames = 3);

@@ -6,8 +6,7 @@
 // its framebuffer scale (and re-rasterise the fonts when the ratio changes),
 // feed GLFW's mouse positions in CSS pixels, run the app's tick
 // (app::Demo::tick, the stress mode's forward pass), restyle the UI when the
-// app's theme changed, draw ui::draw_ui, and tell the page when the first
-// frame is on screen (Module.onHeadroomFirstFrame). Draws only when something
+// app's theme changed and draw ui::draw_ui. Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request), counts the frames it draws,
 // and rebuilds its GL objects after a lost WebGL context comes back.
@@ -53,13 +52,13 @@ struct Platform {
 };
 Platform g;
 
-// Tells the page, and marks when the next animation frame comes: by then the
-// browser has drawn (GPU) and presented the first frame.
+// Marks when the next animation frame comes: by then the browser has drawn
+// (GPU) and presented the first frame. (Nothing waits for it: the API
+// answers before any frame is drawn.)
 EM_JS(void, js_first_frame, (), {
   if (typeof performance !== "undefined" && performance.mark) {
     requestAnimationFrame(function() { performance.mark("headroom:first-frame-presented"); });
   }
-  if (Module.onHeadroomFirstFrame) Module.onHeadroomFirstFrame();
 });
 
 // Startup phases for the page-load bench (tests/bench/page_load.mjs): the

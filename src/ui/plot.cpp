@@ -5,6 +5,7 @@
 // Does: draw with ImDrawList in the current window.
 // Does not: compute anything the lesson claims (values come from the Trace).
 #include <algorithm>
+#include <cstdarg>
 #include <cmath>
 #include <cstdio>
 
@@ -51,6 +52,17 @@ void end_card() {
   ImGui::EndChild();
   ImGui::PopStyleVar(2);
   ImGui::PopStyleColor(2);
+}
+
+void text_disabled_wrapped(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextV(fmt, args);
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  va_end(args);
 }
 
 void section_title(const char* title, const char* help) {

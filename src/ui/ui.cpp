@@ -1,10 +1,18 @@
 // ui.cpp: style, fonts, layout of the views, keyboard shortcuts.
 //
-// Does: one borderless window filling the display, scrolling (wheel, or a
-// vertical touch drag); on top, on every screen size: title, heads control
-// (the most prominent control), readout sentence, single-head focus, token
-// strip; then the views as white cards, in two columns from 1000 px wide and
-// one column below (phones).
+// Does: one borderless window filling the display. Two layouts, chosen by
+// the display's size:
+// - full (from kCompactBelow wide and tall): scrolling (wheel, or a vertical
+//   touch drag); on top: title, heads control (the most prominent control),
+//   readout sentence, single-head focus, token strip; then the views as
+//   cards, in two columns from 1000 px wide and one column below;
+// - compact (a course page's iframe, a phone): no title (the host page has
+//   one); heads control, readout and focus on top, then ONE view in a panel
+//   that fills the rest of the display, the others one click away in a row
+//   of view buttons. The default view (the value space, where the midpoint
+//   is) sizes itself to that panel, so the frame does not scroll.
+// A single-view embed (#view=values, ...) shows the heads control, the
+// readout and that view in either layout.
 // Does not: touch GL or the browser; compute attention.
 #include "ui/ui.h"
 
@@ -50,6 +58,14 @@ std::string layout_json() {
   return out;
 }
 
+namespace {
+// Displays narrower or shorter than this (CSS px) get the compact layout.
+constexpr ImVec2 kCompactBelow(760.f, 700.f);
+bool g_compact = false;  // the last frame's layout (draw_ui)
+}  // namespace
+
+bool compact_layout() { return g_compact; }
+
 void setup_style(bool dark) {
   use_palette(dark);
   if (dark) ImGui::StyleColorsDark();
@@ -84,6 +100,11 @@ void setup_fonts(float density) {
   fonts().medium = add(font_regular_ttf, font_regular_ttf_size, 19.f);
   fonts().bold = add(font_bold_ttf, font_bold_ttf_size, 15.f);
   fonts().big = add(font_bold_ttf, font_bold_ttf_size, 26.f);
+}
+
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
 void help_marker(const char* text) {
@@ -146,6 +167,60 @@ void touch_scroll() {
   if (scrolling) ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseDelta.y);
 }
 
+// The compact layout's views, in the order of their buttons; the first is
+// the default (the value space: the single head's midpoint).
+struct CompactView {
+  const char* label;
+  void (*draw)(Demo&);
+};
+const CompactView kCompactViews[] = {
+    {"Value space", view_value_space}, {"Tokens", view_sentence_strip}, {"Attention", view_attention},
+    {"Heatmap", view_heatmap},         {"Heads hold", view_more_heads}, {"Concat", view_concat},
+    {"Steps", view_steps},
+};
+int g_compact_view = 0;  // index into kCompactViews
+
+// A panel like begin_card, but of a fixed height, scrolling if its view is
+// taller (the wheel then chains to the page at its ends: guest.cpp).
+void begin_panel(const char* id, float height) {
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().card);
+  ImGui::PushStyleColor(ImGuiCol_Border, palette().card_border);
+  ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, 8.f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(12, 10));
+  ImGui::BeginChild(id, ImVec2(0, height), ImGuiChildFlags_Border | ImGuiChildFlags_AlwaysUseWindowPadding);
+}
+
+void end_panel() {
+  ImGui::EndChild();
+  ImGui::PopStyleVar(2);
+  ImGui::PopStyleColor(2);
+}
+
+// The compact lesson: readout, focus, the view buttons, then the chosen view
+// in a panel down to the bottom of the display.
+void compact_lesson(Demo& demo) {
+  view_readout(demo);
+  view_focus(demo);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(8, 3));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 6));
+  for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kCompactViews)); ++i) {
+    const CompactView& v = kCompactViews[i];
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(v.label).x + 16.f);
+    const bool on = i == g_compact_view;
+    push_button_colors(on ? palette().accent : palette().heads_off);
+    if (ImGui::Button(v.label)) g_compact_view = i;
+    ImGui::PopStyleColor(4);
+  }
+  ImGui::PopStyleVar(2);
+  // Down to the display's bottom (a pixel short: rounding must not make the
+  // window scroll); a view too tall for it scrolls inside the panel.
+  constexpr float kMinPanel = 160.f;
+  const float height = std::max(kMinPanel, ImGui::GetContentRegionAvail().y - 1.f);
+  begin_panel("##compact_view", height);
+  kCompactViews[g_compact_view].draw(demo);
+  end_panel();
+}
+
 void header() {
   ImGui::PushFont(fonts().big);
   ImGui::TextUnformatted("Headroom");
@@ -164,6 +239,7 @@ void draw_ui(Demo& demo) {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   const bool phone = vp->WorkSize.x < 600.f;
+  g_compact = vp->WorkSize.x < kCompactBelow.x || vp->WorkSize.y < kCompactBelow.y;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, phone ? ImVec2(10, 10) : ImVec2(22, 16));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
@@ -174,7 +250,7 @@ void draw_ui(Demo& demo) {
 
   // Above the fold on every screen: title, heads (the most prominent
   // control), the readout sentence with the midpoint's numbers, focus, tokens.
-  header();
+  if (!g_compact) header();
   view_heads_control(demo);
   // Stress mode replaces the lesson's views: 512 chips and bar rows would
   // measure ImGui, not the engine.
@@ -199,6 +275,11 @@ void draw_ui(Demo& demo) {
     } else if (demo.view == "steps") {
       begin_card("##steps"); view_steps(demo); end_card();
     }
+    ImGui::End();
+    return;
+  }
+  if (g_compact) {
+    compact_lesson(demo);
     ImGui::End();
     return;
   }

@@ -32,4 +32,15 @@ bool take_frame_request();
 // mouse path without guessing a layout.
 std::string layout_json();
 
+// Whether the last frame used the compact layout (a frame too small for the
+// views stacked in one scrolling column: see ui.cpp).
+bool compact_layout();
+
+// Whether the last drawn frame fits its display, as JSON (fit_probe.cpp):
+// {"drawn", "display":[w,h], "compact", "windows":[{name, child, pos, size,
+// content, room, scroll, scrollMax, scrollbar:[x,y]}], "clipped":[{text,
+// rect, clip, axis:"x"|"y"|"xy"}]}: every run of text the scissor cuts.
+// Reads what ImGui keeps between frames; call it between frames only.
+std::string fit_json();
+
 }  // namespace headroom::ui

@@ -76,7 +76,7 @@ void view_concat(Demo& demo) {
 
   // W_O's mix: one strip per head, then y.
   ImGui::Spacing();
-  ImGui::TextDisabled("\xc3\x97 W_O (D x D): each head's block of rows turns its o_h into a part of y");
+  text_disabled_wrapped("\xc3\x97 W_O (D x D): each head's block of rows turns its o_h into a part of y");
   Vec sum = Vec::Zero(D);
   std::vector<Vec> parts;
   for (int h = 0; h < H; ++h) {
@@ -109,8 +109,8 @@ void view_concat(Demo& demo) {
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
   row(ylabel, palette().text, y, "y");
-  ImGui::TextDisabled("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
-                      (sum - y).cwiseAbs().maxCoeff());
+  text_disabled_wrapped("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
+                        (sum - y).cwiseAbs().maxCoeff());
 }
 
 }  // namespace headroom::ui

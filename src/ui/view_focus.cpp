@@ -17,17 +17,15 @@ void view_focus(Demo& demo) {
   const float focus = demo.scene.focus();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("One head can only:");
-  ImGui::SameLine();
   for (const Preset& p : presets) {
+    same_line_if_fits(ImGui::CalcTextSize(p.label).x + 2 * ImGui::GetStyle().FramePadding.x);
     const bool on = std::fabs(focus - p.focus) < 1e-3f;
     if (on) push_button_colors(palette().toggle_on);
     if (ImGui::Button(p.label)) demo.set_focus(p.focus);
     if (on) ImGui::PopStyleColor(4);
-    ImGui::SameLine();
   }
   float f = focus;
-  const float avail = ImGui::GetContentRegionAvail().x;
-  if (avail < 160.f) ImGui::NewLine();
+  same_line_if_fits(160.f);
   ImGui::SetNextItemWidth(std::fmin(220.f, std::fmax(120.f, ImGui::GetContentRegionAvail().x - 40.f)));
   if (ImGui::SliderFloat("##focus", &f, 0.f, 1.f, "focus %.2f")) demo.set_focus(f);
   ImGui::SameLine();

@@ -4,8 +4,10 @@
 // Does: big buttons (keys 1, 2, 4, 8 do the same, see ui.cpp); records each
 // button's rectangle in layout() so tests can click them for real.
 // Does not: decide which head counts are valid (the engine refuses the rest).
+#include <algorithm>
 #include <cstdio>
 
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -37,15 +39,25 @@ void view_heads_control(Demo& demo) {
   ImGui::PopStyleVar(3);
   ImGui::PopFont();
 
-  if (narrow) ImGui::NewLine(); else ImGui::SameLine(0, 20);
+  // The shapes beside the buttons when they fit there, else under them; the
+  // keys' hint only in the full layout (a course page's frame is short).
+  char shapes[96];
+  std::snprintf(shapes, sizeof shapes, "d_model = %d   d_head = d_model / H = %d", demo.scene.d_model(),
+                demo.scene.d_head());
+  const char* keys = "keys 1 2 4 8 \xc2\xb7 left/right arrows move the query";
+  const bool show_keys = !compact_layout();
+  const float text_w = std::max(ImGui::CalcTextSize(shapes).x, show_keys ? ImGui::CalcTextSize(keys).x : 0.f);
+  const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+  if (narrow || ImGui::GetContentRegionAvail().x < 20.f + text_w + marker_w) ImGui::NewLine(); else ImGui::SameLine(0, 20);
   ImGui::BeginGroup();
-  ImGui::Text("d_model = %d   d_head = d_model / H = %d", demo.scene.d_model(), demo.scene.d_head());
-  ImGui::TextDisabled("keys 1 2 4 8 \xc2\xb7 left/right arrows move the query");
+  ImGui::TextUnformatted(shapes);
+  if (show_keys) ImGui::TextDisabled("%s", keys);
   ImGui::EndGroup();
   ImGui::SameLine();
   help_marker(
       "head h: out_h = softmax(Q_h K_h^T / sqrt(d_head)) V_h, with its own W_Q, W_K, W_V of "
-      "d_model x d_head (d_head = d_model / H); the heads' outputs are concatenated and mixed by W_O.");
+      "d_model x d_head (d_head = d_model / H); the heads' outputs are concatenated and mixed by W_O. "
+      "Keys: 1 2 4 8 set the heads, left/right arrows move the query.");
 }
 
 }  // namespace headroom::ui

@@ -90,7 +90,9 @@ void view_heatmap(Demo& demo) {
   }
 
   // Colour bar: the same program over a 0..1 ramp.
-  const float bar_w = std::min(220.f, avail - 60.f), bar_h = 10.f;
+  const char* legend = "1   weight (viridis)";
+  const float beside = ImGui::CalcTextSize("0").x + ImGui::CalcTextSize(legend).x + 2 * ImGui::GetStyle().ItemSpacing.x;
+  const float bar_w = std::max(40.f, std::min(220.f, avail - beside)), bar_h = 10.f;
   ImGui::TextDisabled("0");
   ImGui::SameLine();
   const ImVec2 lp = ImGui::GetCursorScreenPos();
@@ -98,7 +100,7 @@ void view_heatmap(Demo& demo) {
   ImGui::SetCursorScreenPos(ImVec2(lp.x, lp.y + (ImGui::GetTextLineHeight() - bar_h) * 0.5f));
   if (lt) ImGui::Image(lt, ImVec2(bar_w, bar_h)); else ImGui::Dummy(ImVec2(bar_w, bar_h));
   ImGui::SameLine();
-  ImGui::TextDisabled("1   weight (viridis)");
+  ImGui::TextDisabled("%s", legend);
 }
 
 }  // namespace headroom::ui

@@ -56,7 +56,7 @@ void view_more_heads(Demo& demo) {
   }
   ImGui::EndTable();
   if (H == 1)
-    ImGui::TextDisabled("one head holds two relationships at once: press 2 to give each its own head");
+    text_disabled_wrapped("one head holds two relationships at once: press 2 to give each its own head");
 }
 
 }  // namespace headroom::ui

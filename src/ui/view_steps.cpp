@@ -36,7 +36,9 @@ void vector_row(const char* name, const float* v, int n) {
   }
   std::snprintf(buf, sizeof buf, "%s]  |%s| = %.3f", n > show ? ", ..." : "", name, std::sqrt(norm));
   text += buf;
+  ImGui::PushTextWrapPos(0.f);  // a narrow frame wraps the numbers rather than cutting them
   ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = std::min(ImGui::GetContentRegionAvail().x, 520.f);
   const int hv = vector_strip(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + 14), v, n, static_cast<float>(big));
@@ -137,7 +139,7 @@ void view_steps(Demo& demo) {
     case 5: std::snprintf(shape, sizeof shape, "%d heads x (%d x %d)  \xe2\x86\x92  L x D = %d x %d", H, L, dh, L, D); break;
     default: std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  %d x %d", L, D, D, D, L, D); break;
   }
-  ImGui::TextDisabled("shapes: %s", shape);
+  text_disabled_wrapped("shapes: %s", shape);
 
   const HeadReadout r = demo.scene.readout()[static_cast<size_t>(h)];
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -260,7 +261,18 @@ void view_value_space(Demo& demo) {
   const float min_w = H == 1 ? 280.f : H == 2 ? 230.f : 170.f;
   const int per_row = std::max(1, std::min(H, static_cast<int>((avail + gap) / (min_w + gap))));
   const float w = std::min((avail - gap * (per_row - 1)) / per_row, H == 1 ? 520.f : 420.f);
-  const ImVec2 size(w, std::min(w * 0.78f, 360.f));
+  ImVec2 size(w, std::min(w * 0.78f, 360.f));
+  // In the compact layout the view has a panel of fixed height: the plots
+  // shrink to fit it, with their label and footer (as tall as last frame's,
+  // the way ImGui sizes things), down to kMinPlot (then the panel scrolls).
+  static float text_around = 4.f * ImGui::GetTextLineHeightWithSpacing();
+  if (compact_layout()) {
+    constexpr float kMinPlot = 120.f;
+    const int rows = (H + per_row - 1) / per_row;
+    const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
+    const float per_plot = (room - rows * text_around - (rows - 1) * ImGui::GetStyle().ItemSpacing.y) / rows;
+    size.y = std::max(kMinPlot, std::min(size.y, per_plot));
+  }
   for (int h = 0; h < H; ++h) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -268,6 +280,7 @@ void view_value_space(Demo& demo) {
     panel(demo, h, maps[static_cast<size_t>(h)], readout[static_cast<size_t>(h)], fit, size, progress);
     ImGui::PopID();
     ImGui::EndGroup();
+    if (h == 0) text_around = ImGui::GetItemRectSize().y - size.y;
   }
 }
 

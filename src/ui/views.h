@@ -72,6 +72,14 @@ class HeatmapTextures {
 void set_heatmap_textures(HeatmapTextures* renderer);
 ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px);
 
+// Puts the next item on this line if `width` px of room are left on it,
+// else on the next line (a row of buttons that wraps in a narrow frame).
+void same_line_if_fits(float width);
+
+// TextDisabled wrapped at the content region's right edge (never cut by a
+// narrow frame).
+void text_disabled_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+
 // A "(?)" marker whose tooltip states one line of maths.
 void help_marker(const char* text);
 

@@ -172,7 +172,9 @@ async function main() {
     });
 
     await test('high-DPI: backing store is CSS size x devicePixelRatio, clicks hit the token under the pointer', async () => {
-      const hi = await browser.newContext({ viewport: { width: 900, height: 600 }, deviceScaleFactor: 2 });
+      // 800 px tall: the full layout, with the token strip on screen (the
+      // compact layout of shorter frames keeps it behind a view button).
+      const hi = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 2 });
       const p2 = await hi.newPage();
       watch(p2, 'dpr2');
       await p2.goto(url);
