@@ -140,6 +140,9 @@ void frame(void*) {
     ++gs.gl_generation;
   }
   const bool resized = track_canvas_size();
+  // Cards size themselves from the last frame's content (ImGui's
+  // AutoResizeY): after a resize, draw a few frames so they settle.
+  if (resized) headroom::platform::wake(3);
   if (!headroom::ui::take_frame_request() && !resized && gs.wake <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
   if (!g.first_frame_done) js_startup_mark("frame1-start");
