@@ -3,11 +3,13 @@
 //
 // Does: serve files under one folder with the right MIME types (application/
 // wasm, so browsers compile the wasm while it streams), no caching, 404 for
-// anything outside the folder. Binds 127.0.0.1 only.
+// anything outside the folder, optional extra headers (--cors adds
+// Access-Control-Allow-Origin: *, what a sandboxed iframe's fetches need).
+// Binds 127.0.0.1 only.
 // Does not: list folders, follow requests outside the folder, or need any
 // npm package (node's http module only).
 //
-// Run: node tools/serve.mjs [folder=build/web] [port=$PORT or 8000]
+// Run: node tools/serve.mjs [folder=build/web] [port=$PORT or 8000] [--cors]
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,7 +24,10 @@ const MIME = {
 
 // Starts serving `dir` on 127.0.0.1:`port` (0 = any free port); resolves to the
 // listening http.Server (server.address().port is the port).
-export function serveStatic(dir, port = 0) {
+// headers: extra response headers for every file (a second origin serving
+// Headroom to course pages sends Access-Control-Allow-Origin: *; a page under
+// test may get a Content-Security-Policy).
+export function serveStatic(dir, port = 0, { headers = {} } = {}) {
   const root = path.resolve(dir);
   const server = createServer(async (req, res) => {
     try {
@@ -40,11 +45,12 @@ export function serveStatic(dir, port = 0) {
         'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
         'Content-Length': body.length,
         'Cache-Control': 'no-store',
+        ...headers,
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       const missing = err.code === 'ENOENT' || err.code === 'EISDIR' || err instanceof URIError;
-      res.writeHead(missing ? 404 : 500);
+      res.writeHead(missing ? 404 : 500, headers);
       res.end();
     }
   });
@@ -55,8 +61,10 @@ export function serveStatic(dir, port = 0) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2] || 'build/web';
-  const port = Number(process.argv[3] || process.env.PORT || 8000);
-  const server = await serveStatic(dir, port);
+  const args = process.argv.slice(2).filter((a) => a !== '--cors');
+  const cors = process.argv.includes('--cors') ? { 'Access-Control-Allow-Origin': '*' } : {};
+  const dir = args[0] || 'build/web';
+  const port = Number(args[1] || process.env.PORT || 8000);
+  const server = await serveStatic(dir, port, { headers: cors });
   console.log(`serving ${dir} on http://127.0.0.1:${server.address().port}/ (Ctrl-C stops)`);
 }
