@@ -35,9 +35,9 @@ usage: ./build.sh [build|test|fuzz|bench|--help]
                       native doctest (build/native), the engine and app suites
                       as wasm under node (build/wasm-tests), the browser suites
                       against build/web/ (build/browser-tests: page, embed,
-                      theme), and the native suites again under ASan + UBSan
-                      with a short run of each libFuzzer target (clang,
-                      build/native-asan); ends with "N passed, N failed"
+                      theme, course pages), and the native suites again
+                      under ASan + UBSan with a short run of each libFuzzer
+                      target (clang, build/native-asan); ends with "N passed, N failed"
                       (CTest tests), non-zero on any failure
   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
                       for FUZZ_SECONDS (default 60); corpus and crash files

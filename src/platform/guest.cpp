@@ -91,6 +91,10 @@ EM_JS(void, js_guest_install, (), {
   };
   document.addEventListener("visibilitychange", update);
   if (typeof IntersectionObserver === "function") {
+    // Paused until the observer's first report: a canvas below the fold
+    // (same-origin pages run animation frames there too) draws nothing.
+    onScreen = false;
+    update();
     new IntersectionObserver(function(entries) {
       onScreen = entries[entries.length - 1].isIntersecting;
       update();

@@ -132,7 +132,7 @@ bool track_canvas_size() {
 void frame(void*) {
   using headroom::platform::guest;
   auto& gs = guest();
-  if (gs.context_lost) return;
+  if (gs.context_lost || gs.paused) return;  // paused: out of view (the loop may run before it stops)
   if (gs.context_restored) {  // every GL object died with the old context
     gs.context_restored = false;
     ImGui_ImplOpenGL3_Shutdown();

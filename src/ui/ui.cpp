@@ -54,6 +54,7 @@ std::string layout_json() {
   };
   rects("tokens", layout().token_rects);
   rects("heads", layout().head_rects);
+  rects("views", layout().view_rects);
   out += "}";
   return out;
 }
@@ -209,6 +210,8 @@ void compact_lesson(Demo& demo) {
     const bool on = i == g_compact_view;
     push_button_colors(on ? palette().accent : palette().heads_off);
     if (ImGui::Button(v.label)) g_compact_view = i;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    layout().view_rects.emplace_back(a.x, a.y, b.x, b.y);
     ImGui::PopStyleColor(4);
   }
   ImGui::PopStyleVar(2);
@@ -234,6 +237,9 @@ void header() {
 
 void draw_ui(Demo& demo) {
   handle_shortcuts(demo);
+  // Only what this frame draws: a view not shown has no rects.
+  layout().token_rects.clear();
+  layout().view_rects.clear();
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);

@@ -27,8 +27,10 @@ void draw_ui(app::Demo& demo);
 bool take_frame_request();
 
 // Where the last frame drew things, in CSS pixels, as JSON:
-// {"tokens":[[x0,y0,x1,y1],...], "heads":[...]} (one rect per token chip,
-// one per heads button 1/2/4/8). Lets browser tests click through the real
+// {"tokens":[[x0,y0,x1,y1],...], "heads":[...], "views":[...]} (one rect
+// per token chip, one per heads button 1/2/4/8, one per view button of the
+// compact layout, in the order Value space, Tokens, Attention, Heatmap,
+// Heads hold, Concat, Steps). Lets browser tests click through the real
 // mouse path without guessing a layout.
 std::string layout_json();
 

@@ -37,6 +37,7 @@ Fonts& fonts();
 struct Layout {
   std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
   std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
+  std::vector<ImVec4> view_rects;   // the compact layout's view buttons, in order (empty in the full layout)
 };
 Layout& layout();
 

@@ -18,7 +18,8 @@
 //   CSS px: no text cut at an edge, no window wider than its room, and the
 //   default view without an inner scrollbar (debug.fit());
 // - the README's ES-module snippet (page, stylesheet, module file) under the
-//   README's own CSP header: starts, no CSP violation;
+//   README's own CSP header: starts, no CSP violation, takes no focus; and a
+//   module instance below the fold resolves and answers before drawing;
 // - a sandboxed frame served without the CORS header says which header is
 //   missing;
 // and saves screenshots of both course pages with 540 and 720 px columns in
@@ -148,6 +149,15 @@ async function buildModuleSite(s) {
     `<h1>Headroom as a module</h1>\n${s.modulePage}</body></html>\n`);
   await writeFile(path.join(dir, 'course.css'), s.moduleCss);
   await writeFile(path.join(dir, 'headroom-demo.mjs'), s.moduleJs);
+  // Not the README's: a module instance below the fold, for the ready-without-drawing check.
+  await writeFile(path.join(dir, 'offscreen.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<title>Below the fold</title><link rel="icon" href="data:,"><link rel="stylesheet" href="course.css">' +
+    '<link rel="stylesheet" href="offscreen.css"></head><body><div class="tall"></div>' +
+    '<canvas id="headroom-a" class="headroom" tabindex="0"></canvas><script type="module" src="offscreen.mjs"></script></body></html>\n');
+  await writeFile(path.join(dir, 'offscreen.css'), '.tall { height: 3000px; }\n');
+  await writeFile(path.join(dir, 'offscreen.mjs'), "import { createHeadroom } from './headroom/headroom.mjs';\n" +
+    "createHeadroom({ canvas: document.getElementById('headroom-a'), hash: 'heads=4' })\n" +
+    '  .then((h) => { window.h = h; }, (e) => { window.h = String(e); });\n');
   return dir;
 }
 
@@ -360,6 +370,32 @@ async function main() {
       assert(bad.length === 0, bad.join('\n'));
     });
 
+    await test('compact layout: the view buttons open the token strip, and a click on a token moves the query', async () => {
+      const page = await newPage('compact-click', { width: 540, height: 560 });
+      await page.goto(`${APP}/embed.html`);
+      await page.evaluate(() => window.headroom.ready);
+      await sleep(400);
+      const click = async ([x0, y0, x1, y1]) => {
+        await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2);
+        await page.mouse.down();
+        await page.mouse.up();
+        await sleep(400);
+      };
+      const l0 = await page.evaluate(() => window.headroom.debug.layout());
+      assert(l0.views.length === 7 && l0.tokens.length === 0, `views ${l0.views.length}, tokens ${l0.tokens.length} before`);
+      await click(l0.views[1]);  // "Tokens"
+      const l1 = await page.evaluate(() => window.headroom.debug.layout());
+      const s0 = await page.evaluate(() => window.headroom.getState());
+      assert(l1.tokens.length === s0.tokens.length, `${l1.tokens.length} chips for ${s0.tokens.length} tokens`);
+      const target = s0.tokens.indexOf('researcher');
+      await click(l1.tokens[target]);
+      const s1 = await page.evaluate(() => window.headroom.getState());
+      assert(s1.query === target, `clicked "researcher" (${target}), query ${s1.query}`);
+      const bad = misfits(await page.evaluate(() => window.headroom.debug.fit()), { noScroll: true });
+      assert(bad.length === 0, `the token strip at 540 x 560: ${bad.join('; ')}`);
+      await page.context().close();
+    });
+
     await test('fit: the probe sees a cut: a word too long to wrap is reported at 360 x 560', async () => {
       // The perturbation that must move the result: the readout cannot wrap
       // a 60-letter word, so it runs past the frame's right edge.
@@ -391,6 +427,19 @@ async function main() {
       assert(drawn > 0 && violations.length === 0, `canvas backing width ${drawn}; CSP: ${violations.join('; ')}`);
       const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
       assert(focused !== 'headroom-a', 'the canvas took focus by itself');
+      await page.context().close();
+    });
+
+    await test('ES module: an instance below the fold resolves, answers and applies its hash before drawing', async () => {
+      const page = await newPage('module-offscreen');
+      await page.goto(`http://127.0.0.1:${moduleServer.address().port}/offscreen.html`);
+      await page.waitForFunction(() => window.h, null, { timeout: 40_000 });
+      const s0 = await page.evaluate(() => (typeof window.h === 'string' ? window.h : window.h.getState()));
+      assert(typeof s0 === 'object' && s0.heads === 4 && s0.frames === 0, JSON.stringify(s0).slice(0, 200));
+      const s1 = await page.evaluate(() => window.h.setHeads(2));
+      assert(s1.heads === 2 && s1.frames === 0, `after setHeads(2) off screen: heads ${s1.heads}, frames ${s1.frames}`);
+      await page.locator('#headroom-a').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => window.h.getState().frames > 0, null, { timeout: 20_000 });
       await page.context().close();
     });
 
