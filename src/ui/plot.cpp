@@ -5,9 +5,10 @@
 // Does: draw with ImDrawList in the current window.
 // Does not: compute anything the lesson claims (values come from the Trace).
 #include <algorithm>
-#include <cstdarg>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
+#include <string>
 
 #include "ui/ui.h"
 #include "ui/views.h"
@@ -52,6 +53,27 @@ void end_card() {
   ImGui::EndChild();
   ImGui::PopStyleVar(2);
   ImGui::PopStyleColor(2);
+}
+
+std::string wrap_at_spaces(const std::string& text, float width) {
+  std::string out;
+  size_t line_start = 0;  // in out
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    const std::string candidate = out.substr(line_start) + (out.size() > line_start ? " " : "") + word;
+    if (out.size() > line_start && ImGui::CalcTextSize(candidate.c_str()).x > width) {
+      out += '\n';
+      line_start = out.size();
+    } else if (out.size() > line_start) {
+      out += ' ';
+    }
+    out += word;
+    i = j + 1;
+  }
+  return out;
 }
 
 void text_disabled_wrapped(const char* fmt, ...) {

@@ -15,9 +15,10 @@ void view_readout(Demo& demo) {
   begin_card("##readout", palette().readout_card);
   const std::string sentence = readout_sentence(demo.scene);
   ImGui::PushFont(fonts().medium);
-  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - 28.f);
-  ImGui::TextUnformatted(sentence.c_str());
-  ImGui::PopTextWrapPos();
+  // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
+  // splits "0.64" across two lines in a narrow frame.
+  const std::string lines = wrap_at_spaces(sentence, ImGui::GetContentRegionAvail().x - 28.f);
+  ImGui::TextUnformatted(lines.c_str());
   ImGui::PopFont();
   ImGui::SameLine();
   help_marker(

@@ -269,7 +269,7 @@ void view_value_space(Demo& demo) {
   if (compact_layout()) {
     constexpr float kMinPlot = 120.f;
     const int rows = (H + per_row - 1) / per_row;
-    const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing();
+    const float room = ImGui::GetContentRegionAvail().y;  // below the title row
     const float per_plot = (room - rows * text_around - (rows - 1) * ImGui::GetStyle().ItemSpacing.y) / rows;
     size.y = std::max(kMinPlot, std::min(size.y, per_plot));
   }

@@ -9,6 +9,7 @@
 // Does not: compute attention, or own any state beyond what ImGui keeps and
 // the few display choices in ViewState.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "app/demo.h"
@@ -76,6 +77,10 @@ ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, i
 // Puts the next item on this line if `width` px of room are left on it,
 // else on the next line (a row of buttons that wraps in a narrow frame).
 void same_line_if_fits(float width);
+
+// `text` with its spaces turned into line breaks where the current font's
+// lines would pass `width` px (a word wider than that keeps a line of its own).
+std::string wrap_at_spaces(const std::string& text, float width);
 
 // TextDisabled wrapped at the content region's right edge (never cut by a
 // narrow frame).
