@@ -8,7 +8,11 @@
 //                                              reply to each message below
 // In (from an allowed origin only):
 //   {type: 'headroom:get', id?}
-//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?}
+//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?,
+//                        weights?}                 weights: 'built' | 'trained'
+//   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
+//    seed?, r?, lr? (reset), n? (step, default 1)}
+//     answered with {type: 'headroom:train-state', train: train.state(), error, id?}
 //   `error` in the reply is null, or why (part of) the message was refused;
 //   a refused field keeps its previous value.
 //
@@ -24,7 +28,8 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme'];
+  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'weights'];
+  const kTrainActions = ['reset', 'step', 'play', 'pause'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
   function parentOrigin() {
@@ -77,12 +82,35 @@
     if (own(data, 'query')) verb(api.selectToken, data.query);
     if (own(data, 'heads')) verb(api.setHeads, data.heads);
     if (own(data, 'focus')) verb(api.setFocus, data.focus);
+    if (own(data, 'weights')) verb(api.setWeights, data.weights);
     for (const k of ['view', 'theme']) {
       if (!own(data, k)) continue;
       if (typeof data[k] !== 'string') { errors.push(`${k} must be a string`); continue; }
       verb(api.applyHash, `${k}=${encodeURIComponent(data[k])}`);
     }
     return errors.length ? errors.join('; ') : null;
+  }
+
+  // Runs a headroom:train action; the reply carries train.state().
+  function applyTrain(data) {
+    const action = data.action;
+    let train, error = null;
+    if (!kTrainActions.includes(action)) {
+      train = api.train.state();
+      error = `headroom:train needs action ${kTrainActions.map((a) => JSON.stringify(a)).join(', ')}, not ${JSON.stringify(String(action)).slice(0, 40)}`;
+    } else if (action === 'reset') {
+      const opts = {};
+      for (const k of ['seed', 'r', 'lr']) if (own(data, k)) opts[k] = data[k];
+      train = api.train.reset(opts);
+    } else if (action === 'step') {
+      train = api.train.step(own(data, 'n') ? data.n : 1);
+    } else {
+      train = api.train[action]();
+    }
+    // getState().error is the verb's refusal, or null (a diverged run is
+    // not a refusal: train.runs[i].message tells of it).
+    if (!error) error = api.getState().error;
+    return { type: 'headroom:train-state', train, error };
   }
 
   function handle(event) {
@@ -102,8 +130,13 @@
       const error = applySet(data);
       quiet = false;
       reply(event.source, event.origin, stateMessage(id, error));
+    } else if (data.type === 'headroom:train') {
+      quiet = true;
+      const reply_ = applyTrain(data);
+      quiet = false;
+      reply(event.source, event.origin, withId(reply_, id));
     } else {
-      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get or headroom:set)`));
+      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get, headroom:set or headroom:train)`));
     }
   }
 

@@ -11,8 +11,10 @@
 // out of view, or in an off-screen iframe where the browser runs no animation
 // frames, answers at once and draws when it comes into view), to an instance with the verbs of
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
-// applyHash: each returns getState()) and its readers (getState, hash,
-// debug.layout) bound to its own wasm instance: several on one page are
+// setWeights, applyHash: each returns getState(); train.reset, train.step,
+// train.play, train.pause, train.download: each returns train.state()) and
+// its readers (getState, hash, train.state, train.snapshot, debug.layout)
+// bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
 // wasm, or the wasm cannot be fetched (a cross-origin fetch refused for want
@@ -166,11 +168,21 @@ function passText(w, text, typeError, what, fn) {
   return withCString(w, text, fn) === null ? `${what} does not fit in memory` : undefined;
 }
 
-// Verbs change the state and return getState(). Each entry gets the wasm
-// module first, then the caller's arguments; it passes them to C (which
-// validates the values and records its own refusals), or returns a string:
-// why JS refused them before C (then recorded through headroom_reject).
-// A nested object is a namespace (headroom.<name>.<verb>).
+// A verb of headroom.train: it answers with train.state() rather than
+// getState(), and a refusal JS makes is recorded in the training's error too.
+const trainVerb = (fn) => Object.assign(fn, {
+  result: (w) => READERS.train.state(w),
+  reject: (w, p) => w._headroom_train_reject(p),
+});
+
+const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTEGER;  // C++ checks the range
+
+// Verbs change the state and return getState() (or entry.result(w)). Each
+// entry gets the wasm module first, then the caller's arguments; it passes
+// them to C (which validates the values and records its own refusals), or
+// returns a string: why JS refused them before C (then recorded through
+// headroom_reject, or entry.reject). A nested object is a namespace
+// (headroom.<name>.<verb>).
 export const VERBS = Object.freeze({
   setHeads: (w, n) => (isInt32(n) ? void w._headroom_set_heads(n)
     : `heads must be a whole number (1, 2, 4 or 8), not ${String(n)}`),
@@ -187,6 +199,36 @@ export const VERBS = Object.freeze({
   // (src/app/url_state.h): a refused field keeps its value.
   applyHash: (w, hash) => passText(w, hash, 'a URL hash must be a string', 'the link',
     (p) => w._headroom_apply_hash(p)),
+  // 'built' (the scene's own weights) or 'trained' (the training run with
+  // the shown head count; getState().modelWeights says what is shown).
+  setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${String(choice)}`,
+    'the weights choice', (p) => w._headroom_set_weights(p)),
+  // Live training (src/app/training.h): runs of 1, 2 and 4 heads side by side.
+  train: Object.freeze({
+    // reset({seed, r, lr}): every run afresh; a missing field keeps its value.
+    reset: trainVerb((w, opts = {}) => {
+      if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+        return 'train.reset takes an object {seed, r, lr}';
+      }
+      const now = READERS.train.state(w);
+      const { seed = now.seed, r = now.r, lr = now.lr } = opts;
+      if (!isSeed(seed)) return `seed must be a whole number from 0 to 4294967295, not ${String(seed)}`;
+      if (!isInt32(r)) return `r must be 2 or 4 (related tokens), not ${String(r)}`;
+      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from 1e-6 to 10, not ${String(lr)}`;
+      w._headroom_train_reset(seed, r, lr);
+      return undefined;
+    }),
+    // step(n): n steps of every run, synchronously.
+    step: trainVerb((w, n) => (isInt32(n) ? void w._headroom_train_step(n)
+      : `step(n) needs a whole number of steps (1 to 10000), not ${String(n)}`)),
+    play: trainVerb((w) => void w._headroom_train_play()),
+    pause: trainVerb((w) => void w._headroom_train_pause()),
+    // Saves snapshot(heads) as a JSON file (heads: 1, 2 or 4; default the shown count).
+    download: trainVerb((w, heads) => {
+      const h = heads === undefined ? READERS.getState(w).heads : heads;
+      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (1, 2 or 4), not ${String(h)}`;
+    }),
+  }),
 });
 
 // Readers return data and change nothing.
@@ -201,6 +243,19 @@ export const READERS = Object.freeze({
   },
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
+  train: Object.freeze({
+    // {seed, r, lr, step, stepsPerSecond, running, error, runs: [{heads, loss,
+    // floor, history: [[step, loss], ...], perHead: [{weightOn: [R]}]}], ...}
+    state: (w) => JSON.parse(w.UTF8ToString(w._headroom_train_state_json())),
+    // The run with `heads` heads, checkable with numpy (README "Training
+    // snapshots"); throws when there is no such run.
+    snapshot: (w, heads) => {
+      if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${String(heads)}`);
+      const p = w._headroom_train_snapshot_json(heads);
+      if (!p) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
+      return JSON.parse(w.UTF8ToString(p));
+    },
+  }),
   // Not part of the API contract: where the last frame drew the token and
   // heads buttons (CSS px relative to the canvas), so tests can click them;
   // whether it fits the canvas (ImGui windows' content sizes and scroll
@@ -240,12 +295,13 @@ export function apiShape(make) {
 
 // The instance's API on one wasm module.
 function bindApi(w) {
-  const getState = () => READERS.getState(w);
-  const refuse = (why) => { withCString(w, String(why), (p) => w._headroom_reject(p)); };
+  const refuse = (entry, why) => {
+    withCString(w, String(why), (p) => (entry.reject ? entry.reject(w, p) : w._headroom_reject(p)));
+  };
   return apiShape((entry, kind) => (kind === 'reader' ? (...args) => entry(w, ...args) : (...args) => {
     const why = entry(w, ...args);
-    if (typeof why === 'string') refuse(why);
-    return getState();
+    if (typeof why === 'string') refuse(entry, why);
+    return (entry.result || READERS.getState)(w);
   }));
 }
 

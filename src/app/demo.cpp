@@ -3,7 +3,8 @@
 // Does: forward each input to the Scene (or, for view and theme, check it
 // against the lists in url_state.h) and keep the last refusal's message;
 // apply and write the URL hash through url_state.h; time the stress mode's
-// forward pass.
+// forward pass; forward the training verbs and keep the Scene on the chosen
+// weights.
 // Does not: validate scene input itself: the engine decides what is valid, so
 // the UI, the JS API and a link can never disagree with it.
 #include "app/demo.h"
@@ -33,7 +34,11 @@ bool Demo::apply(const Status& s) {
   return s.is_ok();
 }
 
-bool Demo::set_heads(int heads) { return apply(scene.set_heads(heads)); }
+bool Demo::set_heads(int heads) {
+  const bool ok = apply(scene.set_heads(heads));
+  training.sync_scene(scene);  // the trained run of the new count, or a note that there is none
+  return ok;
+}
 
 bool Demo::set_sentence(std::string_view utf8) {
   const bool ok = apply(scene.set_sentence(utf8));
@@ -75,6 +80,54 @@ void Demo::set_reduced_motion(bool reduce) { reduced_motion = reduce; }
 
 void Demo::reject(std::string_view why) { error = std::string(why); }
 
+//-----------------------------------------------------------------------------
+// training verbs
+//-----------------------------------------------------------------------------
+namespace {
+// Runs a training verb, then puts the Scene on the chosen weights.
+template <class F>
+Status and_sync(Training& t, Scene& scene, F&& verb) {
+  Status s = verb();
+  t.sync_scene(scene);
+  return s;
+}
+}  // namespace
+
+bool Demo::set_weights(std::string_view choice) {
+  return apply(and_sync(training, scene, [&] { return training.set_weights(choice); }));
+}
+
+bool Demo::train_reset(int64_t seed, int r, float lr) {
+  return apply(and_sync(training, scene, [&] { return training.reset(seed, r, lr); }));
+}
+
+bool Demo::train_step(int n) {
+  return apply(and_sync(training, scene, [&] { return training.step(n); }));
+}
+
+bool Demo::train_play() { return apply(training.play()); }
+
+void Demo::train_pause() {
+  training.pause();
+  error.clear();
+}
+
+bool Demo::train_set_lr(float lr) { return apply(training.set_lr(lr)); }
+
+bool Demo::train_set_speed(int n) { return apply(training.set_max_steps_per_frame(n)); }
+
+void Demo::train_reject(std::string_view why) {
+  error = std::string(why);
+  training.reject(why);
+}
+
+bool Demo::request_download(int heads) {
+  if (training.trainer().run(heads) == nullptr)
+    return apply(Status::fail("no training run has " + std::to_string(heads) + " heads to download"));
+  download_request = heads;
+  return apply(Status::ok());
+}
+
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
   std::vector<std::string> messages = std::move(p.messages);
@@ -84,13 +137,36 @@ bool Demo::apply_hash(std::string_view hash) {
   // parse_url_hash accepted only listed views and themes: these cannot fail.
   if (p.state.view) view = *p.state.view;
   if (p.state.theme) theme = *p.state.theme;
+  // Training: a new seed or r starts the runs afresh (the same ones keep the
+  // runs going, so re-applying the page's own hash changes nothing).
+  const Trainer& tr = training.trainer();
+  if ((p.state.seed && *p.state.seed != tr.seed()) || (p.state.r && *p.state.r != tr.relations())) {
+    const Status s = training.reset(p.state.seed.value_or(tr.seed()), p.state.r.value_or(tr.relations()), tr.lr());
+    if (!s) messages.push_back("the link's seed or r was refused: " + s.error);
+  }
+  if (p.state.weights) (void)training.set_weights(*p.state.weights);  // parse_url_hash checked it
+  training.sync_scene(scene);
   error = join_messages(messages);
   return messages.empty();
 }
 
-std::string Demo::hash() const { return to_url_hash(url_state_of(scene, draft.data(), view, theme)); }
+std::string Demo::hash() const {
+  UrlState s = url_state_of(scene, draft.data(), view, theme);
+  // Training keys only when they differ from the defaults (a plain link stays short).
+  const Trainer& tr = training.trainer();
+  if (tr.seed() != kDefaultSeed) s.seed = tr.seed();
+  if (tr.relations() != kDefaultRelations) s.r = tr.relations();
+  if (training.weights_choice() != kWeightChoices[0]) s.weights = training.weights_choice();
+  return to_url_hash(s);
+}
 
 bool Demo::tick() {
+  const bool training_on = training.tick(reduced_motion);
+  training.sync_scene(scene);
+  return tick_stress() || training_on;
+}
+
+bool Demo::tick_stress() {
   if (scene.stress() <= 0) return false;
   // The engine's forward pass, timed on its own (not the frame, not GL).
   const auto t0 = std::chrono::steady_clock::now();

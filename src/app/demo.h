@@ -4,8 +4,10 @@
 // motion), remember the last refused input's message, and give the UI, the
 // JS API and the URL hash the same verbs (set heads, set sentence, select
 // token, set focus, set view, set theme, apply a hash), so a click, a key, a
-// link and a JS call behave identically. Runs the stress mode's timed forward
-// pass once per frame (tick). Serialises the state the JS API's getState()
+// link and a JS call behave identically. Owns the live training (training.h)
+// and its verbs, and keeps the Scene on the chosen weights (built or
+// trained). Runs the stress mode's timed forward pass and the training's
+// steps once per frame (tick). Serialises the state the JS API's getState()
 // returns and the URL hash.
 // Does not: compute attention (it only reads Scene::trace() and readout(),
 // and asks Scene::recompute() in tick), draw anything (src/ui), or know about
@@ -15,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/training.h"
 #include "engine/scene.h"
 
 namespace headroom::app {
@@ -39,6 +42,11 @@ struct Demo {
   // Text the sentence box shows; follows every accepted sentence.
   std::array<char, SceneConfig::kMaxBytes + 1> draft{};
   StressClock stress;
+  // The live training runs (1, 2 and 4 heads) and which weights the views show.
+  Training training;
+  // A snapshot download the UI asked for (heads of the run), taken by the
+  // platform after the frame; 0 when none is pending.
+  int download_request = 0;
 
   Demo();
 
@@ -57,6 +65,23 @@ struct Demo {
   // Records a refusal made outside the verbs (the JS side's type checks).
   void reject(std::string_view why);
 
+  // Training verbs (training.h): the same validation and messages for the
+  // train panel, window.headroom.train, postMessage and the hash. Each keeps
+  // the Scene on the chosen weights.
+  bool set_weights(std::string_view choice);  // "built" | "trained"
+  bool train_reset(int64_t seed, int r, float lr);
+  bool train_step(int n);
+  bool train_play();
+  void train_pause();
+  bool train_set_lr(float lr);
+  bool train_set_speed(int max_steps_per_frame);
+  // Asks the platform to save snapshot(heads) as a file (refused when no run
+  // has that many heads).
+  bool request_download(int heads);
+  // A training refusal made outside the verbs (JS type checks): recorded in
+  // `error` and in the training state's error.
+  void train_reject(std::string_view why);
+
   // A URL hash ("#heads=2&..."): every field that parses and is accepted is
   // applied; the others keep their values and their messages, joined, become
   // `error` ("" when everything was accepted). Returns whether all was.
@@ -65,19 +90,23 @@ struct Demo {
   std::string hash() const;
 
   // Once per drawn frame, before the views: while stress is on, runs the
-  // engine's forward pass again and times it (StressClock). Returns whether
-  // another frame is wanted (stress on).
+  // engine's forward pass again and times it (StressClock); while training
+  // runs, trains within the frame budget and brings trained weights to the
+  // Scene. Returns whether another frame is wanted (stress on or training).
   bool tick();
 
  private:
   bool apply(const Status& s);
+  bool tick_stress();
 };
 
 // The JS API's state as one JSON object (see web/headroom-loader.js):
 // tokens, heads, dModel, dHead, query, focus, weights (H rows of L weights for
 // the selected token), relations and targets per head, readout per head,
 // valueSpace per head (the value-space view's 2-D points and output point),
-// sentence (the readout in words), description (the aria-live text), error.
+// sentence (the readout in words), description (the aria-live text),
+// modelWeights ({choice, shown, note, step}: which weights the views show),
+// error.
 std::string state_json(Demo& demo);
 
 }  // namespace headroom::app

@@ -119,6 +119,30 @@ std::string state_json(Demo& demo) {
   json_key(out, "description");
   append_json_string(out, describe_state(scene));
 
+  // Which weights the views show: the choice, what is shown (a head count
+  // with no trained run shows the built weights and the note says so), and
+  // the training step of the shown trained weights.
+  const Training& tr = demo.training;
+  json_key(out, "modelWeights");
+  out += '{';
+  json_key(out, "choice", true);
+  append_json_string(out, tr.weights_choice());
+  json_key(out, "shown");
+  append_json_string(out, tr.weights_shown());
+  json_key(out, "note");
+  if (tr.weights_note().empty()) {
+    out += "null";
+  } else {
+    append_json_string(out, tr.weights_note());
+  }
+  json_key(out, "step");
+  if (tr.weights_shown() == kWeightChoices[1]) {
+    append_int(out, tr.chart_step());
+  } else {
+    out += "null";
+  }
+  out += '}';
+
   json_key(out, "error");
   if (demo.error.empty()) {
     out += "null";

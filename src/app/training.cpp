@@ -75,13 +75,10 @@ Status Training::set_max_steps_per_frame(int n) {
 }
 
 Status Training::set_weights(std::string_view choice) {
-  for (const char* c : kWeightChoices)
-    if (choice == c) {
-      refusal_.clear();
-      choice_ = c;
-      return Status::ok();
-    }
-  return refuse(Status::fail("weights must be \"built\" or \"trained\", not \"" + std::string(choice) + "\""));
+  if (Status s = check_choice("weights", kWeightChoices, choice); !s) return refuse(std::move(s));
+  refusal_.clear();
+  choice_ = std::string(choice);
+  return Status::ok();
 }
 
 std::string Training::error() const {

@@ -38,14 +38,12 @@
 #include <string_view>
 
 #include "app/train_pace.h"
+#include "app/url_state.h"  // kWeightChoices
 #include "engine/scene.h"
 #include "engine/status.h"
 #include "engine/trainer.h"
 
 namespace headroom::app {
-
-// The values the weights choice takes; the first is the default.
-constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
 
 class Training {
  public:
@@ -62,6 +60,8 @@ class Training {
   void pause();
   Status set_max_steps_per_frame(int n);        // 1 .. FramePacer::kMaxStepsPerFrame
   Status set_weights(std::string_view choice);  // "built" | "trained"
+  // Records a refusal made outside these verbs (the JS side's type checks).
+  void reject(std::string_view why) { refusal_ = std::string(why); }
 
   // Once per frame. While running: trains within the frame budget and, if the
   // chart is due, publishes. Returns whether it wants another frame (running).

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "engine/tokenizer.h"
+#include "engine/trainer.h"
 
 namespace headroom::app {
 
@@ -145,7 +146,7 @@ Status check_choice(const char* key, const std::array<const char*, N>& list, std
   return Status::fail(std::string(key) + "=" + shown(value) + " is not a " + key + " (" + list_text(list) + ")");
 }
 template Status check_choice(const char*, const decltype(kViews)&, std::string_view);
-template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);
+template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);  // and kWeightChoices (same type)
 
 //-----------------------------------------------------------------------------
 // [SECTION] percent-encoding
@@ -236,7 +237,7 @@ bool write_text(const std::optional<std::string>& field, std::string& out) {
   return field.has_value();
 }
 
-const std::array<Key, 6> kKeys = {{
+const std::array<Key, 9> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
@@ -281,6 +282,45 @@ const std::array<Key, 6> kKeys = {{
        return read_choice("theme", kThemes, std::move(v), s.theme, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
+    {"seed", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       // Up to 10 digits: 0 .. kMaxSeed = 2^32 - 1.
+       int64_t n = 0;
+       bool digits = !v.empty() && v.size() <= 10;
+       for (char c : v) digits = digits && c >= '0' && c <= '9';
+       if (digits)
+         for (char c : v) n = n * 10 + (c - '0');
+       if (!digits || n > kMaxSeed) {
+         why = "seed=" + shown(v) + " is not a whole number from 0 to " + std::to_string(kMaxSeed) + " written in digits";
+         return false;
+       }
+       s.seed = n;
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.seed) out += std::to_string(*s.seed);
+       return s.seed.has_value();
+     }},
+    {"r", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       std::optional<int> r;
+       if (!read_whole("r", v, list_text(kRelationChoices), r, why)) return false;
+       if (std::find(kRelationChoices.begin(), kRelationChoices.end(), *r) == kRelationChoices.end()) {
+         why = "r=" + shown(v) + " is not a number of related tokens the task has (" + list_text(kRelationChoices) + ")";
+         return false;
+       }
+       s.r = r;
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.r) out += std::to_string(*s.r);
+       return s.r.has_value();
+     }},
+    {"weights", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_choice("weights", kWeightChoices, std::move(v), s.weights, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.weights, out); }},
     {"sentence", true,
      [](std::string v, UrlState& s, std::string&, std::string&) {
        s.sentence = std::move(v);  // the engine judges it when applied

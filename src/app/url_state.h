@@ -2,9 +2,10 @@
 // a link, and the embed page can be configured by its iframe's src.
 //
 //   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
+//   #view=train&seed=7&r=4&weights=trained
 //
 // Does: parse a hash by a whitelist (heads, query, focus, view, theme,
-// sentence: one table in url_state.cpp drives parsing, messages and writing)
+// sentence, and training's seed, r and weights: one table in url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
 // a lone %), NUL and other control characters, and invalid UTF-8 (checked
 // with the tokenizer's decoder; includes UTF-8-encoded lone surrogates);
@@ -21,6 +22,7 @@
 // applies a hash to itself with Demo::apply_hash).
 #pragma once
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,9 +38,14 @@ namespace headroom::app {
 constexpr size_t kMaxHashBytes = 16384;
 constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
 
-// The values the `view` and `theme` keys accept; the first is the default.
-constexpr std::array<const char*, 6> kViews = {"lesson", "attention", "values", "readout", "concat", "steps"};
+// The values the `view`, `theme` and `weights` keys accept; the first is the
+// default. "train" is the training view; weights "trained" makes every view
+// show the weights of the training run with the shown head count.
+constexpr std::array<const char*, 7> kViews = {"lesson", "attention", "values", "readout", "concat", "steps", "train"};
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
+constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
+// The values `r` (related tokens the training task asks for) accepts.
+constexpr std::array<int, 2> kRelationChoices = {2, 4};
 
 // Ok when `value` is one of `list`; else `key="value" is not a <key> (a, b or c)`.
 template <size_t N>
@@ -52,10 +59,13 @@ struct UrlState {
   std::optional<float> focus;           // clamped to [0, 1]
   std::optional<std::string> view;      // one of kViews
   std::optional<std::string> theme;     // one of kThemes
+  std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/trainer.h)
+  std::optional<int> r;                 // one of kRelationChoices
+  std::optional<std::string> weights;   // one of kWeightChoices
 
   bool operator==(const UrlState& o) const {
     return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
-           view == o.view && theme == o.theme;
+           view == o.view && theme == o.theme && seed == o.seed && r == o.r && weights == o.weights;
   }
 };
 
@@ -78,8 +88,9 @@ std::string percent_encode(std::string_view in);
 // "heads=2&query=6&...": every field that is set, in a fixed order.
 std::string to_url_hash(const UrlState& s);
 
-// Applies the fields in a safe order (sentence, then query, heads, focus),
-// each through the Scene's validating setter. A refused field keeps the
+// Applies the scene's fields in a safe order (sentence, then query, heads,
+// focus), each through the Scene's validating setter (seed, r and weights
+// are the training's: Demo::apply_hash applies them). A refused field keeps the
 // Scene's previous value; a query given with a refused sentence is skipped.
 // Returns the messages for everything refused.
 std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);

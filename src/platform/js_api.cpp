@@ -1,5 +1,6 @@
-// js_api.cpp: the C functions web/headroom-loader.js calls to build
-// window.headroom (setHeads, setSentence, selectToken, setFocus, getState).
+// js_api.cpp: the C functions web/headroom.mjs calls to build
+// window.headroom (setHeads, setSentence, selectToken, setFocus, getState,
+// setWeights, train.reset/step/play/pause/state/snapshot/download).
 //
 // Does: forward each call to the Demo's verbs (so refusals are recorded the
 // same way as for clicks) and return the state as JSON. Each setter returns 1
@@ -9,7 +10,8 @@
 // state wakes the frame loop (nothing is drawn while idle).
 // Does not: decide anything (the app's verbs do), validate input (the engine
 // and app/url_state.h do) or keep state of its own beyond the strings
-// returned to JS, valid until the next call.
+// returned to JS, valid until the next call. Saving a snapshot file is the
+// one thing done here rather than in the app: it needs the browser (a Blob).
 //
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
@@ -24,6 +26,37 @@ namespace headroom::platform {
 app::Demo& demo() {
   static app::Demo d;
   return d;
+}
+
+// clang-format off
+// Hands `len` bytes at `text` to the browser as a downloaded file `name`
+// (a Blob copies them, so the C++ string may go right after).
+EM_JS(void, js_save_file, (const char* name, const char* text, int len), {
+  var blob = new Blob([HEAPU8.subarray(text, text + len)], { type: "application/json" });
+  var a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = UTF8ToString(name);
+  a.style.display = "none";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(function() { URL.revokeObjectURL(a.href); }, 10000);
+});
+// clang-format on
+
+void save_requested_download(app::Demo& d) {
+  const int heads = d.download_request;
+  d.download_request = 0;
+  if (heads == 0) return;
+  std::string json;
+  if (const Status s = d.training.snapshot_json(heads, json); !s) {
+    d.train_reject(s.error);
+    return;
+  }
+  const Trainer& t = d.training.trainer();
+  const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
+                           "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
+  js_save_file(name.c_str(), json.data(), static_cast<int>(json.size()));
 }
 
 }  // namespace headroom::platform
@@ -98,6 +131,73 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_state_json() {
   static std::string json;
   json = headroom::app::state_json(demo());
   return json.c_str();
+}
+
+// "built" or "trained": which weights every view shows (app::Demo::set_weights).
+EMSCRIPTEN_KEEPALIVE int headroom_set_weights(const char* choice) {
+  wake();
+  return demo().set_weights(choice ? choice : "") ? 1 : 0;
+}
+
+// --- window.headroom.train ---------------------------------------------------
+// seed arrives as a double (JS checked it is a whole number below 2^53); the
+// trainer checks every range.
+EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr) {
+  wake();
+  return demo().train_reset(static_cast<int64_t>(seed), r, static_cast<float>(lr)) ? 1 : 0;
+}
+
+// n steps of every run, synchronously (the caller waits for them).
+EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) {
+  wake();
+  return demo().train_step(n) ? 1 : 0;
+}
+
+// Play wakes the frame loop; the app's tick keeps it drawing while training runs.
+EMSCRIPTEN_KEEPALIVE int headroom_train_play() {
+  wake();
+  return demo().train_play() ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void headroom_train_pause() {
+  wake();
+  demo().train_pause();
+}
+
+// Records a refusal JS made itself for a train verb (wrong type).
+EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) {
+  wake();
+  demo().train_reject(why ? why : "refused");
+}
+
+// train.state() as JSON, owned here, valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_json() {
+  static std::string json;
+  json = demo().training.state_json();
+  return json.c_str();
+}
+
+// snapshot(heads) as JSON (about 3 MB), or nullptr when no run has `heads`
+// heads (the reason is then the state's error). Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads) {
+  static std::string json;
+  const headroom::Status s = demo().training.snapshot_json(heads, json);
+  if (!s) {
+    demo().train_reject(s.error);
+    json.clear();
+    json.shrink_to_fit();
+    return nullptr;
+  }
+  return json.c_str();
+}
+
+// Saves snapshot(heads) as a JSON file (train.download and the train view's
+// button): 1 when saved, 0 when refused (no such run).
+EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
+  wake();
+  if (!demo().request_download(heads)) return 0;
+  headroom::platform::save_requested_download(demo());
+  return 1;
 }
 
 }  // extern "C"

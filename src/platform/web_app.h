@@ -36,6 +36,10 @@ constexpr int kWheelUp = 1, kWheelDown = 2, kWheelLeft = 4, kWheelRight = 8, kWh
 // Draw at least `frames` more frames (input, API calls, resize).
 void wake(int frames = 3);
 
+// Saves snapshot(d.download_request) as a JSON file through the browser and
+// clears the request (js_api.cpp); a refusal goes to the state's error.
+void save_requested_download(app::Demo& d);
+
 // After ImGui's GLFW backend is installed: move listeners to the canvas, add
 // pause/visibility/context-loss handling, route the clipboard.
 void guest_install();

@@ -5,7 +5,8 @@
 // devicePixelRatio, give ImGui the CSS size as its display and the ratio as
 // its framebuffer scale (and re-rasterise the fonts when the ratio changes),
 // feed GLFW's mouse positions in CSS pixels, run the app's tick
-// (app::Demo::tick, the stress mode's forward pass), restyle the UI when the
+// (app::Demo::tick: the stress mode's forward pass and the training steps;
+// paused, hidden or off-screen it runs neither), restyle the UI when the
 // app's theme changed and draw ui::draw_ui. Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request), counts the frames it draws,
@@ -147,7 +148,7 @@ void frame(void*) {
   if (gs.wake > 0) --gs.wake;
   if (!g.first_frame_done) js_startup_mark("frame1-start");
   auto& demo = headroom::platform::demo();
-  if (demo.tick()) headroom::ui::request_frames(2);  // stress: keep timing every frame
+  if (demo.tick()) headroom::ui::request_frames(2);  // stress or training: keep going every frame
   if (demo.theme != g.theme) {
     g.theme = demo.theme;
     headroom::ui::setup_style(g.theme == "dark");
@@ -162,6 +163,7 @@ void frame(void*) {
   ImGui::NewFrame();
 
   headroom::ui::draw_ui(demo);
+  if (demo.download_request != 0) headroom::platform::save_requested_download(demo);  // the train view's button
   headroom::platform::sync_page(demo);  // aria text, reduced motion
   headroom::platform::guest_after_frame();
 

@@ -204,3 +204,30 @@ TEST_CASE("messages are joined and capped") {
   CHECK(join_messages(ms) == "x; x; x; x; x; x; x; x; and 12 more");
   CHECK(join_messages({}) == "");
 }
+
+TEST_CASE("training keys: view=train, seed, r and weights parse, refuse bad values and round-trip") {
+  UrlParse p = parse_url_hash("#view=train&seed=4294967295&r=4&weights=trained");
+  CHECK(p.messages.empty());
+  CHECK(p.state.view == std::string("train"));
+  CHECK(p.state.seed == int64_t{4294967295});
+  CHECK(p.state.r == 4);
+  CHECK(p.state.weights == std::string("trained"));
+  UrlParse again = parse_url_hash(to_url_hash(p.state));
+  CHECK(again.messages.empty());
+  CHECK(again.state == p.state);
+
+  const char* bad[] = {"seed=4294967296", "seed=-1", "seed=1e3", "seed=0x10", "seed=", "seed=12345678901",
+                       "r=3", "r=0", "r=2.0", "r=four", "weights=learned", "weights=Trained", "view=training"};
+  for (const char* h : bad) {
+    CAPTURE(h);
+    UrlParse b = parse_url_hash(h);
+    REQUIRE(b.messages.size() == 1);
+    CHECK(b.messages[0].find("kept") != std::string::npos);
+    CHECK_FALSE(b.state.seed);
+    CHECK_FALSE(b.state.r);
+    CHECK_FALSE(b.state.weights);
+    CHECK_FALSE(b.state.view);
+  }
+  CHECK(parse_url_hash("seed=0").state.seed == int64_t{0});
+  CHECK(parse_url_hash("seed=007").state.seed == int64_t{7});
+}

@@ -263,6 +263,29 @@ async function main() {
       }
     });
 
+    await test('headroom:train steps, plays and pauses one iframe and answers with the train state', async () => {
+      const ask = (m) => host.evaluate(([o, msg]) => window.ask(1, msg, o), [APP, m]);
+      const r = await ask({ type: 'headroom:train', action: 'reset', seed: 5 });
+      assert(r.data.type === 'headroom:train-state' && r.data.error === null, JSON.stringify(r.data.error));
+      assert(r.data.train.seed === 5 && r.data.train.step === 0, JSON.stringify(r.data.train.seed));
+      const s = await ask({ type: 'headroom:train', action: 'step', n: 3 });
+      assert(s.data.train.step === 3 && s.data.train.runs.length === 3, `step ${s.data.train.step}`);
+      const a = await host.evaluate((o) => window.ask(0, { type: 'headroom:train', action: 'step' }, o), APP);
+      assert(a.data.train.step === 1, `the other iframe: step ${a.data.train.step}`);
+      for (const bad of [{ action: 'step', n: 0 }, { action: 'step', n: '3' }, { action: 'reset', seed: -1 },
+        { action: 'reset', r: 3 }, { action: 'reset', lr: 'fast' }, { action: 'explode' }, {}]) {
+        const x = await ask({ type: 'headroom:train', ...bad });
+        assert(x.data.error && x.data.train.step === 3 && x.data.train.seed === 5,
+          `${JSON.stringify(bad)}: error ${x.data.error}, step ${x.data.train.step}`);
+      }
+      const w = await host.evaluate((o) => window.ask(1, { type: 'headroom:set', weights: 'trained' }, o), APP);
+      assert(w.data.error === null && w.data.state.modelWeights.shown === 'trained', JSON.stringify(w.data.state.modelWeights));
+      const p = await ask({ type: 'headroom:train', action: 'play' });
+      assert(p.data.train.running === true, 'not running after play');
+      const q = await ask({ type: 'headroom:train', action: 'pause' });
+      assert(q.data.train.running === false, 'running after pause');
+    });
+
     await test('__proto__ keys, non-objects and messages without a type are harmless', async () => {
       const r = await host.evaluate((o) => {
         const f = document.querySelectorAll('iframe')[0].contentWindow;

@@ -1,0 +1,119 @@
+// demo_training_tests.cpp: the Demo's training verbs and hash keys: a link's
+// seed and r start the runs afresh only when they differ (re-applying the
+// page's own hash changes nothing), weights=trained puts the Scene on the
+// trained run of its head count (or says there is none), refusals keep the
+// state and set `error`, and getState's modelWeights says which weights the
+// views show.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/demo.h"
+#include "json_read.h"
+
+using namespace headroom;
+using namespace headroom::app;
+
+namespace {
+jsonr::Value state_of(Demo& d) {
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(state_json(d), v));
+  return v;
+}
+}  // namespace
+
+TEST_CASE("a link's seed and r reset the runs; the same link again keeps them going") {
+  Demo d;
+  CHECK(d.apply_hash("view=train&seed=7&r=4"));
+  CHECK(d.view == "train");
+  CHECK(d.training.trainer().seed() == 7);
+  CHECK(d.training.trainer().relations() == 4);
+  REQUIRE(d.train_step(2));
+  const std::string h = d.hash();
+  CHECK(h.find("seed=7") != std::string::npos);
+  CHECK(h.find("r=4") != std::string::npos);
+  CHECK(h.find("view=train") != std::string::npos);
+  CHECK(d.apply_hash(h));  // the page's own hash: no reset
+  CHECK(d.training.trainer().step_count() == 2);
+  CHECK(d.apply_hash("seed=8"));  // another seed: afresh, r kept
+  CHECK(d.training.trainer().step_count() == 0);
+  CHECK(d.training.trainer().seed() == 8);
+  CHECK(d.training.trainer().relations() == 4);
+  // Refused values keep everything and say why.
+  CHECK_FALSE(d.apply_hash("seed=99999999999&r=3&weights=maybe"));
+  CHECK(d.training.trainer().seed() == 8);
+  CHECK(d.training.trainer().relations() == 4);
+  CHECK(d.error.find("seed") != std::string::npos);
+  CHECK(d.error.find("r=") != std::string::npos);
+  CHECK(d.error.find("weights") != std::string::npos);
+  // Defaults stay out of a plain link.
+  Demo plain;
+  const std::string ph = plain.hash();
+  CHECK(ph.find("seed") == std::string::npos);
+  CHECK(ph.find("r=") == std::string::npos);
+  CHECK(ph.find("weights") == std::string::npos);
+}
+
+TEST_CASE("weights=trained: getState's weights change, follow the heads, and a count with no run says so") {
+  Demo d;
+  REQUIRE(d.set_heads(2));
+  REQUIRE(d.train_step(2));
+  const jsonr::Value built = state_of(d);
+  CHECK(built["modelWeights"]["choice"].str == "built");
+  CHECK(built["modelWeights"]["shown"].str == "built");
+  CHECK(built["modelWeights"]["note"].kind == jsonr::Value::Null);
+  CHECK(d.apply_hash("weights=trained"));
+  const jsonr::Value trained = state_of(d);
+  CHECK(trained["modelWeights"]["shown"].str == "trained");
+  CHECK(trained["modelWeights"]["step"].num == 2);
+  // The attention rows the views draw are now the trained model's: the
+  // built 2-head scene puts >= 0.9 on one token per head, 2 steps from
+  // random weights do not.
+  double built_max = 0, trained_max = 0;
+  for (const auto& row : built["weights"].items)
+    for (const auto& w : row.items) built_max = std::max(built_max, w.num);
+  for (const auto& row : trained["weights"].items)
+    for (const auto& w : row.items) trained_max = std::max(trained_max, w.num);
+  CHECK(built_max >= 0.9);
+  CHECK(trained_max < 0.9);
+  CHECK(d.hash().find("weights=trained") != std::string::npos);
+  // Heads with no run: built weights, and the state says so.
+  REQUIRE(d.set_heads(8));
+  const jsonr::Value eight = state_of(d);
+  CHECK(eight["modelWeights"]["shown"].str == "built");
+  CHECK(eight["modelWeights"]["note"].str.find("8 heads") != std::string::npos);
+  CHECK(eight["modelWeights"]["step"].kind == jsonr::Value::Null);
+  REQUIRE(d.set_heads(4));
+  CHECK(state_of(d)["modelWeights"]["shown"].str == "trained");
+  // Back to built by the verb; a bad choice is refused and kept.
+  CHECK_FALSE(d.set_weights("best"));
+  CHECK(d.error.find("weights") != std::string::npos);
+  CHECK(state_of(d)["modelWeights"]["choice"].str == "trained");
+  REQUIRE(d.set_weights("built"));
+  CHECK(state_of(d)["modelWeights"]["shown"].str == "built");
+  CHECK(d.error.empty());
+}
+
+TEST_CASE("training verbs through the Demo: refusals set error and keep state; tick trains only when playing") {
+  Demo d;
+  CHECK_FALSE(d.train_step(0));
+  CHECK(!d.error.empty());
+  CHECK_FALSE(d.train_reset(1, 3, 1e-2f));
+  CHECK(d.training.trainer().relations() == 2);
+  CHECK_FALSE(d.train_set_lr(-1.f));
+  CHECK_FALSE(d.train_set_speed(0));
+  CHECK_FALSE(d.request_download(8));
+  CHECK(d.download_request == 0);
+  CHECK(d.request_download(2));
+  CHECK(d.download_request == 2);
+  CHECK_FALSE(d.tick());  // paused, no stress: no frames wanted, nothing trained
+  CHECK(d.training.trainer().step_count() == 0);
+  REQUIRE(d.train_set_speed(1));
+  REQUIRE(d.train_play());
+  CHECK(d.tick());
+  CHECK(d.training.trainer().step_count() == 1);
+  d.train_pause();
+  CHECK_FALSE(d.tick());
+  CHECK(d.training.trainer().step_count() == 1);
+}

@@ -1,0 +1,212 @@
+// train.test.mjs: browser tests of live training's API (issue 8), run by
+// run.mjs (which owns the browser, the server and the pass/fail count).
+//
+// Does: check window.headroom.train through the real page: exactly the
+// documented verbs; step(n) trains n steps of every run and returns state();
+// out-of-range and wrongly typed seed, r, lr and n are refused with a message
+// and the previous values kept; a seed in the URL hash reproduces the same
+// loss curve in a fresh page (and another seed does not); weights=trained
+// (hash and setWeights) changes the attention weights getState() shows, and a
+// head count with no run says so; snapshot(heads)'s loss is recomputed here
+// from its own X, target, mask and weights by plain loops; download() saves
+// the snapshot as a JSON file (build/test-artifacts/train-snapshot.json);
+// while playing the app trains and draws, paused it draws no frame and trains
+// no step (the app's own frame counter and requestAnimationFrame-independent
+// waits). Prints the steps/s measured while playing ("train: N steps/s").
+// Does not: launch a browser or count results itself; test the train view's
+// drawing (the views' own tests do).
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function open(browser, url, watch, label) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  watch(page, label);
+  await page.goto(url);
+  await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+  await page.evaluate(() => window.headroom.ready);
+  return { context, page };
+}
+
+// The documented model, by plain loops in double (README "Training snapshots").
+function recomputeLoss(s) {
+  const [B, L, D] = s.X.shape, T = s.target.shape[2], H = s.heads, dh = D / H;
+  const X = s.X.data, WQ = s.W_Q.data, WK = s.W_K.data, WV = s.W_V.data, WO = s.W_O.data;
+  let sum = 0, masked = 0;
+  const q = new Float64Array(L * D), k = new Float64Array(L * D), v = new Float64Array(L * D);
+  const o = new Float64Array(L * D), p = new Float64Array(L);
+  for (let b = 0; b < B; ++b) {
+    for (let i = 0; i < L; ++i) {
+      for (let c = 0; c < D; ++c) {
+        let aq = 0, ak = 0, av = 0;
+        for (let e = 0; e < D; ++e) {
+          const x = X[(b * L + i) * D + e];
+          aq += x * WQ[e * D + c]; ak += x * WK[e * D + c]; av += x * WV[e * D + c];
+        }
+        q[i * D + c] = aq; k[i * D + c] = ak; v[i * D + c] = av;
+      }
+    }
+    for (let h = 0; h < H; ++h) {
+      for (let i = 0; i < L; ++i) {
+        let mx = -Infinity;
+        for (let j = 0; j < L; ++j) {
+          let d = 0;
+          for (let c = h * dh; c < (h + 1) * dh; ++c) d += q[i * D + c] * k[j * D + c];
+          p[j] = d / Math.sqrt(dh);
+          mx = Math.max(mx, p[j]);
+        }
+        let z = 0;
+        for (let j = 0; j < L; ++j) z += (p[j] = Math.exp(p[j] - mx));
+        for (let c = h * dh; c < (h + 1) * dh; ++c) {
+          let a = 0;
+          for (let j = 0; j < L; ++j) a += (p[j] / z) * v[j * D + c];
+          o[i * D + c] = a;
+        }
+      }
+    }
+    for (let i = 0; i < L; ++i) {
+      if (!s.mask.data[b * L + i]) continue;
+      ++masked;
+      for (let t = 0; t < T; ++t) {
+        let y = 0;
+        for (let c = 0; c < D; ++c) y += o[i * D + c] * WO[c * T + t];
+        const e = y - s.target.data[(b * L + i) * T + t];
+        sum += e * e;
+      }
+    }
+  }
+  return sum / (masked * T * s.lossScale);
+}
+
+const curve = (st) => JSON.stringify(st.runs.map((r) => r.history));
+
+export async function trainSuite({ browser, url, test, assert, watch, artifacts }) {
+  const { context, page } = await open(browser, url, watch, 'train');
+  const train = (verb, ...args) => page.evaluate(([v, a]) => window.headroom.train[v](...a), [verb, args]);
+  const state = () => page.evaluate(() => window.headroom.getState());
+
+  try {
+    await test('train: exactly reset, step, play, pause, state, snapshot (+ download); setWeights', async () => {
+      const names = await page.evaluate(() => Object.keys(window.headroom.train).sort());
+      assert(JSON.stringify(names) === JSON.stringify(['download', 'pause', 'play', 'reset', 'snapshot', 'state', 'step']),
+        JSON.stringify(names));
+      assert(await page.evaluate(() => typeof window.headroom.setWeights === 'function'), 'no setWeights');
+    });
+
+    await test('train.step(n) runs n steps of every run and returns state()', async () => {
+      const s0 = await train('reset', { seed: 3, r: 2, lr: 0.01 });
+      assert(s0.seed === 3 && s0.r === 2 && s0.step === 0 && s0.error === null, JSON.stringify(s0.error));
+      const s = await train('step', 4);
+      assert(s.step === 4 && s.running === false, `step ${s.step}`);
+      assert(JSON.stringify(s.runs.map((r) => r.heads)) === '[1,2,4]', 'runs');
+      for (const r of s.runs) {
+        assert(Number.isFinite(r.loss) && r.history[0][0] === 0 && r.perHead.length === r.heads, JSON.stringify(r).slice(0, 200));
+        assert(r.perHead.every((h) => h.weightOn.length === 2), 'weightOn has R numbers');
+      }
+      assert(JSON.stringify(s) === JSON.stringify(await train('state')), 'step(n) did not return state()');
+      assert((await page.evaluate(() => window.headroom.hash())).includes('seed=3'), 'seed not in the hash');
+    });
+
+    await test('train: bad seed, r, lr and n are refused with a message; previous values kept', async () => {
+      const before = await train('state');
+      const bad = [['reset', { seed: -1 }], ['reset', { seed: 2 ** 32 }], ['reset', { seed: 1.5 }], ['reset', { seed: '7' }],
+        ['reset', { r: 3 }], ['reset', { r: 'two' }], ['reset', { lr: 0 }], ['reset', { lr: 11 }], ['reset', { lr: NaN }],
+        ['reset', { lr: '0.1' }], ['reset', 'seed=3'], ['step', 0], ['step', 10001], ['step', 2.5], ['step', '3'], ['step']];
+      for (const [verb, arg] of bad) {
+        const s = await (arg === undefined ? train(verb) : train(verb, arg));
+        assert(typeof s.error === 'string' && s.error.length > 0, `${verb}(${JSON.stringify(arg)}): no error`);
+        assert(s.seed === before.seed && s.r === before.r && s.lr === before.lr && s.step === before.step &&
+          curve(s) === curve(before), `${verb}(${JSON.stringify(arg)}) changed the training`);
+      }
+      const g = await state();
+      assert(g.error, 'getState().error is not set after a refused train verb');
+      const w = await page.evaluate(() => window.headroom.setWeights('learned'));
+      assert(w.error && w.modelWeights.choice === 'built', `setWeights('learned'): ${w.error}`);
+      const thrown = await page.evaluate(() => { try { window.headroom.train.snapshot(8); return null; } catch (e) { return e.message; } });
+      assert(thrown && thrown.includes('8'), `snapshot(8): ${thrown}`);
+      const ok = await train('step', 1);
+      assert(ok.error === null && ok.step === before.step + 1, `after refusals: ${ok.error}`);
+    });
+
+    await test('a seed in the URL hash reproduces the same loss curve in a fresh page; another seed does not', async () => {
+      const run = async (hash, chunks) => {
+        const p = await open(browser, `${url}#${hash}`, watch, `seed ${hash}`);
+        let s;
+        for (const n of chunks) s = await p.page.evaluate((k) => window.headroom.train.step(k), n);
+        await p.context.close();
+        return s;
+      };
+      const a = await run('view=train&seed=11', [6]);
+      const b = await run('view=train&seed=11', [2, 4]);
+      const c = await run('view=train&seed=12', [6]);
+      assert(a.seed === 11 && b.seed === 11 && c.seed === 12, `seeds ${a.seed} ${b.seed} ${c.seed}`);
+      assert(curve(a) === curve(b), 'the same seed gave another curve');
+      assert(curve(a) !== curve(c), 'another seed gave the same curve');
+      const r4 = await run('seed=11&r=4', [1]);
+      assert(r4.r === 4 && r4.runs[0].perHead[0].weightOn.length === 4 && r4.runs[0].floor === 0.75, `r=4: ${r4.r}`);
+    });
+
+    await test('weights=trained changes the weights getState() shows; a head count with no run says so', async () => {
+      await page.evaluate(() => window.headroom.setHeads(2));
+      await train('reset', { seed: 3, r: 2, lr: 0.01 });
+      await train('step', 3);
+      const built = await page.evaluate(() => window.headroom.applyHash('weights=built'));
+      const trained = await page.evaluate(() => window.headroom.applyHash('weights=trained'));
+      assert(trained.error === null && trained.modelWeights.shown === 'trained' && trained.modelWeights.step === 3,
+        JSON.stringify(trained.modelWeights));
+      assert(JSON.stringify(trained.weights) !== JSON.stringify(built.weights), 'the attention weights did not change');
+      assert((await page.evaluate(() => window.headroom.hash())).includes('weights=trained'), 'weights not in the hash');
+      // Training on moves what the views show.
+      await train('step', 2);
+      const later = await state();
+      assert(later.modelWeights.step === 5 && JSON.stringify(later.weights) !== JSON.stringify(trained.weights),
+        'the shown weights did not follow training');
+      const eight = await page.evaluate(() => window.headroom.setHeads(8));
+      assert(eight.modelWeights.shown === 'built' && /8 heads/.test(eight.modelWeights.note), JSON.stringify(eight.modelWeights));
+      const back = await page.evaluate(() => window.headroom.setWeights('built'));
+      assert(back.modelWeights.shown === 'built' && back.modelWeights.note === null, JSON.stringify(back.modelWeights));
+      const bad = await page.evaluate(() => window.headroom.applyHash('weights=best'));
+      assert(bad.error && bad.error.includes('weights') && bad.modelWeights.choice === 'built', bad.error);
+      await page.evaluate(() => window.headroom.setHeads(2));
+    });
+
+    await test('snapshot(2): its loss recomputed from its own X, target, mask and weights; download saves it', async () => {
+      const snap = await train('snapshot', 2);
+      assert(snap.heads === 2 && snap.X.shape.length === 3 && snap.W_Q.shape.join() === `${snap.X.shape[2]},${snap.X.shape[2]}`,
+        JSON.stringify({ heads: snap.heads, X: snap.X.shape, W_Q: snap.W_Q.shape }));
+      assert(snap.grads && snap.grads.W_O && !('W_R' in snap), 'grads / W_R');
+      const loss = recomputeLoss(snap);
+      assert(Math.abs(loss - snap.loss) <= 1e-4 * Math.max(1, snap.loss), `recomputed ${loss}, snapshot says ${snap.loss}`);
+      const [download] = await Promise.all([page.waitForEvent('download'), train('download', 2)]);
+      const file = path.join(artifacts, 'train-snapshot.json');
+      await download.saveAs(file);
+      assert(/^headroom-snapshot-h2-seed3-r2-step\d+\.json$/.test(download.suggestedFilename()), download.suggestedFilename());
+      const saved = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+      assert(saved.loss === snap.loss && saved.step === snap.step, 'the saved file is not snapshot(2)');
+    });
+
+    await test('playing trains and draws; paused draws no frame and trains no step', async () => {
+      await train('reset', { seed: 1, r: 2, lr: 0.01 });
+      const f0 = (await state()).frames;
+      await train('play');
+      await sleep(2500);
+      const playing = await train('state');
+      const f1 = (await state()).frames;
+      assert(playing.running && playing.step > 0 && f1 > f0, `step ${playing.step}, frames ${f0} -> ${f1}`);
+      console.log(`      train: ${playing.stepsPerSecond.toFixed(1)} steps/s (3 runs each) in headless Chromium, ` +
+        `${playing.stepsPerFrame} steps in the last frame, step ${playing.step} after 2.5 s`);
+      await writeFile(path.join(artifacts, 'train-steps-per-second.txt'), `${playing.stepsPerSecond}\n`);
+      await train('pause');
+      await sleep(300);  // the wake frames after the call
+      const a = await state(), sa = await train('state');
+      await sleep(1000);
+      const b = await state(), sb = await train('state');
+      assert(b.frames === a.frames, `frames while paused: ${a.frames} -> ${b.frames}`);
+      assert(sb.step === sa.step && !sb.running && sb.stepsPerSecond === 0, `steps while paused: ${sa.step} -> ${sb.step}`);
+    });
+  } finally {
+    await context.close();
+  }
+}
