@@ -133,13 +133,13 @@ TEST_CASE("step(n) trains n steps of every run; the same seed gives the same cur
   REQUIRE(a.reset(42, 2, 1e-2f).is_ok());
   REQUIRE(b.reset(42, 2, 1e-2f).is_ok());
   REQUIRE(other.reset(43, 2, 1e-2f).is_ok());
-  REQUIRE(a.step(6).is_ok());
-  REQUIRE(b.step(2).is_ok());  // chunked differently: the same steps
-  REQUIRE(b.step(4).is_ok());
-  REQUIRE(other.step(6).is_ok());
+  REQUIRE(a.step(3).is_ok());
+  REQUIRE(b.step(1).is_ok());  // chunked differently: the same steps
+  REQUIRE(b.step(2).is_ok());
+  REQUIRE(other.step(3).is_ok());
   const jsonr::Value sa = parse_state(a), sb = parse_state(b), so = parse_state(other);
-  CHECK(sa["step"].num == 6);
-  for (const auto& run : sa["runs"].items) CHECK(run["steps"].num == 6);
+  CHECK(sa["step"].num == 3);
+  for (const auto& run : sa["runs"].items) CHECK(run["steps"].num == 3);
   CHECK(history_of(sa) == history_of(sb));
   CHECK(history_of(sa) != history_of(so));
   // Training lowers the two-head loss from its start.
@@ -195,18 +195,18 @@ TEST_CASE("reduced motion trains every frame but updates the chart at most 4 tim
     REQUIRE(t.set_max_steps_per_frame(1).is_ok());
     REQUIRE(t.play().is_ok());
     const long long u0 = t.chart_updates();
-    for (int f = 0; f <= 10; ++f) {  // 10 Hz frames for 1 s (slow ones: each trains)
+    for (int f = 0; f < 6; ++f) {  // 10 Hz frames for half a second (slow ones: each trains)
       c.t = f * 100.0;
       CHECK(t.tick(reduced));
     }
-    CHECK(t.trainer().step_count() == 11);  // trained every frame either way
+    CHECK(t.trainer().step_count() == 6);  // trained every frame either way
     const long long updates = t.chart_updates() - u0;
     if (reduced) {
-      CHECK(updates == 4);  // at 0, 300, 600 and 900 ms: never two within 250 ms
-      CHECK(t.chart_step() == 10);  // the step published at 900 ms, not the latest
+      CHECK(updates == 2);  // at 0 and 300 ms: never two within 250 ms
+      CHECK(t.chart_step() == 4);  // the step published at 300 ms, not the latest
     } else {
-      CHECK(updates == 11);
-      CHECK(t.chart_step() == 11);
+      CHECK(updates == 6);
+      CHECK(t.chart_step() == 6);
     }
   }
 }
