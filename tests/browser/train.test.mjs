@@ -1,5 +1,6 @@
-// train.test.mjs: browser tests of live training's API (issue 8), run by
-// run.mjs (which owns the browser, the server and the pass/fail count).
+// train.test.mjs: the browser suite for live training's API (issue 8), in
+// Debian's Chromium via playwright-core, on build/web (HEADROOM_SITE
+// overrides) served on 127.0.0.1.
 //
 // Does: check window.headroom.train through the real page: exactly the
 // documented verbs; step(n) trains n steps of every run and returns state();
@@ -13,10 +14,24 @@
 // while playing the app trains and draws, paused it draws no frame and trains
 // no step (the app's own frame counter and requestAnimationFrame-independent
 // waits). Prints the steps/s measured while playing ("train: N steps/s").
-// Does not: launch a browser or count results itself; test the train view's
-// drawing (the views' own tests do).
-import { writeFile } from 'node:fs/promises';
+// Fails on any page or console error. Prints "ok"/"FAIL" per test and ends
+// with "N passed, N failed" like run.mjs; exits non-zero on failure.
+// Does not: build the site, download a browser, reach beyond 127.0.0.1, or
+// test the train view's drawing (the views' own tests do).
+//
+// Run: node tests/browser/train.test.mjs    (after ./build.sh build)
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveStatic } from '../../tools/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
+const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
+const SUITE_TIMEOUT_MS = 300_000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,7 +97,7 @@ function recomputeLoss(s) {
 
 const curve = (st) => JSON.stringify(st.runs.map((r) => r.history));
 
-export async function trainSuite({ browser, url, test, assert, watch, artifacts }) {
+async function trainTests({ browser, url, watch, artifacts }) {
   const { context, page } = await open(browser, url, watch, 'train');
   const train = (verb, ...args) => page.evaluate(([v, a]) => window.headroom.train[v](...a), [verb, args]);
   const state = () => page.evaluate(() => window.headroom.getState());
@@ -183,7 +198,7 @@ export async function trainSuite({ browser, url, test, assert, watch, artifacts 
       const file = path.join(artifacts, 'train-snapshot.json');
       await download.saveAs(file);
       assert(/^headroom-snapshot-h2-seed3-r2-step\d+\.json$/.test(download.suggestedFilename()), download.suggestedFilename());
-      const saved = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+      const saved = JSON.parse(await readFile(file, 'utf8'));
       assert(saved.loss === snap.loss && saved.step === snap.step, 'the saved file is not snapshot(2)');
     });
 
@@ -210,3 +225,28 @@ export async function trainSuite({ browser, url, test, assert, watch, artifacts 
     await context.close();
   }
 }
+
+async function main() {
+  if (!existsSync(path.join(SITE, 'index.html')) || !existsSync(path.join(SITE, 'headroom.wasm'))) {
+    throw new Error(`${SITE} has no index.html/headroom.wasm: run ./build.sh build first`);
+  }
+  await mkdir(ARTIFACTS, { recursive: true });
+  const server = await serveStatic(SITE);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const problems = [];  // page errors and console errors, from every page
+  const watch = (page, label) => {
+    page.on('pageerror', (err) => problems.push(`${label} page error: ${err.message}`));
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${label} console error: ${msg.text()}`); });
+    page.on('crash', () => problems.push(`${label} crashed`));
+  };
+  try {
+    await trainTests({ browser, url, watch, artifacts: ARTIFACTS });
+    await test('train: no page errors and no console errors', async () => assert(problems.length === 0, problems.join('\n')));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+await finish(main, SUITE_TIMEOUT_MS);
