@@ -26,6 +26,12 @@
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')
+//   headroom.setWeights(w)      'built' | 'trained': which weights every view
+//                               shows (state.modelWeights: choice, shown, note)
+//   headroom.train.reset({seed, r, lr}), .step(n), .play(), .pause(),
+//                  .download(heads): live training; each returns
+//                               train.state(); train.snapshot(heads) the
+//                               numbers of one step (README "Live training")
 //   state.frames                frames drawn so far (none while idle)
 //   headroom.debug.layout()     for tests only: token chip and heads button
 //                               rects (CSS px): {tokens: [...], heads: [...]}
