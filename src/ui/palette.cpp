@@ -39,6 +39,9 @@ const Row kColors[] = {
     {&Palette::diverging_low, rgb(33, 102, 171), rgb(90, 153, 230)},
     {&Palette::diverging_mid, rgb(255, 255, 255), rgb(28, 28, 32)},  // zero: white, or the card
     {&Palette::diverging_high, rgb(179, 23, 43), rgb(230, 89, 102)},
+    {&Palette::frame, rgb(232, 235, 241), rgb(52, 52, 60)},
+    {&Palette::frame_hovered, rgb(218, 224, 236), rgb(64, 64, 74)},
+    {&Palette::frame_active, rgb(205, 214, 232), rgb(76, 76, 88)},
 };
 
 struct ButtonRow {
@@ -56,6 +59,10 @@ const ButtonRow kButtons[] = {
      {rgb(52, 52, 60), rgb(70, 72, 84), rgb(96, 104, 128), rgb(235, 235, 240)}},
     {&Palette::toggle_on, {rgb(64, 64, 77), rgb(89, 89, 102), rgb(64, 64, 77), rgb(255, 255, 255)},
      {rgb(214, 214, 222), rgb(240, 240, 245), rgb(214, 214, 222), rgb(20, 20, 24)}},
+    {&Palette::play, {rgb(33, 128, 64), rgb(46, 153, 77), rgb(26, 107, 51), rgb(255, 255, 255)},
+     {rgb(38, 140, 72), rgb(52, 166, 88), rgb(30, 115, 58), rgb(255, 255, 255)}},
+    {&Palette::pause, {rgb(179, 64, 26), rgb(204, 82, 38), rgb(153, 51, 20), rgb(255, 255, 255)},
+     {rgb(196, 80, 40), rgb(220, 100, 56), rgb(166, 64, 30), rgb(255, 255, 255)}},
 };
 
 // Head colours; the dark ones are the light ones lifted towards white.
@@ -66,12 +73,22 @@ constexpr std::array<ImU32, 8> kHeadsDark = {rgb(110, 160, 230), rgb(240, 140, 7
                                              rgb(220, 110, 190), rgb(205, 180, 80), rgb(70, 200, 210),
                                              rgb(240, 100, 110), rgb(150, 140, 240)};
 
+// Training runs (1, 2, 4 heads): charcoal (light grey on dark), magenta,
+// amber-brown. Slots: subject red, complement blue, previous token violet,
+// first token grey.
+constexpr std::array<ImU32, 3> kRunsLight = {rgb(56, 56, 66), rgb(219, 41, 153), rgb(158, 112, 0)};
+constexpr std::array<ImU32, 3> kRunsDark = {rgb(210, 210, 218), rgb(240, 90, 190), rgb(225, 175, 50)};
+constexpr std::array<ImU32, 4> kSlotsLight = {rgb(204, 33, 38), rgb(26, 115, 191), rgb(128, 89, 179), rgb(140, 140, 140)};
+constexpr std::array<ImU32, 4> kSlotsDark = {rgb(240, 95, 95), rgb(90, 165, 240), rgb(175, 140, 230), rgb(170, 170, 170)};
+
 Palette make(bool dark) {
   Palette p;
   p.dark = dark;
   for (const Row& r : kColors) p.*r.field = dark ? r.dark : r.light;
   for (const ButtonRow& r : kButtons) p.*r.field = dark ? r.dark : r.light;
   p.heads = dark ? kHeadsDark : kHeadsLight;
+  p.runs = dark ? kRunsDark : kRunsLight;
+  p.slots = dark ? kSlotsDark : kSlotsLight;
   return p;
 }
 

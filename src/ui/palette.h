@@ -45,10 +45,18 @@ struct Palette {
   ButtonColors heads_off;   // the other heads counts
   ButtonColors chip_on;     // the query's token chip (reverse video)
   ButtonColors chip_off;    // the other token chips
-  ButtonColors toggle_on;   // the focus preset in use
+  ButtonColors toggle_on;   // the focus preset in use, the weights choice in use
+  ButtonColors play, pause;  // the train panel's play / pause button
+  // Inputs on a card (the train panel's seed, sliders, radio buttons).
+  ImU32 frame, frame_hovered, frame_active;
   // Colour maps.
   ImU32 diverging_low, diverging_mid, diverging_high;  // negative - zero - positive
   std::array<ImU32, 8> heads;  // head h's colour is heads[h % 8]
+  // Training runs of 1, 2 and 4 heads (none is a head colour), and the
+  // training task's related-token slots (subject, complement, previous
+  // token, first token).
+  std::array<ImU32, 3> runs;
+  std::array<ImU32, 4> slots;
 };
 
 // The current theme's palette (light until setup_style says otherwise).

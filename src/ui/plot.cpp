@@ -121,6 +121,40 @@ int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, floa
   return -1;
 }
 
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash, float gap,
+                 float phase) {
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1e-3f || dash <= 0) return;
+  const float ux = dx / len, uy = dy / len;
+  for (float t = std::fmod(phase, dash + gap); t < len; t += dash + gap) {
+    const float e = std::min(len, t + dash);
+    dl->AddLine(ImVec2(a.x + ux * t, a.y + uy * t), ImVec2(a.x + ux * e, a.y + uy * e), color, thickness);
+  }
+}
+
+LogStepAxis::LogStepAxis(float left, float right, long long max_step)
+    : x0(left), x1(right), max_log(std::log10(1.0 + static_cast<double>(std::max(1LL, max_step)))) {}
+
+float LogStepAxis::x(long long step) const {
+  const double t = std::log10(1.0 + static_cast<double>(std::max(0LL, step))) / max_log;
+  return x0 + static_cast<float>(std::min(1.0, t)) * (x1 - x0);
+}
+
+void LogStepAxis::draw_ticks(ImDrawList* dl, float y_top, float y_bottom, ImU32 grid, ImU32 text) const {
+  char label[16];
+  for (long long s = 0;; s = s == 0 ? 1 : s * 10) {
+    if (std::log10(1.0 + static_cast<double>(s)) > max_log + 1e-9) break;
+    const float xs = x(s);
+    dl->AddLine(ImVec2(xs, y_top), ImVec2(xs, y_bottom), grid);
+    if (s >= 1000000) std::snprintf(label, sizeof label, "%lldM", s / 1000000);
+    else if (s >= 1000) std::snprintf(label, sizeof label, "%lldk", s / 1000);
+    else std::snprintf(label, sizeof label, "%lld", s);
+    const float w = ImGui::CalcTextSize(label).x;
+    dl->AddText(ImVec2(xs - w * 0.5f, y_bottom + 2.f), text, label);
+  }
+}
+
 void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, float thickness) {
   const float dx = b.x - a.x, dy = b.y - a.y;
   const float len = std::sqrt(dx * dx + dy * dy);

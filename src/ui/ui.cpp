@@ -13,6 +13,9 @@
 //   is) sizes itself to that panel, so the frame does not scroll.
 // A single-view embed (#view=values, ...) shows the heads control, the
 // readout and that view in either layout.
+// The training views (view=train, and the last cards of the full lesson):
+// the weights switch (built / trained) above the readout, the train panel
+// and the heads' specialisation over time.
 // Does not: touch GL or the browser; compute attention.
 #include "ui/ui.h"
 
@@ -55,6 +58,25 @@ std::string layout_json() {
   rects("tokens", layout().token_rects);
   rects("heads", layout().head_rects);
   rects("views", layout().view_rects);
+  // The training views: buttons, and what the loss chart drew.
+  const Layout::TrainButtons& tb = layout().train;
+  rects("trainButtons", {tb.play, tb.step, tb.new_seed});
+  rects("download", tb.download);
+  rects("weights", tb.weights);
+  rects("chart", {layout().chart_rect});
+  out += ",\"chartRuns\":[";
+  bool first = true;
+  for (const Layout::ChartRun& r : layout().chart_runs) {
+    std::snprintf(buf, sizeof buf, "%s{\"heads\":%d,\"points\":%d,\"lastLoss\":%.5f,\"floor\":%.4f,",
+                  first ? "" : ",", r.heads, r.points, static_cast<double>(r.last_loss), static_cast<double>(r.floor));
+    out += buf;
+    std::snprintf(buf, sizeof buf, "\"floorY\":%.1f,\"diverged\":%s}", static_cast<double>(r.floor_y),
+                  r.diverged ? "true" : "false");
+    out += buf;
+    first = false;
+  }
+  std::snprintf(buf, sizeof buf, "],\"specialisationCells\":%d", layout().specialisation_cells);
+  out += buf;
   out += "}";
   return out;
 }
@@ -103,8 +125,8 @@ void setup_fonts(float density) {
   fonts().big = add(font_bold_ttf, font_bold_ttf_size, 26.f);
 }
 
-void same_line_if_fits(float width) {
-  ImGui::SameLine();
+void same_line_if_fits(float width, float spacing) {
+  ImGui::SameLine(0, spacing);
   if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
@@ -128,6 +150,16 @@ void push_button_colors(const ButtonColors& c) {
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, c.hovered);
   ImGui::PushStyleColor(ImGuiCol_ButtonActive, c.active);
   ImGui::PushStyleColor(ImGuiCol_Text, c.text);
+}
+
+ImU32 run_color(int heads, float alpha) {
+  const size_t i = heads <= 1 ? 0 : heads == 2 ? 1 : 2;
+  return with_alpha(palette().runs[i], alpha);
+}
+
+ImU32 slot_color(int slot, float alpha) {
+  const auto& slots = palette().slots;
+  return with_alpha(slots[static_cast<size_t>(slot) % slots.size()], alpha);
 }
 
 std::vector<float> token_columns(const Demo& demo) {
@@ -240,6 +272,11 @@ void draw_ui(Demo& demo) {
   // Only what this frame draws: a view not shown has no rects.
   layout().token_rects.clear();
   layout().view_rects.clear();
+  // The training views fill these when drawn.
+  layout().train = {};
+  layout().chart_rect = {};
+  layout().chart_runs.clear();
+  layout().specialisation_cells = 0;
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -262,6 +299,18 @@ void draw_ui(Demo& demo) {
   // measure ImGui, not the engine.
   if (demo.scene.stress() > 0) {
     begin_card("##stress"); view_stress(demo); end_card();
+    ImGui::End();
+    return;
+  }
+  // Training (#view=train): the weights switch, the readout of whichever
+  // weights are shown, the train panel and the heads' specialisation, then
+  // the attention bars so the trained model's weights are in sight.
+  if (demo.view == "train") {
+    view_weights_switch(demo);
+    view_readout(demo);
+    begin_card("##train"); view_train(demo); end_card();
+    begin_card("##specialisation"); view_specialisation(demo); end_card();
+    begin_card("##attention"); view_attention(demo); end_card();
     ImGui::End();
     return;
   }
@@ -289,6 +338,7 @@ void draw_ui(Demo& demo) {
     ImGui::End();
     return;
   }
+  view_weights_switch(demo);
   view_readout(demo);
   view_focus(demo);
   begin_card("##sentence");
@@ -315,6 +365,8 @@ void draw_ui(Demo& demo) {
   }
   begin_card("##concat"); view_concat(demo); end_card();
   begin_card("##steps"); view_steps(demo); end_card();
+  begin_card("##train"); view_train(demo); end_card();
+  begin_card("##specialisation"); view_specialisation(demo); end_card();
   begin_card("##stress"); view_stress(demo); end_card();
   ImGui::Dummy(ImVec2(1, 12));
 

@@ -2,7 +2,8 @@
 // as one-click presets ("all on one", "split", "spread") plus a slider.
 //
 // Does: call Demo::set_focus (the engine rebuilds the single head's W_Q from
-// it; weights still come out of the softmax). Shown only with one head.
+// it; weights still come out of the softmax). Shown only with one head and
+// the built weights (trained weights say so instead).
 // Does not: touch any weight itself.
 #include <cmath>
 
@@ -12,6 +13,10 @@ namespace headroom::ui {
 
 void view_focus(Demo& demo) {
   if (demo.scene.heads() != 1) return;
+  if (demo.scene.weights_overridden()) {  // trained: the split is whatever training found
+    ImGui::TextDisabled("focus shapes the built weights only: the trained head splits its weight as training left it");
+    return;
+  }
   struct Preset { const char* label; float focus; };
   static const Preset presets[] = {{"all on one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
   const float focus = demo.scene.focus();

@@ -3,7 +3,8 @@
 // output is close to neither (cos 0.64 / 0.64)".
 //
 // Does: show describe.h's sentence in a large font, first thing under the
-// heads control, and any refused input below it.
+// heads control, then which weights made it (built, or the trained run:
+// weights_statement in view_weights.cpp), and any refused input below it.
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
@@ -24,6 +25,14 @@ void view_readout(Demo& demo) {
   help_marker(
       "weights: a_j = softmax_j(q . k_j / sqrt(d_head)); a head's output o = sum_j a_j v_j; "
       "\"reads X\" when cos(o, v_X) >= 0.90, cos(a, b) = a . b / (|a| |b|).");
+  // Which weights produced it: built, or a named training run.
+  const std::string weights = weights_statement(demo);
+  const bool fallback = demo.training.weights_choice() != demo.training.weights_shown();
+  ImGui::PushStyleColor(ImGuiCol_Text, fallback ? palette().warning : palette().text_faint);
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextUnformatted(weights.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
   if (!demo.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("Refused: %s", demo.error.c_str());

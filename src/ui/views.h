@@ -39,6 +39,26 @@ struct Layout {
   std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
   std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
   std::vector<ImVec4> view_rects;   // the compact layout's view buttons, in order (empty in the full layout)
+  // The training views (empty when not drawn this frame).
+  struct TrainButtons {
+    ImVec4 play{}, step{}, new_seed{};   // play toggles play / pause
+    std::vector<ImVec4> download;        // one per run, in run order
+    std::vector<ImVec4> weights;         // the switch: built, trained
+  } train;
+  // What the loss chart drew: per run its head count, how many history
+  // points its curve joined, the last one's loss, and the floor's height
+  // (y in CSS px) and value.
+  struct ChartRun {
+    int heads = 0;
+    int points = 0;
+    float last_loss = 0.f;
+    float floor = 0.f, floor_y = 0.f;
+    bool diverged = false;
+  };
+  ImVec4 chart_rect{};
+  std::vector<ChartRun> chart_runs;
+  // Specialisation: how many head cells it drew (one per run and head).
+  int specialisation_cells = 0;
 };
 Layout& layout();
 
@@ -76,7 +96,8 @@ ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, i
 
 // Puts the next item on this line if `width` px of room are left on it,
 // else on the next line (a row of buttons that wraps in a narrow frame).
-void same_line_if_fits(float width);
+// `spacing` as ImGui::SameLine's (< 0: the style's).
+void same_line_if_fits(float width, float spacing = -1.f);
 
 // `text` with its spaces turned into line breaks where the current font's
 // lines would pass `width` px (a word wider than that keeps a line of its own).
@@ -99,6 +120,12 @@ void section_title(const char* title, const char* help);
 
 // Colour of head h (of H), the same in every view (palette().heads).
 ImU32 head_color(int head, float alpha = 1.f);
+// Colour of the training run with `heads` heads (1, 2, 4): apart from the
+// head colours, so a run's curve is not mistaken for a head.
+ImU32 run_color(int heads, float alpha = 1.f);
+// Colour of the training task's related-token slot r (subject, complement,
+// previous token, first token).
+ImU32 slot_color(int slot, float alpha = 1.f);
 
 // Pushes a button's four colours (ImGuiCol_Button, ...Hovered, ...Active,
 // Text); pop them with ImGui::PopStyleColor(4).
@@ -115,6 +142,23 @@ int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, floa
 // A curve from a to b bulging sideways by `bulge` (perpendicular, to the
 // left of a->b), thickness and colour given.
 void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, float thickness);
+
+// A dashed line from a to b (dash and gap in pixels).
+// `phase` shifts the pattern along the line, so two dashed lines on the same
+// spot can interleave their dashes.
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash = 6.f, float gap = 4.f,
+                 float phase = 0.f);
+
+// The training charts' step axis: x = log10(1 + step) over [0, max_step],
+// so step 0 sits at the left edge and every decade gets the same width.
+struct LogStepAxis {
+  float x0 = 0, x1 = 1;
+  double max_log = 1;  // log10(1 + max_step)
+  LogStepAxis(float left, float right, long long max_step);
+  float x(long long step) const;
+  // Ticks at 0, 1, 10, 100, ... below the plot (from y), labels "0", "10", "1k".
+  void draw_ticks(ImDrawList* dl, float y_top, float y_bottom, ImU32 grid, ImU32 text) const;
+};
 
 // Width of each token's column, shared by the sentence strip and the bar rows
 // so a token's bars sit under its button.
@@ -142,6 +186,22 @@ void view_steps(Demo& demo);
 void view_focus(Demo& demo);
 // [9] What each head holds: relationships by name, targets, readout numbers.
 void view_more_heads(Demo& demo);
+
+// [10] Training: play / pause, step, new seed, learning rate, speed, R,
+// steps/s, snapshot download, and the loss of every run on one chart with
+// its floor dashed (view_train.cpp).
+void view_train(Demo& demo);
+// [11] Specialisation over time: per run and head, the held-out average
+// weight its query puts on each related token, step by step
+// (view_specialisation.cpp).
+void view_specialisation(Demo& demo);
+// [12] The "weights: built / trained" switch and which weights the views
+// show (view_weights.cpp); also a one-line statement for the readout.
+void view_weights_switch(Demo& demo);
+// "built weights (dealt out by construction)" or "trained weights: the
+// 2-head run at step 1200 (held-out loss 0.031)", or the note saying why the
+// trained ones are not shown.
+std::string weights_statement(const Demo& demo);
 
 // Stress: up to 512 tokens; shows the app's per-frame forward timing
 // (Demo::tick) and one head's L x L weights.

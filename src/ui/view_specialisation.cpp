@@ -1,0 +1,158 @@
+// view_specialisation.cpp: [11] specialisation over time: for every training
+// run (1, 2, 4 heads) and each of its heads, the held-out average weight the
+// query puts on each related token (subject, complement, and with R = 4 the
+// previous and the first token), over the steps, so the moment a head
+// "picks" a relationship shows as its line rising away from the others.
+//
+// Does: one small chart per run and head, lines coloured by slot (keyed
+// above), the step axis log10(1 + step) like the loss chart, up to
+// Training::chart_step(); marks where a head settled on a slot (its weight
+// on it stays >= kPickWeight from that evaluation to the latest) and says
+// which; a one-head run that never settles says how it splits.
+// Does not: compute a weight: every number is an EvalPoint::weight_on of the
+// engine's Trainer history (the held-out average of softmax weights).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/train_task.h"
+#include "ui/palette.h"
+#include "ui/views.h"
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr float kPickWeight = 0.5f;  // a head has picked slot r once its weight on r stays at least this
+
+// The evaluation from which head h's weight on slot `slot` stays >= kPickWeight
+// up to index `last` (inclusive), or -1 when it is below at `last`.
+int settled_from(const std::vector<EvalPoint>& hist, int last, int h, int slot, int R) {
+  int from = -1;
+  for (int i = last; i >= 0; --i) {
+    if (hist[static_cast<size_t>(i)].weight_on[static_cast<size_t>(h * R + slot)] < kPickWeight) break;
+    from = i;
+  }
+  return from;
+}
+
+void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, float w,
+               float hgt) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(w, hgt));
+  const float lh = ImGui::GetTextLineHeight();
+  const ImVec2 a(p.x + 2.f, p.y + lh + 4.f), b(p.x + w - 4.f, p.y + hgt - 4.f);
+  const LogStepAxis axis(a.x, b.x, max_step);
+  const ImU32 grid = palette().guide;
+  dl->AddRectFilled(a, b, palette().panel);
+  dl->AddRect(a, b, head_color(h, 0.9f), 0.f, 0, 1.5f);
+  dl->AddLine(ImVec2(a.x, a.y + (b.y - a.y) * 0.5f), ImVec2(b.x, a.y + (b.y - a.y) * 0.5f), grid);
+  const auto Y = [&](float v) { return b.y - std::clamp(v, 0.f, 1.f) * (b.y - a.y); };
+
+  // Lines: one per slot.
+  std::vector<ImVec2> pts;
+  for (int r = 0; r < R; ++r) {
+    pts.clear();
+    for (int i = 0; i <= last; ++i) {
+      const EvalPoint& e = run.history[static_cast<size_t>(i)];
+      pts.emplace_back(axis.x(e.step), Y(e.weight_on[static_cast<size_t>(h * R + r)]));
+    }
+    if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), slot_color(r), ImDrawFlags_None, 2.f);
+  }
+
+  // The title: head, and what it picked (or how it splits).
+  const EvalPoint& now = run.history[static_cast<size_t>(last)];
+  int best = 0;
+  for (int r = 1; r < R; ++r)
+    if (now.weight_on[static_cast<size_t>(h * R + r)] > now.weight_on[static_cast<size_t>(h * R + best)]) best = r;
+  const int from = settled_from(run.history, last, h, best, R);
+  char title[96];
+  if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0) {
+    const float x = axis.x(run.history[static_cast<size_t>(from)].step);
+    dashed_line(dl, ImVec2(x, a.y), ImVec2(x, b.y), slot_color(best), 1.5f, 3.f, 3.f);
+    std::snprintf(title, sizeof title, "head %d: %s %.2f, since step %lld", h + 1, task_slot_name(best),
+                  now.weight_on[static_cast<size_t>(h * R + best)],
+                  static_cast<long long>(run.history[static_cast<size_t>(from)].step));
+  } else {
+    std::string split;
+    for (int r = 0; r < R; ++r) {
+      char part[16];
+      std::snprintf(part, sizeof part, "%s%.2f", r ? " / " : "", now.weight_on[static_cast<size_t>(h * R + r)]);
+      split += part;
+    }
+    std::snprintf(title, sizeof title, "head %d: no pick, %s", h + 1, split.c_str());
+  }
+  dl->PushClipRect(p, ImVec2(p.x + w, p.y + lh + 2.f), true);
+  dl->AddText(p, head_color(h), title);
+  dl->PopClipRect();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title);
+}
+
+}  // namespace
+
+void view_specialisation(Demo& demo) {
+  section_title("Which token each head attends to, as it trains",
+                "weightOn[h][r] = mean over held-out examples of a_{q, target_r}, head h's softmax weight "
+                "a = softmax(q k^T / sqrt(d_head)) from the query to its r-th related token, at each evaluated "
+                "step (x = log10(1 + step)). A head has picked slot r from the step after which that weight stays "
+                ">= 0.5 (dashed mark).");
+  const app::Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  const int R = t.relations();
+  const int64_t shown_step = tr.chart_step();
+
+  // Key: slot colours.
+  for (int r = 0; r < R; ++r) {
+    if (r > 0) same_line_if_fits(24.f + ImGui::CalcTextSize(task_slot_name(r)).x, 16.f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float cy = p.y + ImGui::GetTextLineHeight() * 0.5f;
+    dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 16, cy), slot_color(r), 2.5f);
+    ImGui::Dummy(ImVec2(20, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 2);
+    ImGui::TextUnformatted(task_slot_name(r));
+  }
+  const char* what = "weight (0 .. 1) the query puts on each related token";
+  same_line_if_fits(ImGui::CalcTextSize(what).x, 16.f);
+  ImGui::TextDisabled("%s", what);
+
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float label_w = 64.f;
+  int max_heads = 1;
+  for (const TrainRun& run : t.runs()) max_heads = std::max(max_heads, run.heads);
+  const bool phone = avail < 520.f;
+  const int per_row = phone ? 2 : max_heads;
+  const float cell_w = std::max(90.f, (avail - label_w) / static_cast<float>(per_row) - 8.f);
+  const float cell_h = phone ? 76.f : 88.f;
+  const long long max_step = std::max<int64_t>(10, shown_step);
+  int cells = 0;
+  for (const TrainRun& run : t.runs()) {
+    int last = -1;
+    for (size_t i = 0; i < run.history.size() && run.history[i].step <= shown_step; ++i) last = static_cast<int>(i);
+    ImGui::BeginGroup();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
+    ImGui::Text("%d head%s", run.heads, run.heads == 1 ? "" : "s");
+    ImGui::PopStyleColor();
+    ImGui::Dummy(ImVec2(label_w - 8.f, 1.f));
+    ImGui::EndGroup();
+    ImGui::SameLine(label_w);
+    ImGui::BeginGroup();
+    for (int h = 0; h < run.heads; ++h) {
+      if (h > 0 && h % per_row != 0) ImGui::SameLine(0, 8);
+      if (last < 0) {
+        ImGui::Dummy(ImVec2(cell_w, cell_h));
+        continue;
+      }
+      head_cell(run, h, R, last, max_step, cell_w, cell_h);
+      ++cells;
+    }
+    ImGui::EndGroup();
+  }
+  layout().specialisation_cells = cells;
+  if (R >= 2)
+    ImGui::TextDisabled("one head has one query: it can rise toward one related token only by leaving the others");
+}
+
+}  // namespace headroom::ui

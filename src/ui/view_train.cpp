@@ -1,0 +1,388 @@
+// view_train.cpp: [10] the train panel: the controls of live training and
+// the loss of every run (1, 2 and 4 heads) on one chart, each run's floor
+// 1 - min(H, R) / R dashed in the run's colour.
+//
+// Does: call the Demo's training verbs (play / pause, step, reset with a new
+// or typed seed, R, learning rate, steps-per-frame cap: each keeps the Scene
+// on the chosen weights, so the lesson's views follow); show seed, step,
+// steps/s and the last refusal or divergence; ask for a run's snapshot
+// download (Demo::request_download: the platform saves
+// app::Training::snapshot_json as a JSON file); draw the chart from each
+// run's held-out history up to Training::chart_step() (x = log10(1 + step),
+// y = loss), and record what it drew in layout() for the browser tests.
+// Does not: train, evaluate or compute a loss or a floor (engine/trainer.h
+// does; the chart only places its numbers).
+//
+// Index of this file
+//   [SECTION] controls
+//   [SECTION] the loss chart
+//   [SECTION] the view
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ui/palette.h"
+#include "ui/views.h"
+
+namespace headroom::ui {
+
+namespace {
+
+using app::Training;
+
+// The seed "new seed" moves to: a fixed mix of the current one (splitmix64),
+// so a reset is repeatable from the seed it shows.
+int64_t next_seed(int64_t seed) {
+  uint64_t z = static_cast<uint64_t>(seed) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<int64_t>(z & 0xFFFFFFFFull);
+}
+
+ImVec4 rect_of_last_item() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return ImVec4(a.x, a.y, b.x, b.y);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] controls
+//-----------------------------------------------------------------------------
+void controls_inner(Demo& demo) {
+  Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  Layout::TrainButtons& rects = layout().train;
+
+  // Play / pause, step (held down: repeats), new seed, the seed itself.
+  const bool running = tr.running();
+  push_button_colors(running ? palette().pause : palette().play);
+  if (ImGui::Button(running ? "Pause##train" : "Play##train", ImVec2(80, 0))) {
+    if (running) demo.train_pause();
+    else demo.train_play();
+    request_frames(3);
+  }
+  ImGui::PopStyleColor(4);
+  rects.play = rect_of_last_item();
+  ImGui::SameLine();
+  ImGui::PushButtonRepeat(true);
+  if (ImGui::Button("Step##train")) {
+    demo.train_step(1);
+    request_frames(3);
+  }
+  ImGui::PopButtonRepeat();
+  rects.step = rect_of_last_item();
+  ImGui::SetItemTooltip("one step of every run (hold to repeat)");
+  ImGui::SameLine();
+  if (ImGui::Button("New seed##train")) {
+    demo.train_reset(next_seed(t.seed()), t.relations(), t.lr());
+    request_frames(3);
+  }
+  rects.new_seed = rect_of_last_item();
+  ImGui::SetItemTooltip("start every run again from fresh random weights");
+  same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("seed");
+  ImGui::SameLine();
+  static int64_t typed_seed = -1;  // the field's text while it is edited
+  if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
+  ImGui::SetNextItemWidth(110);
+  if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
+                         ImGuiInputTextFlags_EnterReturnsTrue)) {
+    demo.train_reset(typed_seed, t.relations(), t.lr());  // refused: the message shows below
+    typed_seed = t.seed();
+    request_frames(3);
+  }
+  ImGui::SetItemTooltip("type a seed (0 .. 4294967295) and press Enter to start again from it");
+
+  // R: the related tokens each query must output.
+  same_line_if_fits(130.f, 18.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("R");
+  for (int r : {2, 4}) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##r", r);
+    if (ImGui::RadioButton(label, t.relations() == r) && t.relations() != r) {
+      demo.train_reset(t.seed(), r, t.lr());
+      request_frames(3);
+    }
+  }
+  ImGui::SameLine();
+  help_marker("R = related tokens the query must output, each in its own slot: 2 = subject and complement; "
+              "4 adds the previous token and the first token. Changing R starts the runs again.");
+
+  // Learning rate (live) and the speed cap.
+  // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero
+  // epsilon from the format's decimals, which breaks "%e"), and shows lr.
+  float log_lr = std::log10(t.lr());
+  char lr_text[32];
+  std::snprintf(lr_text, sizeof lr_text, "%.1e", static_cast<double>(t.lr()));
+  ImGui::SetNextItemWidth(220);
+  if (ImGui::SliderFloat("learning rate##train", &log_lr, -5.f, 0.f, lr_text, ImGuiSliderFlags_NoRoundToFormat))
+    demo.train_set_lr(std::pow(10.f, log_lr));
+  ImGui::SetItemTooltip("Adam's step size, applied from the next step (too large and a run diverges)");
+  same_line_if_fits(170.f + ImGui::CalcTextSize("steps / frame at most").x, 18.f);
+  int cap = tr.max_steps_per_frame();
+  ImGui::SetNextItemWidth(160);
+  if (ImGui::SliderInt("steps / frame at most##train", &cap, 1, app::FramePacer::kMaxStepsPerFrame, "%d",
+                       ImGuiSliderFlags_Logarithmic))
+    demo.train_set_speed(cap);
+  ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+
+  // Where training is.
+  ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
+  ImGui::SameLine(0, 16);
+  if (running) ImGui::Text("%.0f steps/s   %d steps last frame", tr.steps_per_second(), tr.steps_last_frame());
+  else ImGui::TextDisabled("paused");
+
+  // Snapshots of the runs' weights, batch, loss and gradients.
+  same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("download snapshot:");
+  for (const TrainRun& run : t.runs()) {
+    ImGui::SameLine();
+    char label[32];
+    std::snprintf(label, sizeof label, "%d head%s##dl%d", run.heads, run.heads == 1 ? "" : "s", run.heads);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
+    const bool clicked = ImGui::SmallButton(label);
+    ImGui::PopStyleColor();
+    rects.download.push_back(rect_of_last_item());
+    ImGui::SetItemTooltip("save this run's snapshot() as JSON: X, target, mask, W_Q, W_K, W_V, W_O, loss and grads, "
+                          "enough to recompute the loss with numpy");
+    if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame
+  }
+
+  // Divergence, one line per message with the runs it stopped (the engine
+  // names the step and the rate), then any refusal.
+  std::vector<std::pair<std::string, std::string>> stopped;  // message, head counts
+  std::string joined;  // app::Training::error()'s form of the same messages
+  for (const TrainRun& run : t.runs()) {
+    if (!run.diverged) continue;
+    joined += (joined.empty() ? "" : "; ") + run.message;
+    auto it = std::find_if(stopped.begin(), stopped.end(), [&](const auto& m) { return m.first == run.message; });
+    if (it == stopped.end()) stopped.emplace_back(run.message, std::to_string(run.heads));
+    else it->second += ", " + std::to_string(run.heads);
+  }
+  const std::string error = tr.error();
+  if (!stopped.empty() || !error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+    ImGui::PushTextWrapPos(0.f);
+    for (const auto& [message, heads] : stopped)
+      ImGui::Text("Run%s with %s head%s %s", heads.find(',') != std::string::npos ? "s" : "", heads.c_str(),
+                  heads == "1" ? "" : "s", message.c_str());
+    if (error != joined) ImGui::TextUnformatted(error.c_str());  // a refusal
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+}
+
+void controls(Demo& demo) {
+  // Input frames visible on the white card.
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, palette().frame);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, palette().frame_hovered);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
+  controls_inner(demo);
+  ImGui::PopStyleColor(3);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the loss chart
+//-----------------------------------------------------------------------------
+// Lines of the chart: per run its curve up to the chart's step, its floor
+// dashed, its label at the curve's end; a legend keys colours to head counts.
+void loss_chart(Demo& demo, float width, float height) {
+  const Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  const int64_t shown_step = tr.chart_step();
+  const Palette& pal = palette();
+  const ImU32 faint = pal.text_faint;
+  const ImU32 grid = pal.guide;
+
+  // Legend: one entry per run, the solid line and the dashed floor.
+  char entry[96];
+  bool first = true;
+  for (const TrainRun& run : t.runs()) {
+    std::snprintf(entry, sizeof entry, "%d head%s: loss %.3f, floor %.2f%s", run.heads, run.heads == 1 ? "" : "s",
+                  run.loss(), run.floor, run.diverged ? " (diverged)" : "");
+    if (!first) same_line_if_fits(48.f + ImGui::CalcTextSize(entry).x, 18.f);
+    first = false;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float cy = p.y + ImGui::GetTextLineHeight() * 0.5f;
+    dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 18, cy), run_color(run.heads), 2.5f);
+    dashed_line(dl, ImVec2(p.x + 22, cy), ImVec2(p.x + 40, cy), run_color(run.heads), 1.5f, 4.f, 3.f);
+    ImGui::Dummy(ImVec2(44, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 4);
+    ImGui::TextUnformatted(entry);
+  }
+
+  const float label_w = 100.f, left = 38.f, bottom = 20.f, top = 6.f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##losschart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a(origin.x + left, origin.y + top), b(origin.x + width - label_w, origin.y + height - bottom);
+  layout().chart_rect = ImVec4(a.x, a.y, b.x, b.y);
+
+  // y: loss from 0 to the largest shown (at least 1: predicting zero), in quarters.
+  float y_max = 1.f;
+  for (const TrainRun& run : t.runs())
+    for (const EvalPoint& e : run.history)
+      if (e.step <= shown_step) y_max = std::max(y_max, std::min(e.loss, 4.f));
+  y_max = std::ceil(y_max * 4.f - 1e-3f) / 4.f;
+  const auto Y = [&](float loss) { return b.y - std::clamp(loss / y_max, 0.f, 1.f) * (b.y - a.y); };
+  const LogStepAxis axis(a.x, b.x, std::max<int64_t>(10, shown_step));
+
+  dl->AddRectFilled(a, b, pal.panel);
+  axis.draw_ticks(dl, a.y, b.y, grid, faint);
+  char buf[64];
+  for (float v = 0.f; v <= y_max + 1e-4f; v += y_max > 2.f ? 0.5f : 0.25f) {
+    dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), grid);
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    const ImVec2 ts = ImGui::CalcTextSize(buf);
+    dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, buf);
+  }
+  dl->AddRect(a, b, pal.panel_border);
+
+  // Floors: dashed in the run's colour; runs sharing a floor interleave dashes.
+  const std::vector<TrainRun>& runs = t.runs();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    int same = 0, before = 0;
+    for (size_t j = 0; j < runs.size(); ++j)
+      if (std::fabs(runs[j].floor - runs[i].floor) < 1e-6f) {
+        ++same;
+        if (j < i) ++before;
+      }
+    const float dash = 7.f, gap = 3.f + (dash + 1.f) * static_cast<float>(same - 1);
+    const float y = Y(runs[i].floor) - (runs[i].floor <= 0.f ? 1.5f : 0.f);  // keep the 0 floor off the frame
+    dashed_line(dl, ImVec2(a.x, y), ImVec2(b.x, y), run_color(runs[i].heads), 2.f, dash, gap,
+                static_cast<float>(before) * (dash + 1.f));
+  }
+  // Floor values, once per distinct floor, at the left inside the plot.
+  std::vector<float> labelled;
+  for (const TrainRun& run : runs) {
+    if (std::any_of(labelled.begin(), labelled.end(), [&](float f) { return std::fabs(f - run.floor) < 1e-6f; }))
+      continue;
+    labelled.push_back(run.floor);
+    std::string who;
+    for (const TrainRun& o : runs)
+      if (std::fabs(o.floor - run.floor) < 1e-6f) who += (who.empty() ? "" : ", ") + std::to_string(o.heads);
+    std::snprintf(buf, sizeof buf, "floor %.2f (H = %s)", run.floor, who.c_str());
+    const float ty = run.floor <= 0.f ? Y(0) - ImGui::GetTextLineHeight() - 3.f : Y(run.floor) - ImGui::GetTextLineHeight() - 1.f;
+    dl->AddText(ImVec2(a.x + 6.f, ty), faint, buf);
+  }
+
+  // Curves, and their end points for the labels.
+  struct End { float y; int heads; float loss; bool diverged; };
+  std::vector<End> ends;
+  std::vector<ImVec2> pts;
+  for (const TrainRun& run : runs) {
+    pts.clear();
+    float last = 0.f;
+    for (const EvalPoint& e : run.history) {
+      if (e.step > shown_step) break;
+      pts.emplace_back(axis.x(e.step), Y(e.loss));
+      last = e.loss;
+    }
+    const ImU32 col = run_color(run.heads);
+    if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, ImDrawFlags_None, 2.5f);
+    if (!pts.empty()) {
+      dl->AddCircleFilled(pts.back(), 3.5f, col);
+      if (run.diverged) {  // a cross where the run stopped
+        const ImVec2 p = pts.back();
+        dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), pal.error, 2.f);
+        dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), pal.error, 2.f);
+      }
+      ends.push_back({pts.back().y, run.heads, last, run.diverged});
+    }
+    Layout::ChartRun cr;
+    cr.heads = run.heads;
+    cr.points = static_cast<int>(pts.size());
+    cr.last_loss = last;
+    cr.floor = run.floor;
+    cr.floor_y = Y(run.floor);
+    cr.diverged = run.diverged;
+    layout().chart_runs.push_back(cr);
+  }
+
+  // Labels right of the plot at each curve's end, pushed apart to stay legible.
+  const float lh = ImGui::GetTextLineHeight();
+  std::sort(ends.begin(), ends.end(), [](const End& p, const End& q) { return p.y < q.y; });
+  float next_free = a.y - lh * 0.5f;
+  for (End& e : ends) {
+    float y = std::max(e.y - lh * 0.5f, next_free);
+    next_free = y + lh;
+    e.y = y;
+  }
+  for (auto it = ends.rbegin(); it != ends.rend(); ++it) {  // and back up if they ran off the bottom
+    const float limit = (it == ends.rbegin() ? b.y + bottom - lh : (it - 1)->y - lh);
+    if (it->y > limit) it->y = limit;
+  }
+  for (const End& e : ends) {
+    std::snprintf(buf, sizeof buf, "%d head%s %.2f", e.heads, e.heads == 1 ? "" : "s", e.loss);
+    dl->AddText(ImVec2(b.x + 6.f, e.y), run_color(e.heads), buf);
+  }
+
+  // Hover: the nearest evaluation of every run at the mouse's step.
+  if (hovered) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), faint);
+    ImGui::BeginTooltip();
+    for (const TrainRun& run : runs) {
+      const EvalPoint* best = nullptr;
+      float best_d = 1e30f;
+      for (const EvalPoint& e : run.history) {
+        if (e.step > shown_step) break;
+        const float d = std::fabs(axis.x(e.step) - mx);
+        if (d < best_d) best_d = d, best = &e;
+      }
+      if (best == nullptr) continue;
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
+      ImGui::Text("%d head%s  step %lld: loss %.4f", run.heads, run.heads == 1 ? " " : "s",
+                  static_cast<long long>(best->step), best->loss);
+      ImGui::PopStyleColor();
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] the view
+//-----------------------------------------------------------------------------
+void view_train(Demo& demo) {
+  section_title("Training from random weights",
+                "one run per head count (1, 2, 4 heads; d_head = 128 / H, same parameters), same seed, same "
+                "examples; Adam. loss = sum over masked positions of |y - target|^2 / (positions * T * R/T), "
+                "held out (predicting zero scores 1). Dashed: each run's floor 1 - min(H, R) / R. "
+                "x = log10(1 + step).");
+  controls(demo);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const bool phone = width < 520.f;
+  loss_chart(demo, width, phone ? 220.f : 280.f);
+
+  const int R = demo.training.trainer().relations();
+  help_marker(
+      "Each head h outputs o_h = sum_j a_j W_V x_j. The targets' contents c_1..c_R are independent, k dims "
+      "each, so whatever the weights a_r on the targets, o_h holds ONE k-dim mixture sum_r a_r W_V c_r. "
+      "W_O maps H such mixtures linearly into the R*k target dims: rank at most H*k, so a fraction "
+      "1 - min(H, R)/R of the target variance stays unexplained. With one head and R = 2 that is 0.5 for "
+      "every split a: a = (1, 0) predicts one slot exactly and the other not at all (0 + 1)/2; "
+      "a = (1/2, 1/2) can only predict the midpoint in both slots and misses half of each, (1/2 + 1/2)/2. "
+      "All-on-one and split are equally bad.");
+  ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled(
+      "Why one head stops at %.2f however it splits its weight: its output is ONE mixture "
+      "sum_r a_r W_V c_r of the %d targets' contents, one k-dim vector; a linear readout of H mixtures "
+      "recovers at most H*k of the R*k target dims, so loss >= 1 - min(H, R)/R. All on one target recovers "
+      "one slot and loses the rest; an even split recovers 1/R of each: the same loss.",
+      1.f - 1.f / static_cast<float>(R), R);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace headroom::ui

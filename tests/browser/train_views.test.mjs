@@ -1,0 +1,167 @@
+// train_views.test.mjs: browser tests of issue 8's training views, run by
+// run.mjs (which owns the browser, the server and the pass/fail count).
+//
+// Does: open #view=train and check, through the real mouse path (buttons at
+// the rects headroom.debug.layout() reports) and what the chart says it drew
+// (layout().chartRuns, specialisationCells): the loss chart has one curve per
+// run (1, 2, 4 heads) with its floor 1 - min(H, R) / R placed where the axis
+// puts it; Step adds evaluated points; the specialisation view draws a cell
+// per run and head; the "trained" weights switch changes what the lesson's
+// views show (getState().weights and the readout), and at 8 heads (no run)
+// the views fall back to exactly the built weights; the snapshot download
+// saves a JSON file whose loss is recomputed here from its own arrays; a
+// learning rate that diverges marks every run on the chart with finite
+// numbers, and a reset recovers; Play trains until Pause.
+// Screenshots go to build/test-artifacts/train-*.png.
+// Does not: check training's numbers (the engine and app suites do) or
+// launch a browser or count results itself.
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+
+const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
+  const step = (i) => (i ? requestAnimationFrame(() => step(i - 1)) : r());
+  step(k);
+}), n);
+
+async function clickRect(page, rect) {
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.click(box.x + (rect[0] + rect[2]) / 2, box.y + (rect[1] + rect[3]) / 2);
+  await frames(page, 3);
+}
+
+const maxDiff = (a, b) => {
+  let d = 0;
+  for (let h = 0; h < a.length; ++h) for (let j = 0; j < a[h].length; ++j) d = Math.max(d, Math.abs(a[h][j] - b[h][j]));
+  return d;
+};
+
+export async function trainViewsSuite({ browser, url, test, assert, watch, artifacts }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 }, deviceScaleFactor: 1, acceptDownloads: true });
+  const page = await context.newPage();
+  watch(page, 'train');
+  await page.goto(`${url}#view=train`);
+  await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+  await page.evaluate(() => window.headroom.ready);
+  await frames(page, 3);
+  const layout = () => page.evaluate(() => window.headroom.debug.layout());
+  const state = () => page.evaluate(() => window.headroom.getState());
+  const call = (verb, ...args) => page.evaluate(([v, a]) => window.headroom[v](...a), [verb, args]);
+
+  try {
+    await test('train view: one curve per run, floors where the axis puts them', async () => {
+      const l = await layout();
+      const runs = l.chartRuns;
+      assert(runs.map((r) => r.heads).join() === '1,2,4', `runs drawn: ${JSON.stringify(runs)}`);
+      assert(runs.every((r) => r.points >= 1 && Number.isFinite(r.lastLoss)), `points: ${JSON.stringify(runs)}`);
+      // R = 2: floors 1 - min(H, 2) / 2 = 0.5, 0, 0.
+      assert(runs.map((r) => r.floor).join() === '0.5,0,0', `floors ${runs.map((r) => r.floor)}`);
+      // The chart's y runs from 0 at the bottom of its rect: the 0.5 floor sits
+      // higher (smaller y) than the 0 floors, which sit on the bottom edge.
+      const [x0, y0, x1, y1] = l.chart[0];
+      assert(x1 > x0 + 200 && y1 > y0 + 100, `chart rect ${l.chart[0]}`);
+      assert(Math.abs(runs[1].floorY - y1) < 1 && Math.abs(runs[2].floorY - y1) < 1, `0 floors at ${runs[1].floorY}, bottom ${y1}`);
+      assert(runs[0].floorY < y1 - 20 && runs[0].floorY > y0, `0.5 floor at ${runs[0].floorY} in [${y0}, ${y1}]`);
+      assert(l.specialisationCells === 1 + 2 + 4, `specialisation cells ${l.specialisationCells}`);
+      assert(l.trainButtons.length === 3 && l.download.length === 3 && l.weights.length === 2, 'buttons not reported');
+    });
+
+    await test('train view: Step adds an evaluated point to every curve', async () => {
+      const before = (await layout()).chartRuns.map((r) => r.points);
+      const stepButton = (await layout()).trainButtons[1];
+      for (let i = 0; i < 3; ++i) await clickRect(page, stepButton);
+      const after = (await layout()).chartRuns;
+      // Steps 1..8 are all evaluated (engine/trainer.h), so 3 steps add 3 points.
+      after.forEach((r, i) => assert(r.points === before[i] + 3, `run ${r.heads}: ${before[i]} -> ${r.points} points`));
+      await page.screenshot({ path: path.join(artifacts, 'train-view-steps.png') });
+    });
+
+    await test('train view: weights "trained" changes what the views show; 8 heads falls back to built', async () => {
+      await call('setHeads', 1);
+      await frames(page, 2);
+      const built = await state();
+      const shotBuilt = await page.screenshot();
+      await clickRect(page, (await layout()).weights[1]);  // "trained"
+      const trained = await state();
+      const shotTrained = await page.screenshot({ path: path.join(artifacts, 'train-view-trained.png') });
+      const d = maxDiff(built.weights, trained.weights);
+      assert(d > 0.05, `the 1-head weights moved by only ${d} with trained weights`);
+      assert(trained.sentence !== built.sentence, `readout unchanged: ${trained.sentence}`);
+      assert(built.modelWeights.shown === 'built' && trained.modelWeights.shown === 'trained',
+        `shown: ${built.modelWeights.shown} -> ${trained.modelWeights.shown}`);
+      assert(!shotBuilt.equals(shotTrained), 'the page looks the same with trained weights');
+      // 8 heads: no run has 8, so the views show exactly the built 8-head weights.
+      await call('setHeads', 8);
+      await frames(page, 2);
+      const fallback = await state();
+      assert(fallback.modelWeights.choice === 'trained' && fallback.modelWeights.shown === 'built',
+        JSON.stringify(fallback.modelWeights));
+      await clickRect(page, (await layout()).weights[0]);  // "built"
+      const built8 = await state();
+      assert(maxDiff(fallback.weights, built8.weights) === 0, '8 heads with "trained" chosen did not show the built weights');
+      await call('setHeads', 1);
+      await frames(page, 3);  // the next test reads a layout drawn at 1 head
+    });
+
+    await test('train view: the snapshot download is JSON whose loss recomputes from its arrays', async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 20_000 }),
+        clickRect(page, (await layout()).download[0]),  // the 1-head run
+      ]);
+      assert(/^headroom-snapshot-h1-seed\d+(-r\d)?-step\d+\.json$/.test(download.suggestedFilename()), download.suggestedFilename());
+      const snap = JSON.parse(await readFile(await download.path(), 'utf8'));
+      assert(snap.heads === 1, `heads ${snap.heads}`);
+      const [B, L, D] = snap.X.shape;
+      const T = snap.target.shape[2];
+      assert(snap.W_Q.shape.join() === `${D},${D}` && snap.grads.W_O.shape.join() === `${D},${D}`, 'weight shapes');
+      // Recompute the loss: one head, prediction = softmax(Q K^T / sqrt(D)) V W_O.
+      const at = (t, ...ix) => { let o = 0; for (let i = 0; i < ix.length; ++i) o = o * t.shape[i] + ix[i]; return t.data[o]; };
+      const mm = (x, W) => { const out = new Float64Array(D); for (let c = 0; c < D; ++c) { let s = 0; for (let k = 0; k < D; ++k) s += x[k] * W.data[k * D + c]; out[c] = s; } return out; };
+      let se = 0, count = 0;
+      for (let b = 0; b < B; ++b) {
+        const qs = [], ks = [], vs = [];
+        for (let i = 0; i < L; ++i) {
+          const x = Array.from({ length: D }, (_, k) => at(snap.X, b, i, k));
+          qs.push(mm(x, snap.W_Q)); ks.push(mm(x, snap.W_K)); vs.push(mm(x, snap.W_V));
+        }
+        for (let i = 0; i < L; ++i) {
+          if (!at(snap.mask, b, i)) continue;
+          const s = ks.map((k) => k.reduce((acc, kv, c) => acc + kv * qs[i][c], 0) / Math.sqrt(D));
+          const m = Math.max(...s), e = s.map((v) => Math.exp(v - m)), z = e.reduce((p, q) => p + q, 0);
+          const o = new Float64Array(D);
+          for (let j = 0; j < L; ++j) for (let c = 0; c < D; ++c) o[c] += (e[j] / z) * vs[j][c];
+          const y = mm(o, snap.W_O);
+          for (let c = 0; c < T; ++c) { const r = y[c] - at(snap.target, b, i, c); se += r * r; }
+          ++count;
+        }
+      }
+      const loss = se / (count * T * snap.lossScale);
+      assert(Math.abs(loss - snap.loss) <= 1e-3 * Math.max(1, snap.loss), `recomputed loss ${loss}, snapshot says ${snap.loss}`);
+    });
+
+    await test('train view: a diverging learning rate marks every run, numbers stay finite, reset recovers', async () => {
+      await page.evaluate(() => { window.headroom.train.reset({ seed: 3, r: 2, lr: 0.3 }); window.headroom.train.step(3); });
+      await frames(page, 3);
+      const runs = (await layout()).chartRuns;
+      assert(runs.length === 3 && runs.every((r) => r.diverged && Number.isFinite(r.lastLoss)), JSON.stringify(runs));
+      await page.screenshot({ path: path.join(artifacts, 'train-view-diverged.png') });
+      await page.evaluate(() => window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01 }));
+      await frames(page, 3);
+      const again = (await layout()).chartRuns;
+      assert(again.every((r) => !r.diverged && r.points === 1), JSON.stringify(again));
+    });
+
+    await test('train view: Play trains until Pause', async () => {
+      const before = (await layout()).chartRuns[0].points;
+      await clickRect(page, (await layout()).trainButtons[0]);  // Play
+      await page.waitForFunction((n) => window.headroom.debug.layout().chartRuns[0].points >= n + 3, before, { timeout: 30_000 });
+      await clickRect(page, (await layout()).trainButtons[0]);  // Pause
+      const paused = (await layout()).chartRuns[0].points;
+      await page.waitForTimeout(600);
+      await frames(page, 2);
+      assert((await layout()).chartRuns[0].points === paused, 'the chart moved after Pause');
+      await page.screenshot({ path: path.join(artifacts, 'train-view-played.png') });
+    });
+  } finally {
+    await context.close();
+  }
+}
