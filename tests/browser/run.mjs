@@ -6,9 +6,9 @@
 // 2-head split through getState(); check refusals keep the state; drive the
 // keyboard shortcuts; save screenshots at 1 and 2 heads into
 // build/test-artifacts/; run the views' tests (views.test.mjs) and the
-// themes' (theme.test.mjs) and the training views' (train_views.test.mjs);
-// fail on any page error or console error. Prints one "ok"/"FAIL" line per
-// test and ends with "N passed, N failed"; exits non-zero on any failure.
+// themes' (theme.test.mjs); fail on any page error or console error. Prints
+// one "ok"/"FAIL" line per test and ends with "N passed, N failed"; exits
+// non-zero on any failure.
 // Does not: build the site (./build.sh test does first), download a browser
 // (executablePath is /usr/bin/chromium; CHROMIUM overrides), or reach any
 // address but 127.0.0.1.
@@ -22,7 +22,6 @@ import { chromium } from 'playwright-core';
 import { serveStatic } from '../../tools/serve.mjs';
 import { themeSuite } from './theme.test.mjs';
 import { viewsSuite } from './views.test.mjs';
-import { trainViewsSuite } from './train_views.test.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -225,9 +224,6 @@ async function main() {
     await viewsSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
     // Issue 9's light and dark themes, read in screenshot pixels: tests/browser/theme.test.mjs.
     await themeSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
-
-    // Issue 8's training views: tests/browser/train_views.test.mjs.
-    await trainViewsSuite({ browser, url, test, assert, watch, artifacts: ARTIFACTS });
 
     await test('no page errors and no console errors', async () => {
       assert(problems.length === 0, problems.join('\n'));

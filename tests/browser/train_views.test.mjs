@@ -1,5 +1,6 @@
-// train_views.test.mjs: browser tests of issue 8's training views, run by
-// run.mjs (which owns the browser, the server and the pass/fail count).
+// train_views.test.mjs: the browser suite for issue 8's training views, its
+// own script and CTest test (browser_train_views; suite_main.mjs serves the
+// site and launches Chromium).
 //
 // Does: open #view=train and check, through the real mouse path (buttons at
 // the rects headroom.debug.layout() reports) and what the chart says it drew
@@ -13,10 +14,16 @@
 // learning rate that diverges marks every run on the chart with finite
 // numbers, and a reset recovers; Play trains until Pause.
 // Screenshots go to build/test-artifacts/train-*.png.
-// Does not: check training's numbers (the engine and app suites do) or
-// launch a browser or count results itself.
+// Does not: check training's numbers (the engine and app suites do) or the
+// training API (train.test.mjs does).
+//
+// Run: node tests/browser/train_views.test.mjs    (after ./build.sh build)
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { assert, test } from './harness.mjs';
+import { runSuite } from './suite_main.mjs';
+
+const SUITE_TIMEOUT_MS = 240_000;
 
 const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
   const step = (i) => (i ? requestAnimationFrame(() => step(i - 1)) : r());
@@ -35,7 +42,7 @@ const maxDiff = (a, b) => {
   return d;
 };
 
-export async function trainViewsSuite({ browser, url, test, assert, watch, artifacts }) {
+async function trainViewsTests({ browser, url, watch, artifacts }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1400 }, deviceScaleFactor: 1, acceptDownloads: true });
   const page = await context.newPage();
   watch(page, 'train');
@@ -165,3 +172,5 @@ export async function trainViewsSuite({ browser, url, test, assert, watch, artif
     await context.close();
   }
 }
+
+await runSuite('train views', trainViewsTests, SUITE_TIMEOUT_MS);
