@@ -121,6 +121,12 @@ int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, floa
   return -1;
 }
 
+void record_visible_item(std::vector<ImVec4>& list) {
+  if (!ImGui::IsItemVisible()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  list.emplace_back(a.x, a.y, b.x, b.y);
+}
+
 void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash, float gap,
                  float phase) {
   const float dx = b.x - a.x, dy = b.y - a.y;

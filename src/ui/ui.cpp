@@ -58,13 +58,14 @@ std::string layout_json() {
   rects("tokens", layout().token_rects);
   rects("heads", layout().head_rects);
   rects("views", layout().view_rects);
-  // The training views: buttons, and what the loss chart drew.
-  const Layout::TrainButtons& tb = layout().train;
-  rects("trainButtons", {tb.play, tb.step, tb.new_seed});
-  rects("download", tb.download);
-  rects("weights", tb.weights);
-  rects("chart", {layout().chart_rect});
-  out += ",\"chartRuns\":[";
+  // The training views: their buttons, then what the loss chart drew (an
+  // object, not a list of labelled rects).
+  rects("trainButtons", layout().train_buttons);
+  rects("download", layout().download_rects);
+  rects("weights", layout().weights_rects);
+  const ImVec4& c = layout().chart_rect;
+  std::snprintf(buf, sizeof buf, ",\"trainChart\":{\"rect\":[%.1f,%.1f,%.1f,%.1f],\"runs\":[", c.x, c.y, c.z, c.w);
+  out += buf;
   bool first = true;
   for (const Layout::ChartRun& r : layout().chart_runs) {
     std::snprintf(buf, sizeof buf, "%s{\"heads\":%d,\"points\":%d,\"lastLoss\":%.5f,\"floor\":%.4f,",
@@ -75,7 +76,7 @@ std::string layout_json() {
     out += buf;
     first = false;
   }
-  std::snprintf(buf, sizeof buf, "],\"specialisationCells\":%d", layout().specialisation_cells);
+  std::snprintf(buf, sizeof buf, "],\"specialisationCells\":%d}", layout().specialisation_cells);
   out += buf;
   out += "}";
   return out;
@@ -273,7 +274,9 @@ void draw_ui(Demo& demo) {
   layout().token_rects.clear();
   layout().view_rects.clear();
   // The training views fill these when drawn.
-  layout().train = {};
+  layout().train_buttons.clear();
+  layout().download_rects.clear();
+  layout().weights_rects.clear();
   layout().chart_rect = {};
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;

@@ -30,13 +30,13 @@ bool take_frame_request();
 // {"tokens":[[x0,y0,x1,y1],...], "heads":[...], "views":[...]} (one rect
 // per token chip, one per heads button 1/2/4/8, one per view button of the
 // compact layout, in the order Value space, Tokens, Attention, Heatmap,
-// Heads hold, Concat, Steps); from the training views (empty lists when not
-// drawn): "trainButtons" (play/pause, step, new seed), "download" (one per
-// run), "weights" (built, trained), "chart" (the loss plot's rect),
-// "chartRuns" ([{heads, points, lastLoss, floor, floorY, diverged}]: what the
-// chart drew per run) and "specialisationCells". Lets browser tests click
-// through the real mouse path and check the drawing without guessing a
-// layout.
+// Heads hold, Concat, Steps); the training views' visible buttons:
+// "trainButtons" (play/pause, step, new seed), "download" (one per run),
+// "weights" (built, trained). Every list holds rects with a label inside.
+// Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
+// diverged}], specialisationCells}, what the training charts drew (rect all
+// 0 when not drawn). Lets browser tests click through the real mouse path
+// and check the drawing without guessing a layout.
 std::string layout_json();
 
 // Whether the last frame used the compact layout (a frame too small for the

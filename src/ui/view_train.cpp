@@ -43,18 +43,13 @@ int64_t next_seed(int64_t seed) {
   return static_cast<int64_t>(z & 0xFFFFFFFFull);
 }
 
-ImVec4 rect_of_last_item() {
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  return ImVec4(a.x, a.y, b.x, b.y);
-}
-
 //-----------------------------------------------------------------------------
 // [SECTION] controls
 //-----------------------------------------------------------------------------
 void controls_inner(Demo& demo) {
   Training& tr = demo.training;
   const Trainer& t = tr.trainer();
-  Layout::TrainButtons& rects = layout().train;
+  std::vector<ImVec4>& buttons = layout().train_buttons;
 
   // Play / pause, step (held down: repeats), new seed, the seed itself.
   const bool running = tr.running();
@@ -65,22 +60,24 @@ void controls_inner(Demo& demo) {
     request_frames(3);
   }
   ImGui::PopStyleColor(4);
-  rects.play = rect_of_last_item();
+  record_visible_item(buttons);
   ImGui::SameLine();
+  push_button_colors(palette().heads_off);  // Step, New seed and the downloads
   ImGui::PushButtonRepeat(true);
   if (ImGui::Button("Step##train")) {
     demo.train_step(1);
     request_frames(3);
   }
   ImGui::PopButtonRepeat();
-  rects.step = rect_of_last_item();
+  record_visible_item(buttons);
   ImGui::SetItemTooltip("one step of every run (hold to repeat)");
   ImGui::SameLine();
   if (ImGui::Button("New seed##train")) {
     demo.train_reset(next_seed(t.seed()), t.relations(), t.lr());
     request_frames(3);
   }
-  rects.new_seed = rect_of_last_item();
+  record_visible_item(buttons);
+  ImGui::PopStyleColor(4);
   ImGui::SetItemTooltip("start every run again from fresh random weights");
   same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
   ImGui::AlignTextToFramePadding();
@@ -146,10 +143,17 @@ void controls_inner(Demo& demo) {
     ImGui::SameLine();
     char label[32];
     std::snprintf(label, sizeof label, "%d head%s##dl%d", run.heads, run.heads == 1 ? "" : "s", run.heads);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
-    const bool clicked = ImGui::SmallButton(label);
-    ImGui::PopStyleColor();
-    rects.download.push_back(rect_of_last_item());
+    // The run's colour as a short line before its button (coloured text on a
+    // button would not keep its contrast in both themes).
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float cy = p.y + ImGui::GetFrameHeight() * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 12.f, cy), run_color(run.heads), 3.f);
+    ImGui::Dummy(ImVec2(14.f, 1.f));
+    ImGui::SameLine(0, 2);
+    push_button_colors(palette().heads_off);
+    const bool clicked = ImGui::Button(label);
+    ImGui::PopStyleColor(4);
+    record_visible_item(layout().download_rects);
     ImGui::SetItemTooltip("save this run's snapshot() as JSON: X, target, mask, W_Q, W_K, W_V, W_O, loss and grads, "
                           "enough to recompute the loss with numpy");
     if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame

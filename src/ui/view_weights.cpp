@@ -46,21 +46,18 @@ void view_weights_switch(Demo& demo) {
   const app::Training& tr = demo.training;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Weights:");
-  std::vector<ImVec4>& rects = layout().train.weights;
-  rects.clear();
   for (const char* choice : app::kWeightChoices) {
     ImGui::SameLine();
     const bool on = tr.weights_choice() == choice;
-    if (on) push_button_colors(palette().toggle_on);
+    push_button_colors(on ? palette().toggle_on : palette().heads_off);
     char label[32];
     std::snprintf(label, sizeof label, "%s##weights", choice);
     if (ImGui::Button(label) && !on) {
       demo.set_weights(choice);  // the Scene follows (app::Training::sync_scene)
       request_frames(3);
     }
-    if (on) ImGui::PopStyleColor(4);
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    rects.emplace_back(a.x, a.y, b.x, b.y);
+    ImGui::PopStyleColor(4);
+    record_visible_item(layout().weights_rects);
   }
   ImGui::SameLine();
   help_marker(

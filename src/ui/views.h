@@ -39,15 +39,14 @@ struct Layout {
   std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
   std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
   std::vector<ImVec4> view_rects;   // the compact layout's view buttons, in order (empty in the full layout)
-  // The training views (empty when not drawn this frame).
-  struct TrainButtons {
-    ImVec4 play{}, step{}, new_seed{};   // play toggles play / pause
-    std::vector<ImVec4> download;        // one per run, in run order
-    std::vector<ImVec4> weights;         // the switch: built, trained
-  } train;
-  // What the loss chart drew: per run its head count, how many history
-  // points its curve joined, the last one's loss, and the floor's height
-  // (y in CSS px) and value.
+  // The training views' buttons, those visible this frame (empty when not
+  // drawn or scrolled away): each holds its label, like the rects above.
+  std::vector<ImVec4> train_buttons;   // play / pause, step, new seed
+  std::vector<ImVec4> download_rects;  // one per run, in run order
+  std::vector<ImVec4> weights_rects;   // the switch: built, trained
+  // What the loss chart drew (whether visible or not): its plot rect, and per
+  // run its head count, how many history points its curve joined, the last
+  // one's loss, and the floor's value and height (y in CSS px).
   struct ChartRun {
     int heads = 0;
     int points = 0;
@@ -106,6 +105,9 @@ std::string wrap_at_spaces(const std::string& text, float width);
 // TextDisabled wrapped at the content region's right edge (never cut by a
 // narrow frame).
 void text_disabled_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+
+// Appends the last item's rect (CSS px) to `list` if it is visible.
+void record_visible_item(std::vector<ImVec4>& list);
 
 // A "(?)" marker whose tooltip states one line of maths.
 void help_marker(const char* text);

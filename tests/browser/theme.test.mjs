@@ -171,8 +171,9 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
       const canvas = await box(p, '#canvas');
       const layout = await p.evaluate(() => window.headroom.debug.layout());
       const s = await p.evaluate(() => window.headroom.getState());
-      // Every group of labelled rects the app reports (tokens, heads, and any it adds later).
-      const rects = Object.entries(layout).flatMap(([group, rs]) => rs.map((r, i) =>
+      // Every group of labelled rects the app reports (tokens, heads, and any it
+      // adds later; a value that is not a list, like trainChart, is no such group).
+      const rects = Object.entries(layout).filter(([, rs]) => Array.isArray(rs)).flatMap(([group, rs]) => rs.map((r, i) =>
         [group === 'tokens' ? `chip "${s.tokens[i]}"` : `${group}[${i}]`, r]));
       assert(layout.tokens.length === s.tokens.length && layout.heads.length === 4, JSON.stringify(layout));
       const worst = [];

@@ -4,7 +4,7 @@
 //
 // Does: open #view=train and check, through the real mouse path (buttons at
 // the rects headroom.debug.layout() reports) and what the chart says it drew
-// (layout().chartRuns, specialisationCells): the loss chart has one curve per
+// (layout().trainChart.runs, specialisationCells): the loss chart has one curve per
 // run (1, 2, 4 heads) with its floor 1 - min(H, R) / R placed where the axis
 // puts it; Step adds evaluated points; the specialisation view draws a cell
 // per run and head; the "trained" weights switch changes what the lesson's
@@ -57,26 +57,26 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
   try {
     await test('train view: one curve per run, floors where the axis puts them', async () => {
       const l = await layout();
-      const runs = l.chartRuns;
+      const runs = l.trainChart.runs;
       assert(runs.map((r) => r.heads).join() === '1,2,4', `runs drawn: ${JSON.stringify(runs)}`);
       assert(runs.every((r) => r.points >= 1 && Number.isFinite(r.lastLoss)), `points: ${JSON.stringify(runs)}`);
       // R = 2: floors 1 - min(H, 2) / 2 = 0.5, 0, 0.
       assert(runs.map((r) => r.floor).join() === '0.5,0,0', `floors ${runs.map((r) => r.floor)}`);
       // The chart's y runs from 0 at the bottom of its rect: the 0.5 floor sits
       // higher (smaller y) than the 0 floors, which sit on the bottom edge.
-      const [x0, y0, x1, y1] = l.chart[0];
-      assert(x1 > x0 + 200 && y1 > y0 + 100, `chart rect ${l.chart[0]}`);
+      const [x0, y0, x1, y1] = l.trainChart.rect;
+      assert(x1 > x0 + 200 && y1 > y0 + 100, `chart rect ${l.trainChart.rect}`);
       assert(Math.abs(runs[1].floorY - y1) < 1 && Math.abs(runs[2].floorY - y1) < 1, `0 floors at ${runs[1].floorY}, bottom ${y1}`);
       assert(runs[0].floorY < y1 - 20 && runs[0].floorY > y0, `0.5 floor at ${runs[0].floorY} in [${y0}, ${y1}]`);
-      assert(l.specialisationCells === 1 + 2 + 4, `specialisation cells ${l.specialisationCells}`);
+      assert(l.trainChart.specialisationCells === 1 + 2 + 4, `specialisation cells ${l.trainChart.specialisationCells}`);
       assert(l.trainButtons.length === 3 && l.download.length === 3 && l.weights.length === 2, 'buttons not reported');
     });
 
     await test('train view: Step adds an evaluated point to every curve', async () => {
-      const before = (await layout()).chartRuns.map((r) => r.points);
+      const before = (await layout()).trainChart.runs.map((r) => r.points);
       const stepButton = (await layout()).trainButtons[1];
       for (let i = 0; i < 3; ++i) await clickRect(page, stepButton);
-      const after = (await layout()).chartRuns;
+      const after = (await layout()).trainChart.runs;
       // Steps 1..8 are all evaluated (engine/trainer.h), so 3 steps add 3 points.
       after.forEach((r, i) => assert(r.points === before[i] + 3, `run ${r.heads}: ${before[i]} -> ${r.points} points`));
       await page.screenshot({ path: path.join(artifacts, 'train-view-steps.png') });
@@ -148,24 +148,24 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
     await test('train view: a diverging learning rate marks every run, numbers stay finite, reset recovers', async () => {
       await page.evaluate(() => { window.headroom.train.reset({ seed: 3, r: 2, lr: 0.3 }); window.headroom.train.step(3); });
       await frames(page, 3);
-      const runs = (await layout()).chartRuns;
+      const runs = (await layout()).trainChart.runs;
       assert(runs.length === 3 && runs.every((r) => r.diverged && Number.isFinite(r.lastLoss)), JSON.stringify(runs));
       await page.screenshot({ path: path.join(artifacts, 'train-view-diverged.png') });
       await page.evaluate(() => window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01 }));
       await frames(page, 3);
-      const again = (await layout()).chartRuns;
+      const again = (await layout()).trainChart.runs;
       assert(again.every((r) => !r.diverged && r.points === 1), JSON.stringify(again));
     });
 
     await test('train view: Play trains until Pause', async () => {
-      const before = (await layout()).chartRuns[0].points;
+      const before = (await layout()).trainChart.runs[0].points;
       await clickRect(page, (await layout()).trainButtons[0]);  // Play
-      await page.waitForFunction((n) => window.headroom.debug.layout().chartRuns[0].points >= n + 3, before, { timeout: 30_000 });
+      await page.waitForFunction((n) => window.headroom.debug.layout().trainChart.runs[0].points >= n + 3, before, { timeout: 30_000 });
       await clickRect(page, (await layout()).trainButtons[0]);  // Pause
-      const paused = (await layout()).chartRuns[0].points;
+      const paused = (await layout()).trainChart.runs[0].points;
       await page.waitForTimeout(600);
       await frames(page, 2);
-      assert((await layout()).chartRuns[0].points === paused, 'the chart moved after Pause');
+      assert((await layout()).trainChart.runs[0].points === paused, 'the chart moved after Pause');
       await page.screenshot({ path: path.join(artifacts, 'train-view-played.png') });
     });
   } finally {
