@@ -29,9 +29,7 @@ void view_readout(Demo& demo) {
   const std::string weights = weights_statement(demo);
   const bool fallback = demo.training.weights_choice() != demo.training.weights_shown();
   ImGui::PushStyleColor(ImGuiCol_Text, fallback ? palette().warning : palette().text_faint);
-  ImGui::PushTextWrapPos(0.f);
-  ImGui::TextUnformatted(weights.c_str());
-  ImGui::PopTextWrapPos();
+  ImGui::TextUnformatted(wrap_at_spaces(weights, ImGui::GetContentRegionAvail().x).c_str());
   ImGui::PopStyleColor();
   if (!demo.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
