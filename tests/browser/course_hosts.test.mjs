@@ -396,6 +396,28 @@ async function main() {
       await page.context().close();
     });
 
+    await test('compact layout: a vertical touch drag scrolls the panel under the finger (8 heads on a phone)', async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 700 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      watch(page, 'touch');
+      await page.goto(`${APP}/embed.html#heads=8`);
+      await page.evaluate(() => window.headroom.ready);
+      await sleep(400);
+      const panel = async () => (await page.evaluate(() => window.headroom.debug.fit())).windows.find((w) => w.name.includes('##compact_view'));
+      const p0 = await panel();
+      assert(p0 && p0.scrollMax[1] > 100 && p0.scroll[1] === 0, `panel ${JSON.stringify(p0)}`);
+      const cdp = await context.newCDPSession(page);
+      const x = p0.pos[0] + p0.size[0] / 2, y = p0.pos[1] + p0.size[1] * 0.8;
+      const touch = (type, ty) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: ty }] });
+      await touch('touchStart', y);
+      for (let k = 1; k <= 10; ++k) { await touch('touchMove', y - 12 * k); await sleep(40); }
+      await touch('touchEnd', y - 120);
+      await sleep(400);
+      const p1 = await panel();
+      assert(p1.scroll[1] > 40, `panel scroll ${p0.scroll[1]} -> ${p1.scroll[1]}`);
+      await context.close();
+    });
+
     await test('fit: the probe sees a cut: a word too long to wrap is reported at 360 x 560', async () => {
       // The perturbation that must move the result: the readout cannot wrap
       // a 60-letter word, so it runs past the frame's right edge.
