@@ -113,6 +113,9 @@ std::string state_json(Demo& demo) {
     append_float(out, m.output_in_plane);
     out += '}';
   });
+  // The sentence as typed (what the page's sentence field shows).
+  json_key(out, "text");
+  append_json_string(out, demo.draft.data());
   // The readout sentence and the full description (the page's aria-live text).
   json_key(out, "sentence");
   append_json_string(out, readout_sentence(scene));

@@ -188,3 +188,12 @@ TEST_CASE("getState carries the theme and the view") {
   CHECK(has(json, "\"theme\":\"dark\""));
   CHECK(has(json, "\"view\":\"values\""));
 }
+
+TEST_CASE("getState's text is the accepted sentence as typed; a refused one leaves it") {
+  Demo d;
+  const std::string typed = "Die Forscherin sagte, es sei falsch.";
+  REQUIRE(d.set_sentence(typed));
+  CHECK(has(state_json(d), "\"text\":\"" + typed + "\""));
+  CHECK_FALSE(d.set_sentence(""));  // refused: nothing to tokenize
+  CHECK(has(state_json(d), "\"text\":\"" + typed + "\""));
+}
