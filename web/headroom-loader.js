@@ -20,7 +20,8 @@
 //                               and targets per head, readout per head,
 //                               valueSpace per head ({points: L x [x, y],
 //                               output: [x, y], explained}), sentence (the
-//                               readout in words), description, view and
+//                               readout in words), text (the sentence as
+//                               typed), description, view and
 //                               theme (as in the hash), error (null, or why
 //                               the last input was refused)
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
@@ -33,6 +34,8 @@
 //                               train.state(); train.snapshot(heads) the
 //                               numbers of one step (README "Live training")
 //   state.frames                frames drawn so far (none while idle)
+//   state.missingGlyphs         glyphs the last drawn frame could draw neither
+//                               with the embedded font nor through the browser
 //   headroom.debug.layout()     for tests only: token chip and heads button
 //                               rects (CSS px): {tokens: [...], heads: [...]}
 // The verbs and their validation are headroom.mjs's (VERBS, READERS): a verb
@@ -107,11 +110,24 @@ function showHashError(state) {
   const box = $('sentence-error') || $('hash-error');
   if (box && state.error) box.textContent = `Link: ${state.error}`;
 }
+// The sentence field shows the current sentence after every change (API,
+// hash, postMessage, a click); it is rewritten only when the sentence itself
+// changed, so what a user is typing survives changes of heads or query.
+let shownSentence = null;
+function showSentence() {
+  const input = $('sentence');
+  if (!input) return;
+  const text = inst.getState().text;
+  if (text === shownSentence) return;
+  shownSentence = text;
+  input.value = text;
+}
 function syncHash() {
   if (!inst) return;
   const h = inst.hash();
   if (h === lastHash) return;
   lastHash = h;
+  showSentence();
   showTheme(h);
   try { history.replaceState(history.state, '', `#${h}`); } catch (e) { /* opaque origin: keep going */ }
   window.dispatchEvent(new CustomEvent('headroom:statechange'));

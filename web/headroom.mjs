@@ -23,9 +23,10 @@
 // it only while it has focus); nothing here focuses it: the reader does, by
 // click, tap or Tab, or the host by calling canvas.focus().
 //
-// Does: check the browser's features, fetch headroom.wasm once per page with
-// progress, load Emscripten's factory (headroom.js) once, and hold the one
-// table of verbs and their validation (VERBS) and of readers (READERS).
+// Does: check the browser's features, compile headroom.wasm once per page
+// while it downloads (streaming, with progress), load Emscripten's factory
+// (headroom.js) once, and hold the one table of verbs and their validation
+// (VERBS) and of readers (READERS).
 // A verb refuses what JS alone can judge (a wrong type, outside int32, a lone
 // surrogate) the way the engine refuses: state kept, state.error set.
 // Adding a verb (or a namespace of verbs, like debug) is one entry in VERBS
@@ -69,7 +70,7 @@ export function missingFeature() {
 // loading: headroom.js and headroom.wasm, once per page for every instance
 // ---------------------------------------------------------------------------
 let factory = null;     // Promise of createHeadroomModule
-let wasmBinary = null;  // Promise of the wasm's bytes
+let wasmModule = null;  // Promise of the compiled WebAssembly.Module
 const listeners = new Set();  // onProgress of every instance waiting for the bytes
 
 function loadFactory() {
@@ -107,8 +108,15 @@ function fetchRefused(url, err) {
   return `${what}. Check the network connection and that the file is on the server.`;
 }
 
-async function fetchWithProgress(url) {
-  const progress = (received, total) => { for (const f of listeners) f(Math.min(1, received / total), received); };
+// Compiles headroom.wasm while it downloads (WebAssembly.compileStreaming):
+// the response's body passes through a TransformStream that counts the bytes
+// for the progress bar on its way to the compiler. Without a Content-Length
+// the fraction stays 0 (bytes still count); a gzip-encoded response counts
+// decoded bytes against the encoded length, so the fraction is capped at 1.
+async function compileWithProgress(url) {
+  const progress = (received, total) => {
+    for (const f of listeners) f(total ? Math.min(1, received / total) : 0, received);
+  };
   let response;
   try {
     response = await fetch(url);
@@ -117,32 +125,29 @@ async function fetchWithProgress(url) {
   }
   if (!response.ok) throw new Error(`headroom.wasm: HTTP ${response.status}`);
   const total = Number(response.headers.get('Content-Length')) || 0;
-  if (!response.body || !total) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    progress(bytes.length, bytes.length);
-    return bytes;
-  }
-  const reader = response.body.getReader();
-  const bytes = new Uint8Array(total);
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (received + value.length > total) throw new Error('headroom.wasm: longer than its Content-Length');
-    bytes.set(value, received);
-    received += value.length;
-    progress(received, total);
-  }
-  return bytes.subarray(0, received);
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      progress(received, total);
+      controller.enqueue(chunk);
+    },
+  });
+  const counted = new Response(response.body.pipeThrough(counter), {
+    headers: { 'Content-Type': 'application/wasm' },
+  });
+  const module = await WebAssembly.compileStreaming(counted);
+  progress(total || received, total || received);
+  return module;
 }
 
 async function loadWasm(onProgress) {
   if (onProgress) listeners.add(onProgress);
-  if (!wasmBinary) {
-    wasmBinary = fetchWithProgress(new URL('headroom.wasm', base));
-    wasmBinary.catch(() => { wasmBinary = null; });  // a later instance may try again
+  if (!wasmModule) {
+    wasmModule = compileWithProgress(new URL('headroom.wasm', base));
+    wasmModule.catch(() => { wasmModule = null; });  // a later instance may try again
   }
-  try { return await wasmBinary; } finally { listeners.delete(onProgress); }
+  try { return await wasmModule; } finally { listeners.delete(onProgress); }
 }
 
 // ---------------------------------------------------------------------------
@@ -239,6 +244,7 @@ export const READERS = Object.freeze({
     const state = JSON.parse(w.UTF8ToString(w._headroom_state_json()));
     state.frames = w._headroom_frame_count();
     state.uiWantsWheel = w._headroom_ui_wants_wheel() === 1;
+    state.missingGlyphs = w._headroom_missing_glyphs();
     return state;
   },
   // The current state as a hash (without '#'), for links and the address bar.
@@ -312,7 +318,7 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
   if (!(canvas instanceof HTMLCanvasElement)) throw new TypeError('createHeadroom needs { canvas: <canvas> }');
   const missing = missingFeature();
   if (missing) throw new Error(missing);
-  const [create, bytes] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
+  const [create, module] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
   let stopped;
   const aborted = new Promise((resolve, reject) => { stopped = reject; });
   aborted.catch(() => {});  // awaited below; an abort after start goes to onAbort only
@@ -321,7 +327,12 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
   // an off-screen frame may not get), and every verb works.
   const w = await Promise.race([aborted, create({
     canvas,
-    wasmBinary: bytes,
+    // The module is compiled once per page; each instance instantiates it.
+    instantiateWasm: (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module),
+        (err) => stopped(new Error(`headroom.wasm could not be instantiated: ${err.message}`)));
+      return {};  // Emscripten: the exports come asynchronously, through receive
+    },
     onAbort: (what) => {
       const message = `The WebAssembly module stopped: ${what}`;
       stopped(new Error(message));  // before start: createHeadroom rejects

@@ -200,4 +200,8 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
   return 1;
 }
 
+// Glyphs the last drawn frame could draw by neither path (ui/text.h): 0 when
+// every string was drawn by the font atlas or the browser.
+EMSCRIPTEN_KEEPALIVE int headroom_missing_glyphs() { return headroom::platform::guest().missing_glyphs; }
+
 }  // extern "C"

@@ -22,6 +22,7 @@ struct Guest {
   bool paused = false;            // page hidden or canvas out of view
   bool context_lost = false;      // WebGL context lost, not yet restored
   bool context_restored = false;  // restored: rebuild GL objects next frame
+  int missing_glyphs = 0;         // glyphs the last drawn frame drew as boxes (ui/text.h)
   int gl_generation = 0;          // +1 per restored context: renderers rebuild older GL objects
   int wheel_directions = 0;       // kWheel* bits: where the hovered window can still scroll
   bool ui_wants_keys = false;     // an ImGui text field has focus

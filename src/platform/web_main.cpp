@@ -35,6 +35,7 @@
 #include "imgui_impl_opengl3.h"
 #include "platform/heatmap_renderer.h"
 #include "platform/page_glue.h"
+#include "platform/text_raster.h"
 #include "platform/web_app.h"
 #include "ui/palette.h"
 #include "ui/ui.h"
@@ -168,6 +169,7 @@ void frame(void*) {
   headroom::platform::guest_after_frame();
 
   ImGui::Render();
+  gs.missing_glyphs = headroom::ui::missing_glyphs(ImGui::GetDrawData());
   glViewport(0, 0, g.fb_w, g.fb_h);
   const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(headroom::ui::palette().window);
   glClearColor(clear.x, clear.y, clear.z, 1.f);
@@ -218,6 +220,8 @@ int main() {
   ImGui_ImplOpenGL3_Init("#version 300 es");
   static headroom::platform::HeatmapRenderer heatmaps;  // the GL half of the heatmap views
   headroom::ui::set_heatmap_textures(&heatmaps);
+  static headroom::platform::BrowserText browser_text;  // text the embedded fonts lack
+  headroom::ui::set_text_rasterizer(&browser_text);
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);
   js_startup_mark("main-end");

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -29,8 +30,12 @@ std::string relations_label(const HeadReadout& r) {
 
 void weight_tooltip(const Demo& demo, int h, int j, float w) {
   const auto& t = demo.scene.tokens();
-  ImGui::SetTooltip("head %d: %s \xe2\x86\x92 %s = %.4f", h + 1, t[static_cast<size_t>(demo.scene.query())].text.c_str(),
-                    t[static_cast<size_t>(j)].text.c_str(), w);
+  char num[48];
+  std::snprintf(num, sizeof num, " = %.4f", w);
+  ImGui::BeginTooltip();
+  text("head " + std::to_string(h + 1) + ": " + t[static_cast<size_t>(demo.scene.query())].text + " \xe2\x86\x92 " +
+       t[static_cast<size_t>(j)].text + num);
+  ImGui::EndTooltip();
 }
 
 bool is_target(const HeadReadout& r, int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); }
@@ -43,13 +48,15 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
   const float line = ImGui::GetTextLineHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
+  // Token j's column starts at x0[j] (right to left for an RTL sentence).
+  const bool rtl = tokens_rtl(demo);
+  const std::vector<float> x0 = column_starts(cols, o.x, rtl);
   std::vector<float> cx(static_cast<size_t>(L));
-  float x = o.x;
+  float width = 0;
   for (int j = 0; j < L; ++j) {
-    cx[static_cast<size_t>(j)] = x + (cols[static_cast<size_t>(j)] - 4) * 0.5f;
-    x += cols[static_cast<size_t>(j)];
+    cx[static_cast<size_t>(j)] = x0[static_cast<size_t>(j)] + (cols[static_cast<size_t>(j)] - 4) * 0.5f;
+    width += cols[static_cast<size_t>(j)];
   }
-  const float width = x - o.x;
 
   // Arcs, then token names under them.
   const float arc_h = 78.f, base = o.y + arc_h;
@@ -64,12 +71,12 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     }
   }
   for (int j = 0; j < L; ++j) {
-    const char* name = tokens[static_cast<size_t>(j)].text.c_str();
-    const float tw = ImGui::CalcTextSize(name).x;
+    const std::string& name = tokens[static_cast<size_t>(j)].text;
+    const float tw = text_size(name).x;
     const ImU32 col = j == q ? palette().text : palette().text_faint;
     if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
                                   ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), palette().highlight, 4.f);
-    dl->AddText(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
+    draw_text(dl, ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
   }
   ImGui::Dummy(ImVec2(width, arc_h + line + 8));
 
@@ -82,8 +89,9 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     ImGui::PopStyleColor();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float y_base = p.y + line + 2 + bar_h;
-    float bx = p.x;
+    const std::vector<float> bars = column_starts(cols, p.x, rtl);
     for (int j = 0; j < L; ++j) {
+      const float bx = bars[static_cast<size_t>(j)];
       const float w = wm(q, j), cw = cols[static_cast<size_t>(j)] - 4;
       dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), palette().rule);
       dl->AddRectFilled(ImVec2(bx + 4, y_base - bar_h * w), ImVec2(bx + cw - 4, y_base), head_color(h, 0.85f), 2.f);
@@ -95,7 +103,6 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
       dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
       if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);
-      bx += cols[static_cast<size_t>(j)];
     }
     ImGui::Dummy(ImVec2(width, line + 2 + bar_h + 4));
   }
@@ -110,7 +117,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   const float line = ImGui::GetTextLineHeight(), row_h = line + 10.f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float name_w = 0;
-  for (const Token& t : tokens) name_w = std::max(name_w, ImGui::CalcTextSize(t.text.c_str()).x);
+  for (const Token& t : tokens) name_w = std::max(name_w, text_size(t.text).x);
   name_w = std::min(name_w + 12.f, 110.f);
   const float gutter = 56.f;
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -128,8 +135,8 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   for (int j = 0; j < L; ++j) {
     const float y = top + row_h * j;
     if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), palette().highlight, 4.f);
-    dl->AddText(ImVec2(o.x + gutter, y + 5), j == q ? palette().text : palette().text_secondary,
-                tokens[static_cast<size_t>(j)].text.c_str());
+    draw_text(dl, ImVec2(o.x + gutter, y + 5), j == q ? palette().text : palette().text_secondary,
+              tokens[static_cast<size_t>(j)].text);
     for (int h = 0; h < H; ++h) {
       const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
       const float x0 = bars_x + col_w * h, x1 = x0 + col_w - 4;

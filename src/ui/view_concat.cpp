@@ -16,6 +16,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -68,7 +69,7 @@ void view_concat(Demo& demo) {
       for (size_t k = 0; k < r.targets.size(); ++k) what += (k ? "+" : "") + tokens[static_cast<size_t>(r.targets[k])].text;
     }
     dl->PushClipRect(ImVec2(x0, a.y), ImVec2(x1 - 2, a.y + line), true);
-    dl->AddText(ImVec2(x0 + 2, a.y), head_color(h), what.c_str());
+    draw_text(dl, ImVec2(x0 + 2, a.y), head_color(h), what);
     dl->PopClipRect();
   }
   strip_tooltip(hovered, "concat", concat);

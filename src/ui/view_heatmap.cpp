@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -40,7 +41,7 @@ void view_heatmap(Demo& demo) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
   float label_w = 0;
-  for (const Token& t : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(t.text.c_str()).x);
+  for (const Token& t : tokens) label_w = std::max(label_w, text_size(t.text).x);
   label_w = std::min(label_w + 8.f, 90.f);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = 16.f;
@@ -60,11 +61,11 @@ void view_heatmap(Demo& demo) {
     // Row labels (queries), right-aligned, only when rows are tall enough to read.
     if (cell >= ImGui::GetTextLineHeight() * 0.8f)
       for (int i = 0; i < L; ++i) {
-        const char* name = tokens[static_cast<size_t>(i)].text.c_str();
-        const ImVec2 ts = ImGui::CalcTextSize(name);
+        const std::string& name = tokens[static_cast<size_t>(i)].text;
+        const ImVec2 ts = text_size(name);
         dl->PushClipRect(ImVec2(o.x, o.y), ImVec2(o.x + label_w - 4, o.y + img), true);
-        dl->AddText(ImVec2(o.x + label_w - 6 - ts.x, o.y + cell * (i + 0.5f) - ts.y * 0.5f),
-                    i == q ? palette().text : palette().text_faint, name);
+        draw_text(dl, ImVec2(o.x + label_w - 6 - ts.x, o.y + cell * (i + 0.5f) - ts.y * 0.5f),
+                  i == q ? palette().text : palette().text_faint, name);
         dl->PopClipRect();
       }
     ImGui::SetCursorScreenPos(ImVec2(o.x + label_w, o.y));
@@ -80,9 +81,13 @@ void view_heatmap(Demo& demo) {
       const ImVec2 m = ImGui::GetIO().MousePos, a = ImGui::GetItemRectMin();
       const int i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, L - 1);
       const int j = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, L - 1);
-      ImGui::SetTooltip("head %d: %s \xe2\x86\x92 %s = %.4f\n(click: make %s the query)", h + 1,
-                        tokens[static_cast<size_t>(i)].text.c_str(), tokens[static_cast<size_t>(j)].text.c_str(),
-                        tr.heads[static_cast<size_t>(h)].weights(i, j), tokens[static_cast<size_t>(i)].text.c_str());
+      char num[48];
+      std::snprintf(num, sizeof num, " = %.4f", tr.heads[static_cast<size_t>(h)].weights(i, j));
+      const std::string& ti = tokens[static_cast<size_t>(i)].text;
+      ImGui::BeginTooltip();
+      text("head " + std::to_string(h + 1) + ": " + ti + " \xe2\x86\x92 " + tokens[static_cast<size_t>(j)].text + num);
+      text("(click: make " + ti + " the query)");
+      ImGui::EndTooltip();
       if (ImGui::IsItemClicked()) demo.select_token(i);
     }
     ImGui::PopID();

@@ -6,9 +6,11 @@
 //
 // Does: a table from Scene::readout() and relation_name/relation_help.
 // Does not: compute any number.
+#include <cstdio>
 #include <string>
 
 #include "app/describe.h"
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -43,14 +45,19 @@ void view_more_heads(Demo& demo) {
       ImGui::TextUnformatted(relation_name(r.relations[k]));
       ImGui::SetItemTooltip("%s", relation_help(r.relations[k]));
       ImGui::TableNextColumn();
-      ImGui::Text("%s (%.2f)", tokens[static_cast<size_t>(r.targets[k])].text.c_str(), r.target_weight[k]);
+      char num[32];
+      std::snprintf(num, sizeof num, " (%.2f)", r.target_weight[k]);
+      text(tokens[static_cast<size_t>(r.targets[k])].text + num);
       ImGui::TableNextColumn();
       const float c = r.target_cos[k];
       if (c >= kReadsCos) ImGui::Text("%.2f", c);
       else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().warning), "%.2f", c);
       if (!narrow) {
         ImGui::TableNextColumn();
-        if (k == 0) ImGui::Text("%s (cos %.2f)", tokens[static_cast<size_t>(r.nearest)].text.c_str(), r.nearest_cos);
+        if (k == 0) {
+          std::snprintf(num, sizeof num, " (cos %.2f)", r.nearest_cos);
+          text(tokens[static_cast<size_t>(r.nearest)].text + num);
+        }
       }
     }
   }

@@ -8,6 +8,7 @@
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -17,9 +18,16 @@ void view_readout(Demo& demo) {
   const std::string sentence = readout_sentence(demo.scene);
   ImGui::PushFont(fonts().medium);
   // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
-  // splits "0.64" across two lines in a narrow frame.
-  const std::string lines = wrap_at_spaces(sentence, ImGui::GetContentRegionAvail().x - 28.f);
-  ImGui::TextUnformatted(lines.c_str());
+  // splits "0.64" across two lines in a narrow frame. Tokens the font lacks:
+  // text_wrapped lays words out one by one, also at spaces only.
+  if (font_can_draw(sentence)) {
+    const std::string lines = wrap_at_spaces(sentence, ImGui::GetContentRegionAvail().x - 28.f);
+    ImGui::TextUnformatted(lines.c_str());
+  } else {
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - 28.f);
+    text_wrapped(sentence);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::PopFont();
   ImGui::SameLine();
   help_marker(

@@ -9,6 +9,7 @@
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -43,9 +44,28 @@ void view_sentence_strip(Demo& demo) {
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4 + mark_h + 6));
   ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 12.f);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(8, 6));
+  // A right-to-left sentence runs from the right: on one line in the same
+  // columns as the attention bars (column_starts), or wrapped from the right edge.
+  const bool rtl = tokens_rtl(demo);
+  const float left = ImGui::GetCursorScreenPos().x;
+  float total = 0;
+  for (float c : columns) total += c;
+  const std::vector<float> starts = column_starts(columns, left, true);
+  float line_y = ImGui::GetCursorScreenPos().y, rx = right;
   for (int i = 0; i < L; ++i) {
     const float w = columns[static_cast<size_t>(i)] - 4;
-    if (i > 0) {
+    if (rtl) {
+      float x = starts[static_cast<size_t>(i)];
+      if (total > right - left) {
+        if (i > 0 && rx - w < left) {
+          line_y += ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+          rx = right;
+        }
+        x = rx - w;
+        rx -= w + 4;
+      }
+      ImGui::SetCursorScreenPos(ImVec2(x, line_y));
+    } else if (i > 0) {
       ImGui::SameLine();
       if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
@@ -54,7 +74,7 @@ void view_sentence_strip(Demo& demo) {
     // light (amber) on the dark one.
     push_button_colors(selected ? palette().chip_on : palette().chip_off);
     ImGui::PushID(i);
-    if (ImGui::Button(tokens[static_cast<size_t>(i)].text.c_str(), ImVec2(w, 0))) {
+    if (text_button("chip", tokens[static_cast<size_t>(i)].text, ImVec2(w, 0))) {
       if (vs.reassign >= 0) {
         demo.set_target(static_cast<Relation>(vs.reassign), i);
         vs.reassign = -1;
@@ -63,7 +83,7 @@ void view_sentence_strip(Demo& demo) {
       }
     }
     if (ImGui::IsItemHovered() && !demo.scene.roles(i).empty())
-      ImGui::SetItemTooltip("%s: %s (token %d)", tokens[static_cast<size_t>(i)].text.c_str(), demo.scene.roles(i).c_str(), i);
+      item_tooltip(tokens[static_cast<size_t>(i)].text + ": " + demo.scene.roles(i) + " (token " + std::to_string(i) + ")");
     ImGui::PopID();
     ImGui::PopStyleColor(4);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -82,7 +102,7 @@ void view_sentence_strip(Demo& demo) {
 
   // The query's targets, reassignable by name.
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("targets of \"%s\":", tokens[static_cast<size_t>(q)].text.c_str());
+  text("targets of \"" + tokens[static_cast<size_t>(q)].text + "\":", ImGui::GetColorU32(ImGuiCol_TextDisabled));
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     for (size_t k = 0; k < r.relations.size(); ++k) {
@@ -90,15 +110,18 @@ void view_sentence_strip(Demo& demo) {
       if (!relation_reassignable(rel)) continue;
       const int t = r.targets[k];
       const bool armed = vs.reassign == static_cast<int>(rel);
-      std::string label = std::string(relation_name(rel)) + " \xe2\x86\x92 " +
-                          (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text) + "##rel" +
-                          std::to_string(static_cast<int>(rel));
+      const std::string label = std::string(relation_name(rel)) + " \xe2\x86\x92 " +
+                                (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text);
+      const std::string id = "rel" + std::to_string(static_cast<int>(rel));
       ImGui::SameLine();
-      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 24) ImGui::NewLine();
+      if (ImGui::GetContentRegionAvail().x < text_size(label).x + 24) ImGui::NewLine();
       ImGui::PushStyleColor(ImGuiCol_Button, armed ? head_color(h) : head_color(h, 0.15f));
       ImGui::PushStyleColor(ImGuiCol_ButtonHovered, head_color(h, 0.35f));
       ImGui::PushStyleColor(ImGuiCol_Text, armed ? palette().on_color : head_color(h));
-      if (ImGui::SmallButton(label.c_str())) vs.reassign = armed ? -1 : static_cast<int>(rel);
+      ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+      const bool clicked = text_button(id.c_str(), label);
+      ImGui::PopStyleVar();
+      if (clicked) vs.reassign = armed ? -1 : static_cast<int>(rel);
       ImGui::PopStyleColor(3);
       ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,
                             relation_name(rel), relation_help(rel));

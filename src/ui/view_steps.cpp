@@ -8,9 +8,11 @@
 // Does not: recompute any step.
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -19,6 +21,17 @@ namespace {
 
 const char* kStepNames[] = {"Q", "K", "scores", "softmax", "weighted sum", "concat", "W_O"};
 constexpr int kSteps = 7;
+
+// ImGui::Text through text.h: the arguments may hold any script.
+void text_printf(const char* fmt, ...) IM_FMTARGS(1);
+void text_printf(const char* fmt, ...) {
+  char buf[256];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  text(buf);
+}
 
 // "[0.12, -0.03, 0.40, ...] |v| = 1.23" and a strip of all entries.
 void vector_row(const char* name, const float* v, int n) {
@@ -36,9 +49,7 @@ void vector_row(const char* name, const float* v, int n) {
   }
   std::snprintf(buf, sizeof buf, "%s]  |%s| = %.3f", n > show ? ", ..." : "", name, std::sqrt(norm));
   text += buf;
-  ImGui::PushTextWrapPos(0.f);  // a narrow frame wraps the numbers rather than cutting them
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  headroom::ui::text_wrapped(text);  // a narrow frame wraps the numbers rather than cutting them
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = std::min(ImGui::GetContentRegionAvail().x, 520.f);
   const int hv = vector_strip(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + 14), v, n, static_cast<float>(big));
@@ -56,13 +67,13 @@ void token_row(const Demo& demo, const float* v, const char* fmt, int highlight_
     char buf[64];
     std::snprintf(buf, sizeof buf, fmt, v[j]);
     const std::string cell = tokens[static_cast<size_t>(j)].text + " " + buf;
-    const float w = ImGui::CalcTextSize(cell.c_str()).x + 14;
+    const float w = text_size(cell).x + 14;
     if (j > 0 && x + w < avail) ImGui::SameLine(0, 14);
     else if (j > 0) x = 0;
     x += w;
     const bool hl = j == highlight_a || j == highlight_b;
     if (hl) ImGui::PushFont(fonts().bold);
-    ImGui::TextUnformatted(cell.c_str());
+    text(cell);
     if (hl) ImGui::PopFont();
   }
 }
@@ -145,7 +156,7 @@ void view_steps(Demo& demo) {
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
   switch (vs.step) {
     case 0:
-      ImGui::Text("the query \"%s\", head %d:", qname.c_str(), h + 1);
+      text_printf("the query \"%s\", head %d:", qname.c_str(), h + 1);
       vector_row("q", ht.q.row(q).data(), dh);
       break;
     case 1:
@@ -153,13 +164,13 @@ void view_steps(Demo& demo) {
       for (int t : r.targets) vector_row(("k(" + tokens[static_cast<size_t>(t)].text + ")").c_str(), ht.k.row(t).data(), dh);
       break;
     case 2: {
-      ImGui::Text("\"%s\"'s row of scores (targets in bold):", qname.c_str());
+      text_printf("\"%s\"'s row of scores (targets in bold):", qname.c_str());
       std::vector<float> row(ht.scores.row(q).data(), ht.scores.row(q).data() + L);
       token_row(demo, row.data(), "%.2f", ta, tb);
       break;
     }
     case 3: {
-      ImGui::Text("\"%s\"'s row of weights (sum = %.4f):", qname.c_str(), ht.weights.row(q).sum());
+      text_printf("\"%s\"'s row of weights (sum = %.4f):", qname.c_str(), ht.weights.row(q).sum());
       token_row(demo, ht.weights.row(q).data(), "%.3f", ta, tb);
       break;
     }
@@ -169,20 +180,20 @@ void view_steps(Demo& demo) {
       for (int j = 0; j < L; ++j) {
         if (ht.weights(q, j) < 0.05f) continue;
         char buf[64];
-        std::snprintf(buf, sizeof buf, "%s%.2f v(%s)", shown ? " + " : "", ht.weights(q, j), tokens[static_cast<size_t>(j)].text.c_str());
-        terms += buf;
+        std::snprintf(buf, sizeof buf, "%s%.2f v(", shown ? " + " : "", ht.weights(q, j));
+        terms += buf + tokens[static_cast<size_t>(j)].text + ")";
         ++shown;
       }
-      ImGui::TextWrapped("%s + (the rest, each < 0.05)", terms.c_str());
+      text_wrapped(terms + " + (the rest, each < 0.05)");
       vector_row("o", ht.out.row(q).data(), dh);
       break;
     }
     case 5:
-      ImGui::Text("\"%s\"'s row: head 1's %d numbers, then head 2's, ...", qname.c_str(), dh);
+      text_printf("\"%s\"'s row: head 1's %d numbers, then head 2's, ...", qname.c_str(), dh);
       vector_row("c", tr.concat.row(q).data(), D);
       break;
     default:
-      ImGui::Text("\"%s\"'s output, the layer's result:", qname.c_str());
+      text_printf("\"%s\"'s output, the layer's result:", qname.c_str());
       vector_row("y", tr.out.row(q).data(), D);
       break;
   }

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "ui/text.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 
@@ -187,7 +188,9 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     } else {
       dl->AddCircleFilled(pj, 4.f, palette().point);
     }
-    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+    ImGui::PushFont(target ? fonts().bold : fonts().body);
+    const ImVec2 ts = text_size(label);
+    ImGui::PopFont();
     float lx = pj.x + 9, ly = pj.y - ts.y * 0.5f;
     if (lx + ts.x > b.x - 4) lx = pj.x - 9 - ts.x;  // keep labels inside the panel
     ly = std::clamp(ly, a.y + 2, b.y - ts.y - 2);
@@ -196,12 +199,18 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     if (clear || target) {
       labels.emplace_back(lx, ly, lx + ts.x, ly + ts.y);
       ImGui::PushFont(target ? fonts().bold : fonts().body);
-      dl->AddText(ImVec2(lx, ly), target ? palette().text : palette().text_faint, label.c_str());
+      draw_text(dl, ImVec2(lx, ly), target ? palette().text : palette().text_faint, label);
       ImGui::PopFont();
     }
-    if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f)
-      ImGui::SetTooltip("%s\nweight from %s: %.4f\nin-plane point (%.3f, %.3f)", label.c_str(), tokens[static_cast<size_t>(q)].text.c_str(),
-                        wsum, m.points(j, 0), m.points(j, 1));
+    if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f) {
+      char num[96];
+      ImGui::BeginTooltip();
+      text(label);
+      std::snprintf(num, sizeof num, ": %.4f", wsum);
+      text("weight from " + tokens[static_cast<size_t>(q)].text + num);
+      ImGui::Text("in-plane point (%.3f, %.3f)", m.points(j, 0), m.points(j, 1));
+      ImGui::EndTooltip();
+    }
   }
 
   // The ghost of the single head's midpoint, then the output marker.
@@ -219,8 +228,12 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   olx = std::clamp(olx, a.x + 4, b.x - ols.x - 4);
   dl->AddText(ImVec2(olx, out.y + R + 3), palette().text, out_label);
   ImGui::PopFont();
-  if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2)
-    ImGui::SetTooltip("head %d's output for %s\nin-plane point (%.3f, %.3f)", h + 1, tokens[static_cast<size_t>(q)].text.c_str(), m.output(0), m.output(1));
+  if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2) {
+    ImGui::BeginTooltip();
+    text("head " + std::to_string(h + 1) + "'s output for " + tokens[static_cast<size_t>(q)].text);
+    ImGui::Text("in-plane point (%.3f, %.3f)", m.output(0), m.output(1));
+    ImGui::EndTooltip();
+  }
 
   dl->PopClipRect();
   ImGui::Dummy(size);

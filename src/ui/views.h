@@ -165,6 +165,12 @@ struct LogStepAxis {
 // Width of each token's column, shared by the sentence strip and the bar rows
 // so a token's bars sit under its button.
 std::vector<float> token_columns(const Demo& demo);
+// Whether the sentence reads right to left (app/text_direction.h): its token
+// strip and token axes then run from right to left.
+bool tokens_rtl(const Demo& demo);
+// Left edge of each column of widths `cols` placed from x0 on, in reading
+// order: left to right, or (rtl) from x0 + the total width back to x0.
+std::vector<float> column_starts(const std::vector<float>& cols, float x0, bool rtl);
 
 // [1] The tokens as chips with each head's target marks; clicking a chip
 // makes it the query, or (armed) reassigns a target.
