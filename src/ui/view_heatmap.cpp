@@ -5,7 +5,8 @@
 // the image's physical pixel size (crisp at any devicePixelRatio), show it
 // with ImGui::Image, label rows with tokens, frame the query's row, show the
 // exact weight of the hovered cell; clicking a row makes it the query. A
-// colour bar of the same program shows the scale 0..1.
+// colour bar of the same program shows the scale 0..1. For a right-to-left
+// sentence the columns (keys) run right to left, as its token strip does.
 // Does not: compute or rescale weights (cell colour = viridis(a_h[i, j])).
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,7 @@ void view_heatmap(Demo& demo) {
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
+  const bool rtl = tokens_rtl(demo);
   float label_w = 0;
   for (const Token& t : tokens) label_w = std::max(label_w, text_size(t.text).x);
   label_w = std::min(label_w + 8.f, 90.f);
@@ -72,7 +74,9 @@ void view_heatmap(Demo& demo) {
     const int px = std::max(1, static_cast<int>(std::lround(img * dpr)));
     const ImTextureID tex = heatmap_texture(h, tr.heads[static_cast<size_t>(h)].weights, q, px, px, std::max(1.f, dpr));
     if (tex) {
-      ImGui::Image(tex, ImVec2(img, img));
+      // A right-to-left sentence's key axis runs right to left, as its token strip.
+      if (rtl) ImGui::Image(tex, ImVec2(img, img), ImVec2(1, 0), ImVec2(0, 1));
+      else ImGui::Image(tex, ImVec2(img, img));
     } else {
       ImGui::Dummy(ImVec2(img, img));
       dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, "WebGL refused the heatmap shader");
@@ -80,7 +84,8 @@ void view_heatmap(Demo& demo) {
     if (ImGui::IsItemHovered()) {
       const ImVec2 m = ImGui::GetIO().MousePos, a = ImGui::GetItemRectMin();
       const int i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, L - 1);
-      const int j = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, L - 1);
+      const int column = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, L - 1);
+      const int j = rtl ? L - 1 - column : column;
       char num[48];
       std::snprintf(num, sizeof num, " = %.4f", tr.heads[static_cast<size_t>(h)].weights(i, j));
       const std::string& ti = tokens[static_cast<size_t>(i)].text;
