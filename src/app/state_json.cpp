@@ -17,142 +17,66 @@ std::string state_json(Demo& demo) {
   const int q = scene.query();
   std::string out;
   out.reserve(4096);
-
-  out += '{';
-  json_key(out, "tokens", true);
-  append_array(out, scene.tokens(), [&](const Token& t) { append_json_string(out, t.text); });
-  json_key(out, "heads");
-  append_int(out, scene.heads());
-  json_key(out, "dModel");
-  append_int(out, scene.d_model());
-  json_key(out, "dHead");
-  append_int(out, scene.d_head());
-  json_key(out, "query");
-  append_int(out, q);
-  json_key(out, "focus");
-  append_float(out, scene.focus());
-  json_key(out, "view");
-  append_json_string(out, demo.view);
-  json_key(out, "theme");
-  append_json_string(out, demo.theme);
-  // stress: tokens (0 = off) and the engine's median time per forward (ms)
-  json_key(out, "stress");
-  out += '{';
-  json_key(out, "tokens", true);
-  append_int(out, scene.stress());
-  json_key(out, "forwardMs");
-  append_float(out, static_cast<float>(demo.stress.median_ms));
-  json_key(out, "frames");
-  append_int(out, demo.stress.count);
-  out += '}';
-
-  // weights[h][j] = head h's softmax weight from the query to token j.
-  json_key(out, "weights");
-  append_array(out, trace.heads, [&](const HeadTrace& h) {
-    out += '[';
-    for (Eigen::Index j = 0; j < h.weights.cols(); ++j) {
-      if (j) out += ',';
-      append_float(out, h.weights(q, j));
+  {  // o closes the object when it goes out of scope, before the return
+    JsonObject o(out);
+    append_array(o.key("tokens"), scene.tokens(), [&](const Token& t) { append_json_string(out, t.text); });
+    o.field("heads", scene.heads()).field("dModel", scene.d_model()).field("dHead", scene.d_head());
+    o.field("query", q).field("focus", scene.focus()).field("view", demo.view).field("theme", demo.theme);
+    // stress: tokens (0 = off) and the engine's median time per forward (ms)
+    {
+      JsonObject stress(o.key("stress"));
+      stress.field("tokens", scene.stress()).field("forwardMs", static_cast<float>(demo.stress.median_ms));
+      stress.field("frames", demo.stress.count);
     }
-    out += ']';
-  });
 
-  json_key(out, "relations");
-  append_array(out, readout, [&](const HeadReadout& r) {
-    append_array(out, r.relations, [&](Relation rel) { append_json_string(out, relation_name(rel)); });
-  });
-  json_key(out, "targets");
-  append_array(out, readout, [&](const HeadReadout& r) {
-    append_array(out, r.targets, [&](int t) { append_int(out, t); });
-  });
-  json_key(out, "readout");
-  append_array(out, readout, [&](const HeadReadout& r) {
-    out += '{';
-    json_key(out, "targetWeight", true);
-    append_array(out, r.target_weight, [&](float v) { append_float(out, v); });
-    json_key(out, "targetCos");
-    append_array(out, r.target_cos, [&](float v) { append_float(out, v); });
-    json_key(out, "nearest");
-    append_int(out, r.nearest);
-    json_key(out, "nearestCos");
-    append_float(out, r.nearest_cos);
-    json_key(out, "midpointCos");
-    append_float(out, r.midpoint_cos);
-    json_key(out, "maxWeight");
-    append_float(out, r.max_weight);
-    json_key(out, "entropy");
-    append_float(out, r.entropy);
-    out += '}';
-  });
+    // weights[h][j] = head h's softmax weight from the query to token j.
+    append_array(o.key("weights"), trace.heads, [&](const HeadTrace& h) {
+      append_array_n(out, h.weights.cols(), [&](Eigen::Index j) { append_float(out, h.weights(q, j)); });
+    });
 
-  // valueSpace[h]: the value-space view's picture (engine/value_map.h):
-  // points (L x [x, y]), output ([x, y], the query's output), explained
-  // (share of the values' energy in the plane), outputInPlane.
-  json_key(out, "valueSpace");
-  append_array(out, scene.value_maps(), [&](const ValueMap& m) {
-    out += '{';
-    auto point = [&](float x, float y) {  // [x, y]
-      out += '[';
-      append_float(out, x);
-      out += ',';
-      append_float(out, y);
-      out += ']';
-    };
-    json_key(out, "points", true);
-    out += '[';
-    for (Eigen::Index j = 0; j < m.points.rows(); ++j) {
-      if (j) out += ',';
-      point(m.points(j, 0), m.points(j, 1));
+    append_array(o.key("relations"), readout, [&](const HeadReadout& r) {
+      append_array(out, r.relations, [&](Relation rel) { append_json_string(out, relation_name(rel)); });
+    });
+    append_array(o.key("targets"), readout, [&](const HeadReadout& r) { append_values(out, r.targets); });
+    append_array(o.key("readout"), readout, [&](const HeadReadout& r) {
+      JsonObject head(out);
+      append_values(head.key("targetWeight"), r.target_weight);
+      append_values(head.key("targetCos"), r.target_cos);
+      head.field("nearest", r.nearest).field("nearestCos", r.nearest_cos).field("midpointCos", r.midpoint_cos);
+      head.field("maxWeight", r.max_weight).field("entropy", r.entropy);
+    });
+
+    // valueSpace[h]: the value-space view's picture (engine/value_map.h):
+    // points (L x [x, y]), output ([x, y], the query's output), explained
+    // (share of the values' energy in the plane), outputInPlane.
+    append_array(o.key("valueSpace"), scene.value_maps(), [&](const ValueMap& m) {
+      JsonObject map(out);
+      append_array_n(map.key("points"), m.points.rows(), [&](Eigen::Index j) { append_values(out, m.points.row(j)); });
+      append_values(map.key("output"), m.output);
+      map.field("explained", m.explained).field("outputInPlane", m.output_in_plane);
+    });
+    // The sentence as typed (what the page's sentence field shows).
+    o.field("text", demo.draft.data());
+    // The readout sentence and the full description (the page's aria-live text).
+    o.field("sentence", readout_sentence(scene)).field("description", describe_state(scene));
+
+    // Which weights the views show: the choice, what is shown (a head count
+    // with no trained run shows the built weights and the note says so), and
+    // the training step of the shown trained weights.
+    {
+      const Training& training = demo.training;
+      JsonObject weights(o.key("modelWeights"));
+      weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
+      weights.string_or_null("note", training.weights_note());
+      if (training.weights_shown() == kWeightChoices[1]) {
+        weights.field("step", training.chart_step());
+      } else {
+        weights.key("step") += "null";
+      }
     }
-    out += ']';
-    json_key(out, "output");
-    point(m.output(0), m.output(1));
-    json_key(out, "explained");
-    append_float(out, m.explained);
-    json_key(out, "outputInPlane");
-    append_float(out, m.output_in_plane);
-    out += '}';
-  });
-  // The sentence as typed (what the page's sentence field shows).
-  json_key(out, "text");
-  append_json_string(out, demo.draft.data());
-  // The readout sentence and the full description (the page's aria-live text).
-  json_key(out, "sentence");
-  append_json_string(out, readout_sentence(scene));
-  json_key(out, "description");
-  append_json_string(out, describe_state(scene));
 
-  // Which weights the views show: the choice, what is shown (a head count
-  // with no trained run shows the built weights and the note says so), and
-  // the training step of the shown trained weights.
-  const Training& tr = demo.training;
-  json_key(out, "modelWeights");
-  out += '{';
-  json_key(out, "choice", true);
-  append_json_string(out, tr.weights_choice());
-  json_key(out, "shown");
-  append_json_string(out, tr.weights_shown());
-  json_key(out, "note");
-  if (tr.weights_note().empty()) {
-    out += "null";
-  } else {
-    append_json_string(out, tr.weights_note());
+    o.string_or_null("error", demo.error);
   }
-  json_key(out, "step");
-  if (tr.weights_shown() == kWeightChoices[1]) {
-    append_int(out, tr.chart_step());
-  } else {
-    out += "null";
-  }
-  out += '}';
-
-  json_key(out, "error");
-  if (demo.error.empty()) {
-    out += "null";
-  } else {
-    append_json_string(out, demo.error);
-  }
-  out += '}';
   return out;
 }
 
