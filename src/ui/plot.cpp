@@ -95,6 +95,17 @@ void section_title(const char* title, const char* help) {
   help_marker(help);
 }
 
+SceneView scene_view(Demo& demo) {
+  Scene& s = demo.scene;
+  const std::vector<Token>& tokens = s.tokens();
+  return {s.trace(), tokens, static_cast<int>(tokens.size()), s.query(), s.heads(), s.d_model(), s.d_head()};
+}
+
+SceneView open_view(Demo& demo, const char* title, const char* help) {
+  section_title(title, help);
+  return scene_view(demo);
+}
+
 ImU32 diverging_color(float v, float scale) {
   const float t = scale > 0 ? std::clamp(v / scale, -1.f, 1.f) : 0.f;
   // The neutral colour at 0; towards the low end below, the high end above

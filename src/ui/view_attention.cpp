@@ -42,9 +42,7 @@ bool is_target(const HeadReadout& r, int j) { return std::find(r.targets.begin()
 
 // Columns: arcs above a row of token names, then one bar row per head.
 void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<HeadReadout>& readout) {
-  const Trace& tr = demo.scene.trace();
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
   const float line = ImGui::GetTextLineHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -111,9 +109,7 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
 // Rows (narrow screens): one row per token, arcs in a gutter on the left,
 // one bar column per head.
 void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
-  const Trace& tr = demo.scene.trace();
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
   const float line = ImGui::GetTextLineHeight(), row_h = line + 10.f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float name_w = 0;

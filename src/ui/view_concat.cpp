@@ -32,14 +32,12 @@ void strip_tooltip(int hovered, const char* what, const Vec& v) {
 }  // namespace
 
 void view_concat(Demo& demo) {
-  section_title("Concatenation, then W_O",
+  const auto [tr, tokens, L, q, H, D, dh] =
+      open_view(demo, "Concatenation, then W_O",
                 "concat = [o_1 | ... | o_H] (1 x D, head h in columns h*d_head..(h+1)*d_head-1); "
                 "y = concat W_O = sum_h o_h W_O[h rows], so every head's result survives in its own coordinates.");
-  const Trace& tr = demo.scene.trace();
   const AttentionWeights& w = demo.scene.weights();
   const std::vector<HeadReadout> readout = demo.scene.readout();
-  const auto& tokens = demo.scene.tokens();
-  const int q = demo.scene.query(), H = demo.scene.heads(), D = demo.scene.d_model(), dh = demo.scene.d_head();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = avail > 560 ? 150.f : 0.f;
@@ -86,7 +84,7 @@ void view_concat(Demo& demo) {
   }
   const Vec y = tr.out.row(q);
   const float yscale = std::max(max_abs(y), 1e-6f);
-  auto row = [&](const char* label, ImU32 color, const Vec& v, const char* what) {
+  auto row = [&, D = D](const char* label, ImU32 color, const Vec& v, const char* what) {
     if (label_w > 0) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
       ImGui::TextUnformatted(label);

@@ -32,12 +32,10 @@ ImTextureID legend_texture(int px_w, int px_h) {
 }  // namespace
 
 void view_heatmap(Demo& demo) {
-  section_title("Every token's attention, per head",
+  const auto [tr, tokens, L, q, H, D, dh] =
+      open_view(demo, "Every token's attention, per head",
                 "A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L: row i = query token i, column j = key token j, "
                 "colour = viridis(a_ij) from 0 to 1; each row sums to 1. The framed row is the selected token.");
-  const Trace& tr = demo.scene.trace();
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
 

@@ -81,14 +81,11 @@ void token_row(const Demo& demo, const float* v, const char* fmt, int highlight_
 }  // namespace
 
 void view_steps(Demo& demo) {
-  section_title("Step through the forward pass",
+  const auto [tr, tokens, L, q, H, D, dh] =
+      open_view(demo, "Step through the forward pass",
                 "Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h; S_h = Q_h K_h^T / sqrt(d_head); A_h = softmax(S_h); "
                 "O_h = A_h V_h; C = [O_1 | ... | O_H]; Y = C W_O.");
   ViewState& vs = view_state();
-  const Trace& tr = demo.scene.trace();
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
-  const int D = demo.scene.d_model(), dh = demo.scene.d_head();
   vs.step = std::clamp(vs.step, 0, kSteps - 1);
   vs.step_head = std::clamp(vs.step_head, 0, H - 1);
 

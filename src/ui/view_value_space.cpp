@@ -64,9 +64,7 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
 
 void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std::vector<int>& fit, ImVec2 size,
            float progress) {
-  const Trace& tr = demo.scene.trace();
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size()), q = demo.scene.query(), H = demo.scene.heads();
+  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
   const ViewState& vs = view_state();
   ImDrawList* dl = ImGui::GetWindowDrawList();
 

@@ -120,6 +120,20 @@ void end_card();
 // A view's title in bold, then its help marker on the same line.
 void section_title(const char* title, const char* help);
 
+// What the views read of the Scene, named as in their help formulas: the
+// Trace, the tokens, L tokens, query q, H heads, D = d_model, dh = d_head.
+//   const auto [tr, tokens, L, q, H, D, dh] = open_view(demo, title, help);
+// The references are the Scene's: valid until a verb changes it. (C++17: a
+// lambda cannot capture a binding; capture a copy, as in [&, D = D].)
+struct SceneView {
+  const Trace& tr;
+  const std::vector<Token>& tokens;
+  int L, q, H, D, dh;
+};
+SceneView scene_view(Demo& demo);
+// A view's opening: section_title(title, help), then scene_view(demo).
+SceneView open_view(Demo& demo, const char* title, const char* help);
+
 // Colour of head h (of H), the same in every view (palette().heads).
 ImU32 head_color(int head, float alpha = 1.f);
 // Colour of the training run with `heads` heads (1, 2, 4): apart from the
