@@ -80,6 +80,12 @@ constexpr std::array<ImU32, 3> kRunsLight = {rgb(56, 56, 66), rgb(219, 41, 153),
 constexpr std::array<ImU32, 3> kRunsDark = {rgb(210, 210, 218), rgb(240, 90, 190), rgb(225, 175, 50)};
 constexpr std::array<ImU32, 4> kSlotsLight = {rgb(204, 33, 38), rgb(26, 115, 191), rgb(128, 89, 179), rgb(140, 140, 140)};
 constexpr std::array<ImU32, 4> kSlotsDark = {rgb(240, 95, 95), rgb(90, 165, 240), rgb(175, 140, 230), rgb(170, 170, 170)};
+// Head colours as text: the light ones darkened (same hue) to a contrast of at
+// least 4.6 on a table's shaded row (#EBEBEB), 5.4 on the white card; the
+// dark ones already have 5.4 or more on the dark card.
+constexpr std::array<ImU32, 8> kHeadsTextLight = {rgb(46, 103, 184), rgb(167, 79, 20), rgb(30, 119, 60),
+                                                  rgb(179, 51, 140), rgb(125, 102, 23), rgb(20, 116, 126),
+                                                  rgb(194, 48, 61),  rgb(102, 89, 191)};
 
 Palette make(bool dark) {
   Palette p;
@@ -89,6 +95,7 @@ Palette make(bool dark) {
   p.heads = dark ? kHeadsDark : kHeadsLight;
   p.runs = dark ? kRunsDark : kRunsLight;
   p.slots = dark ? kSlotsDark : kSlotsLight;
+  p.heads_text = dark ? kHeadsDark : kHeadsTextLight;
   return p;
 }
 

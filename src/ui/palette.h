@@ -57,6 +57,7 @@ struct Palette {
   // token, first token).
   std::array<ImU32, 3> runs;
   std::array<ImU32, 4> slots;
+  std::array<ImU32, 8> heads_text;  // the same hues for text: contrast >= 4.5 on the card and on a table's shaded row
 };
 
 // The current theme's palette (light until setup_style says otherwise).

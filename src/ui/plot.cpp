@@ -95,6 +95,11 @@ void section_title(const char* title, const char* help) {
   help_marker(help);
 }
 
+ImU32 head_text_color(int head) {
+  const auto& heads = palette().heads_text;
+  return heads[static_cast<size_t>(head) % heads.size()];
+}
+
 SceneView scene_view(Demo& demo) {
   Scene& s = demo.scene;
   const std::vector<Token>& tokens = s.tokens();

@@ -60,6 +60,7 @@ std::string layout_json() {
   rects("tokens", layout().token_rects);
   rects("heads", layout().head_rects);
   rects("views", layout().view_rects);
+  rects("attention", layout().attention_rects);
   // The training views: their buttons, then what the loss chart drew (an
   // object, not a list of labelled rects).
   rects("trainButtons", layout().train_buttons);
@@ -302,6 +303,7 @@ void draw_ui(Demo& demo) {
   layout().chart_rect = {};
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;
+  layout().attention_rects.clear();
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);

@@ -6,6 +6,8 @@
 // above, one bar row per head below), else in rows (phones: one row per
 // token, arcs in a left gutter, one bar column per head). Every bar and arc
 // is exactly w_h[query, j] from the Trace; hover shows it with 4 decimals.
+// Reports its labels' boxes in layout().attention_rects (the theme test
+// measures their contrast).
 // Does not: compute or rescale any weight.
 #include <algorithm>
 #include <cstdio>
@@ -39,6 +41,14 @@ void weight_tooltip(const Demo& demo, int h, int j, float w) {
 }
 
 bool is_target(const HeadReadout& r, int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); }
+
+// A label's box [min, max], padded by 3 px, into layout().attention_rects when
+// all of it is on screen (the theme test reads each one's contrast).
+void report_label(ImVec2 min, ImVec2 max) {
+  const ImVec2 a(min.x - 3, min.y - 3), b(max.x + 3, max.y + 3);
+  if (ImGui::IsRectVisible(a, ImVec2(a.x + 1, a.y + 1)) && ImGui::IsRectVisible(ImVec2(b.x - 1, b.y - 1), b))
+    layout().attention_rects.emplace_back(a.x, a.y, b.x, b.y);
+}
 
 // Columns: arcs above a row of token names, then one bar row per head.
 void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<HeadReadout>& readout) {
@@ -74,7 +84,9 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     const ImU32 col = j == q ? palette().text : palette().text_faint;
     if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
                                   ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), palette().highlight, 4.f);
-    draw_text(dl, ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3), col, name);
+    const ImVec2 at(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3);
+    draw_text(dl, at, col, name);
+    report_label(at, ImVec2(at.x + tw, at.y + line));
   }
   ImGui::Dummy(ImVec2(width, arc_h + line + 8));
 
@@ -82,9 +94,10 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
     ImGui::Text("Head %d \xc2\xb7 %s", h + 1, relations_label(r).c_str());
     ImGui::PopStyleColor();
+    report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float y_base = p.y + line + 2 + bar_h;
     const std::vector<float> bars = column_starts(cols, p.x, rtl);
@@ -125,14 +138,18 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   for (int h = 0; h < H; ++h) {
     char label[24];
     std::snprintf(label, sizeof label, H <= 4 ? "head %d" : "%d", h + 1);
-    dl->AddText(ImVec2(bars_x + col_w * h + 2, o.y), head_color(h), label);
+    const ImVec2 at(bars_x + col_w * h + 2, o.y);
+    dl->AddText(at, head_text_color(h), label);
+    report_label(at, ImVec2(at.x + ImGui::CalcTextSize(label).x, at.y + line));
   }
   const float top = o.y + line + 6;
   for (int j = 0; j < L; ++j) {
     const float y = top + row_h * j;
     if (j == q) dl->AddRectFilled(ImVec2(o.x + gutter - 4, y), ImVec2(o.x + avail, y + row_h - 2), palette().highlight, 4.f);
-    draw_text(dl, ImVec2(o.x + gutter, y + 5), j == q ? palette().text : palette().text_secondary,
-              tokens[static_cast<size_t>(j)].text);
+    const std::string& name = tokens[static_cast<size_t>(j)].text;
+    const ImVec2 at(o.x + gutter, y + 5);
+    draw_text(dl, at, j == q ? palette().text : palette().text_secondary, name);
+    report_label(at, ImVec2(at.x + text_size(name).x, at.y + line));
     for (int h = 0; h < H; ++h) {
       const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
       const float x0 = bars_x + col_w * h, x1 = x0 + col_w - 4;

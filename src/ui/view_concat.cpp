@@ -67,7 +67,7 @@ void view_concat(Demo& demo) {
       for (size_t k = 0; k < r.targets.size(); ++k) what += (k ? "+" : "") + tokens[static_cast<size_t>(r.targets[k])].text;
     }
     dl->PushClipRect(ImVec2(x0, a.y), ImVec2(x1 - 2, a.y + line), true);
-    draw_text(dl, ImVec2(x0 + 2, a.y), head_color(h), what);
+    draw_text(dl, ImVec2(x0 + 2, a.y), head_text_color(h), what);
     dl->PopClipRect();
   }
   strip_tooltip(hovered, "concat", concat);
@@ -103,7 +103,7 @@ void view_concat(Demo& demo) {
   for (int h = 0; h < H; ++h) {
     char label[64];
     std::snprintf(label, sizeof label, "head %d  |%.2f|", h + 1, parts[static_cast<size_t>(h)].norm());
-    row(label, head_color(h), parts[static_cast<size_t>(h)], "o_h W_O");
+    row(label, head_text_color(h), parts[static_cast<size_t>(h)], "o_h W_O");
   }
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());

@@ -53,7 +53,7 @@ void view_heatmap(Demo& demo) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     ImGui::PushID(h);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
     ImGui::Text("Head %d", h + 1);
     ImGui::PopStyleColor();
     const ImVec2 o = ImGui::GetCursorScreenPos();

@@ -37,7 +37,7 @@ void view_more_heads(Demo& demo) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (k == 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
         ImGui::Text("head %d", h + 1);
         ImGui::PopStyleColor();
       }

@@ -70,7 +70,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
   std::string caption = "Head " + std::to_string(h + 1) + " \xc2\xb7 ";
   for (size_t i = 0; i < r.relations.size(); ++i) caption += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_color(h)));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
   ImGui::TextUnformatted(caption.c_str());
   ImGui::PopStyleColor();
 

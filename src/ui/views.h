@@ -58,6 +58,9 @@ struct Layout {
   std::vector<ChartRun> chart_runs;
   // Specialisation: how many head cells it drew (one per run and head).
   int specialisation_cells = 0;
+  // The attention view's labels (token names, head captions), each padded by
+  // 3 px; only those wholly on screen, so each can be read from a screenshot.
+  std::vector<ImVec4> attention_rects;
 };
 Layout& layout();
 
@@ -142,6 +145,9 @@ ImU32 run_color(int heads, float alpha = 1.f);
 // Colour of the training task's related-token slot r (subject, complement,
 // previous token, first token).
 ImU32 slot_color(int slot, float alpha = 1.f);
+// Head h's colour for text on a card (palette().heads_text: darker in the
+// light theme, so a caption keeps WCAG AA contrast).
+ImU32 head_text_color(int head);
 
 // Pushes a button's four colours (ImGuiCol_Button, ...Hovered, ...Active,
 // Text); pop them with ImGui::PopStyleColor(4).

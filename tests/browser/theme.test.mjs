@@ -12,8 +12,9 @@
 // between the two), and requires the WCAG 2 contrast ratio of the two to be
 // at least 4.5 (WCAG AA for normal-size text). Regions: the sentence bar's
 // label, field and Apply button and a refusal under it; the embed's link-error
-// bar; on the canvas, every rect headroom.debug.layout() reports (token chips
-// and heads buttons today; a group the app adds there is measured too). The
+// bar; on the canvas, every rect headroom.debug.layout() reports (token chips,
+// heads buttons, the attention view's labels on screen; a group the app adds
+// there is measured too). The
 // HTML regions' pixels are also compared with the colours their CSS declares,
 // so a region read in the wrong place fails. Screenshots go to
 // build/test-artifacts/theme-*.png.
@@ -165,7 +166,7 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
       await p.evaluate(() => { document.getElementById('sentence-error').textContent = ''; });
     });
 
-    await test(`theme: index.html#theme=${theme}: canvas labels (token chips, heads buttons: debug.layout()) have contrast >= ${MIN_CONTRAST}`, async () => {
+    await test(`theme: index.html#theme=${theme}: canvas labels (token chips, heads buttons, attention labels: debug.layout()) have contrast >= ${MIN_CONTRAST}`, async () => {
       await settle(p);
       const img = await shot(p, `index-${theme}-canvas`);
       const canvas = await box(p, '#canvas');
@@ -176,6 +177,8 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
       const rects = Object.entries(layout).filter(([, rs]) => Array.isArray(rs)).flatMap(([group, rs]) => rs.map((r, i) =>
         [group === 'tokens' ? `chip "${s.tokens[i]}"` : `${group}[${i}]`, r]));
       assert(layout.tokens.length === s.tokens.length && layout.heads.length === 4, JSON.stringify(layout));
+      // The attention view (rows at this width): a caption per head and a name per token, all on screen at 1280 x 800.
+      assert(layout.attention.length === s.heads + s.tokens.length, `attention labels: ${JSON.stringify(layout.attention)}`);
       const worst = [];
       for (const [name, [x0, y0, x1, y1]] of rects) {
         const k = 3;  // inside the rounded corners
@@ -184,7 +187,7 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
         assert(m.inked >= 4, `${name}: no text found (${show(m)})`);
       }
       worst.sort((a, b) => a[0] - b[0]);
-      console.log(`      ${theme}: lowest ${worst.slice(0, 3).map((w) => w[1]).join('; ')}`);
+      console.log(`      ${theme}: ${rects.length} rects; lowest ${worst.slice(0, 3).map((w) => w[1]).join('; ')}`);
       assert(worst[0][0] >= MIN_CONTRAST, worst.filter((w) => w[0] < MIN_CONTRAST).map((w) => w[1]).join('; '));
       // The canvas's own background follows the theme too (a strip left of the chips).
       const [cx0, cy0] = [canvas.rect[0] + 4 * DPR, canvas.rect[1] + (layout.tokens[0][1] + 4) * DPR];
