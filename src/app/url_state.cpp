@@ -237,23 +237,24 @@ bool write_text(const std::optional<std::string>& field, std::string& out) {
   return field.has_value();
 }
 
+// A whole-number field (heads, query, seed, r) in decimal digits.
+template <class T>
+bool write_whole(const std::optional<T>& field, std::string& out) {
+  if (field) out += std::to_string(*field);
+  return field.has_value();
+}
+
 const std::array<Key, 9> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
      },
-     [](const UrlState& s, std::string& out) {
-       if (s.heads) out += std::to_string(*s.heads);
-       return s.heads.has_value();
-     }},
+     [](const UrlState& s, std::string& out) { return write_whole(s.heads, out); }},
     {"query", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("query", v, "a token index: 0, 1, 2, ...", s.query, why);
      },
-     [](const UrlState& s, std::string& out) {
-       if (s.query) out += std::to_string(*s.query);
-       return s.query.has_value();
-     }},
+     [](const UrlState& s, std::string& out) { return write_whole(s.query, out); }},
     {"focus", false,
      [](std::string v, UrlState& s, std::string& why, std::string& note) {
        double f = 0;
@@ -297,10 +298,7 @@ const std::array<Key, 9> kKeys = {{
        s.seed = n;
        return true;
      },
-     [](const UrlState& s, std::string& out) {
-       if (s.seed) out += std::to_string(*s.seed);
-       return s.seed.has_value();
-     }},
+     [](const UrlState& s, std::string& out) { return write_whole(s.seed, out); }},
     {"r", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        std::optional<int> r;
@@ -312,10 +310,7 @@ const std::array<Key, 9> kKeys = {{
        s.r = r;
        return true;
      },
-     [](const UrlState& s, std::string& out) {
-       if (s.r) out += std::to_string(*s.r);
-       return s.r.has_value();
-     }},
+     [](const UrlState& s, std::string& out) { return write_whole(s.r, out); }},
     {"weights", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_choice("weights", kWeightChoices, std::move(v), s.weights, why);
