@@ -113,12 +113,20 @@ bool Training::tick(bool reduced_motion) {
   // starts a new window rather than averaging over the gap.
   if (last_tick_ms_ >= 0 && t0 - last_tick_ms_ > 500.0) meter_.clear();
   last_tick_ms_ = t0;
-  const int n = pacer_.run(
-      [&] {
-        (void)trainer_.step(1);  // 1 is always in range
-        return !all_diverged();
-      },
-      now_, max_steps_per_frame_);
+  // The pacer's units are the trainer's: kind 0 one run's training step,
+  // kind 1 one held-out chunk of one run's evaluation.
+  struct Units {
+    Trainer& t;
+    int next() const {
+      switch (t.next_unit()) {
+        case TrainUnit::kTrain: return 0;
+        case TrainUnit::kEval: return 1;
+        default: return -1;  // every run has diverged
+      }
+    }
+    bool run() { return t.run_unit(); }
+  } units{trainer_};
+  const int n = pacer_.run(units, now_, max_steps_per_frame_);
   const double t1 = now_();
   meter_.add(n, t1);
   if (all_diverged()) {  // stopped: show where it stopped, want no more frames

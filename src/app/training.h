@@ -8,8 +8,11 @@
 //   keeps the previous one, and its message is what state().error shows):
 //   reset(seed, r, lr), step(n) (synchronous), set_lr, play / pause, the
 //   speed cap (steps per frame), and the weights choice "built" | "trained";
-// - tick(), once per drawn frame while running: steps every run as many times
-//   as fit in FramePacer's 12 ms budget (train_pace.h), measures steps/s, and
+// - tick(), once per drawn frame while running: runs the trainer's units (one
+//   run's training step, one chunk of one run's held-out evaluation) as many
+//   as fit in FramePacer's 12 ms budget (train_pace.h), so a step may span
+//   frames and a frame may end mid-step (step(n) and the chart count whole
+//   steps only; engine/trainer.h "Units"), measures steps/s, and
 //   publishes to the chart every frame or, under reduced motion, at most 4
 //   times a second; when every run has diverged it stops, and state().error
 //   names the step and the rate of each (reset recovers);
@@ -55,6 +58,7 @@ class Training {
   // [verbs] Each validates, then changes, and returns why it refused.
   Status reset(int64_t seed, int r, float lr);  // ranges: engine/trainer.h
   Status step(int n);                           // 1 .. kMaxStepsPerCall, every run
+                                                // (a step tick left half done counts as one)
   Status set_lr(float lr);
   Status play();                                // refused when every run has diverged
   void pause();
@@ -75,7 +79,9 @@ class Training {
   const Trainer& trainer() const { return trainer_; }
   bool running() const { return running_; }
   double steps_per_second() const { return meter_.per_second(); }
-  int steps_last_frame() const { return pacer_.last_steps(); }
+  int steps_last_frame() const { return pacer_.last_steps(); }  // whole steps completed
+  int units_last_frame() const { return pacer_.last_units(); }
+  const FramePacer& pacer() const { return pacer_; }
   int max_steps_per_frame() const { return max_steps_per_frame_; }
   // The last refused verb's message; else the messages of diverged runs
   // ("" when there is nothing to say).

@@ -63,14 +63,48 @@ struct Trainer::Impl {
   std::vector<RunWork> runs;
   Mat xb;               // one held-out chunk of kTrainBatch examples ((B*L) x D)
   Mat y_all;            // the held-out prediction, (examples*L) x T
+  std::vector<double> on;  // the evaluation in progress: summed weight on each related slot
+  std::vector<EvalPoint> pending;  // per run: its evaluation of the step in progress
+  std::vector<bool> has_pending;
   int64_t next_eval = 0;
   int64_t gap = kEvalGap;
 
-  // Runs every held-out example through the run's weights; appends an
-  // EvalPoint, or stops the run if anything is not finite.
-  // Evaluates after `step` steps; a non-finite or exploding held-out result
+  // Where the step in progress is (see trainer.h "Units"): training run
+  // `run`, or evaluating run `run` at held-out chunk `chunk`, or done.
+  enum class Phase { kTrain, kEval, kDone };
+  struct Cursor {
+    Phase phase = Phase::kTrain;
+    size_t run = 0;
+    int chunk = 0;
+  };
+  bool in_step = false;
+  Cursor cur;
+
+  // `c` moved past diverged runs and finished phases, to the unit it names.
+  static Cursor settle(Cursor c, const std::vector<TrainRun>& runs, bool eval_step) {
+    for (;;) {
+      if (c.phase == Phase::kDone) return c;
+      if (c.chunk == 0)
+        while (c.run < runs.size() && runs[c.run].diverged) ++c.run;
+      if (c.run < runs.size()) return c;
+      c.phase = c.phase == Phase::kTrain && eval_step ? Phase::kEval : Phase::kDone;
+      c.run = 0;
+      c.chunk = 0;
+    }
+  }
+
+  // One chunk of kTrainBatch held-out examples through the run's weights
+  // (chunk 0 starts the sums); after the last chunk, the EvalPoint goes to
+  // pending, or the run stops if anything is not finite. Evaluates the
+  // weights after `step` steps; a non-finite or exploding held-out result
   // stops the run like a failed training step (lr names the rate of that step).
-  void evaluate(const TaskConfig& cfg, int64_t step, float lr, TrainRun& run, RunWork& work);
+  void evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr, int chunk, size_t r, TrainRun& run);
+  // The whole evaluation of run r at once (reset), straight into its history.
+  void evaluate(const TaskConfig& cfg, int64_t step, float lr, size_t r, TrainRun& run) {
+    for (int c = 0; c < kHeldOutExamples / kTrainBatch; ++c) evaluate_chunk(cfg, step, lr, c, r, run);
+    if (has_pending[r]) run.history.push_back(std::move(pending[r]));
+    has_pending[r] = false;
+  }
   // One step of one run on `batch`; false (and run.message) if it diverged.
   bool train(int64_t step, float lr, TrainRun& run, RunWork& work);
   // Marks the run stopped at `step` (the step that failed) with the reason.
@@ -122,32 +156,38 @@ AttentionWeights initial_weights(int64_t seed, int heads) {
 //-----------------------------------------------------------------------------
 // [SECTION] held-out evaluation
 //-----------------------------------------------------------------------------
-// One example at a time through forward(); the query rows' attention
-// weights on their related tokens are averaged over the set.
-void Trainer::Impl::evaluate(const TaskConfig& cfg, int64_t step, float lr, TrainRun& run, RunWork& work) {
+// kTrainBatch examples at a time through forward_batch(); the query rows'
+// attention weights on their related tokens are averaged over the set. The
+// sums run chunk by chunk in the same order however the chunks are spread
+// over frames, so the result is the same bit for bit.
+void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr, int chunk, size_t r,
+                                   TrainRun& run) {
+  static_assert(kHeldOutExamples % kTrainBatch == 0, "the held-out set is whole chunks");
+  constexpr int kChunks = kHeldOutExamples / kTrainBatch;
   const TaskBatch& set = held_out;
+  RunWork& work = runs[r];
   const int L = cfg.tokens, R = cfg.relations, H = run.heads, B = kTrainBatch;
   const Eigen::Index chunk_rows = static_cast<Eigen::Index>(B) * L;
-  y_all.resize(set.x.rows(), kTaskOutputDims);
-  std::vector<double> on(static_cast<size_t>(H * R), 0.0);
-  static_assert(kHeldOutExamples % kTrainBatch == 0, "the held-out set is whole chunks");
-  for (int c = 0; c < set.examples / B; ++c) {
-    const Eigen::Index row0 = c * chunk_rows;
-    xb = set.x.middleRows(row0, chunk_rows);
-    const Status s = forward_batch(xb, B, work.w, work.trace, default_backend());
-    (void)s;  // shapes are right by construction
-    y_all.middleRows(row0, chunk_rows) = work.trace.out;
-    for (int b = 0; b < B; ++b)
-      for (int i = 0; i < L; ++i) {
-        const Eigen::Index row = row0 + static_cast<Eigen::Index>(b) * L + i;
-        if (set.mask[static_cast<size_t>(row)] == 0.f) continue;
-        for (int h = 0; h < H; ++h) {
-          const auto P = work.trace.weights(b, h);
-          for (int r = 0; r < R; ++r)
-            on[static_cast<size_t>(h * R + r)] += P(i, set.related[static_cast<size_t>(row * R + r)]);
-        }
-      }
+  if (chunk == 0) {
+    y_all.resize(set.x.rows(), kTaskOutputDims);
+    on.assign(static_cast<size_t>(H * R), 0.0);
   }
+  const Eigen::Index row0 = chunk * chunk_rows;
+  xb = set.x.middleRows(row0, chunk_rows);
+  const Status s = forward_batch(xb, B, work.w, work.trace, default_backend());
+  (void)s;  // shapes are right by construction
+  y_all.middleRows(row0, chunk_rows) = work.trace.out;
+  for (int b = 0; b < B; ++b)
+    for (int i = 0; i < L; ++i) {
+      const Eigen::Index row = row0 + static_cast<Eigen::Index>(b) * L + i;
+      if (set.mask[static_cast<size_t>(row)] == 0.f) continue;
+      for (int h = 0; h < H; ++h) {
+        const auto P = work.trace.weights(b, h);
+        for (int k = 0; k < R; ++k)
+          on[static_cast<size_t>(h * R + k)] += P(i, set.related[static_cast<size_t>(row * R + k)]);
+      }
+    }
+  if (chunk + 1 < kChunks) return;
   EvalPoint p;
   p.step = step;
   p.loss = task_loss(set, y_all);
@@ -165,7 +205,8 @@ void Trainer::Impl::evaluate(const TaskConfig& cfg, int64_t step, float lr, Trai
     stop(run, step, lr, "the held-out loss is not finite or above " + number(kDivergeLoss));
     return;
   }
-  run.history.push_back(std::move(p));
+  pending[r] = std::move(p);
+  has_pending[r] = true;
 }
 
 //-----------------------------------------------------------------------------
@@ -222,7 +263,10 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
   seed_ = seed;
   lr_ = lr;
   step_ = 0;
+  step_lr_ = lr;
   m.gap = kEvalGap;
+  m.in_step = false;
+  m.cur = Impl::Cursor{};
   m.runs.clear();
   runs_.clear();
   for (int heads : kTrainHeads) {
@@ -236,7 +280,9 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
     run.floor = 1.f - static_cast<float>(std::min(heads, r)) / static_cast<float>(r);
     runs_.push_back(std::move(run));
   }
-  for (size_t i = 0; i < runs_.size(); ++i) m.evaluate(cfg_, 0, lr, runs_[i], m.runs[i]);
+  m.pending.assign(runs_.size(), EvalPoint{});
+  m.has_pending.assign(runs_.size(), false);
+  for (size_t i = 0; i < runs_.size(); ++i) m.evaluate(cfg_, 0, lr, i, runs_[i]);
   m.next_eval = 1;
   return Status::ok();
 }
@@ -244,11 +290,7 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
 Status Trainer::set_lr(float lr) {
   if (!std::isfinite(lr) || lr < kMinLr || lr > kMaxLr)
     return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
-  for (RunWork& work : impl_->runs) {
-    const Status ok = work.adam.set_lr(lr);
-    (void)ok;  // in range, so finite and > 0
-  }
-  lr_ = lr;
+  lr_ = lr;  // Adam takes it when the next step begins (run_unit)
   return Status::ok();
 }
 
@@ -263,27 +305,72 @@ Status Trainer::step(int n) {
   if (n < 1 || n > kMaxStepsPerCall)
     return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
                         std::to_string(n));
-  Impl& m = *impl_;
-  const TaskStreams streams = task_streams(static_cast<uint64_t>(seed_), kTrainPurpose);
-  for (int i = 0; i < n; ++i) {
-    const Status s = generate_task_batch(cfg_, streams, step_ * kTrainBatch, kTrainBatch, m.batch);
-    (void)s;  // cfg_ was checked at reset
-    for (size_t r = 0; r < runs_.size(); ++r)
-      if (!runs_[r].diverged) m.train(step_ + 1, lr_, runs_[r], m.runs[r]);
-    ++step_;
-    if (step_ < m.next_eval) continue;
-    for (size_t r = 0; r < runs_.size(); ++r)
-      if (!runs_[r].diverged) m.evaluate(cfg_, step_, lr_, runs_[r], m.runs[r]);
-    m.next_eval = std::min(step_ + m.gap, std::max(step_ + 1, step_ * 5 / 4));
-    bool thinned = false;
-    for (TrainRun& run : runs_) {
-      if (static_cast<int>(run.history.size()) <= kMaxHistory) continue;
-      thin_history(run.history);
-      thinned = true;
+  for (int i = 0; i < n; ++i)
+    while (!run_unit()) {
     }
-    if (thinned) m.gap *= 2;
-  }
   return Status::ok();
+}
+
+bool Trainer::mid_step() const { return impl_->in_step; }
+
+TrainUnit Trainer::next_unit() const {
+  const Impl& m = *impl_;
+  const Impl::Cursor c = Impl::settle(m.in_step ? m.cur : Impl::Cursor{}, runs_, step_ + 1 >= m.next_eval);
+  switch (c.phase) {
+    case Impl::Phase::kTrain: return TrainUnit::kTrain;
+    case Impl::Phase::kEval: return TrainUnit::kEval;
+    default: return TrainUnit::kNone;
+  }
+}
+
+bool Trainer::run_unit() {
+  Impl& m = *impl_;
+  const bool eval_step = step_ + 1 >= m.next_eval;
+  if (!m.in_step) {  // the step's batch and rate
+    const Status s = generate_task_batch(cfg_, task_streams(static_cast<uint64_t>(seed_), kTrainPurpose),
+                                         step_ * kTrainBatch, kTrainBatch, m.batch);
+    (void)s;  // cfg_ was checked at reset
+    step_lr_ = lr_;
+    for (RunWork& work : m.runs) {
+      const Status ok = work.adam.set_lr(lr_);
+      (void)ok;  // checked by reset / set_lr
+    }
+    m.in_step = true;
+    m.cur = Impl::Cursor{};
+  }
+  Impl::Cursor& c = m.cur;
+  c = Impl::settle(c, runs_, eval_step);
+  if (c.phase == Impl::Phase::kTrain) {
+    m.train(step_ + 1, step_lr_, runs_[c.run], m.runs[c.run]);
+    ++c.run;
+  } else if (c.phase == Impl::Phase::kEval) {
+    m.evaluate_chunk(cfg_, step_ + 1, step_lr_, c.chunk, c.run, runs_[c.run]);
+    if (++c.chunk == kHeldOutExamples / kTrainBatch) {
+      c.chunk = 0;
+      ++c.run;
+    }
+  }
+  c = Impl::settle(c, runs_, eval_step);
+  if (c.phase != Impl::Phase::kDone) return false;
+
+  // The step is complete: its points join the histories, the counter moves.
+  m.in_step = false;
+  ++step_;
+  if (!eval_step) return true;
+  for (size_t r = 0; r < runs_.size(); ++r)
+    if (m.has_pending[r]) {
+      runs_[r].history.push_back(std::move(m.pending[r]));
+      m.has_pending[r] = false;
+    }
+  m.next_eval = std::min(step_ + m.gap, std::max(step_ + 1, step_ * 5 / 4));
+  bool thinned = false;
+  for (TrainRun& run : runs_) {
+    if (static_cast<int>(run.history.size()) <= kMaxHistory) continue;
+    thin_history(run.history);
+    thinned = true;
+  }
+  if (thinned) m.gap *= 2;
+  return true;
 }
 
 const TrainRun* Trainer::run(int heads) const {
@@ -311,10 +398,12 @@ Mat join_heads(const std::vector<Mat>& blocks) {
 Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
   const AttentionWeights* w = weights(heads);
   if (!w) return Status::fail("no training run has " + std::to_string(heads) + " heads (runs: 1, 2, 4)");
-  // The batch of the next step, and this run's loss and gradients on it.
+  // The batch of the run's next step (one further for a run already trained
+  // in the step in progress), and this run's loss and gradients on it.
+  const int64_t at = std::max(step_, run(heads)->steps);
   TaskBatch batch;
   Status s = generate_task_batch(cfg_, task_streams(static_cast<uint64_t>(seed_), kTrainPurpose),
-                                 step_ * kTrainBatch, kTrainBatch, batch);
+                                 at * kTrainBatch, kTrainBatch, batch);
   if (!s) return s;
   BatchTrace trace;
   AttentionGrads grads;
@@ -327,7 +416,7 @@ Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
     return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
 
   out.heads = heads;
-  out.step = step_;
+  out.step = at;
   out.seed = seed_;
   out.relations = cfg_.relations;
   out.batch = batch.examples;

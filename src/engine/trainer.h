@@ -8,13 +8,27 @@
 // floor 1 - min(H, R) / R, and per head the held-out average attention weight
 // the query puts on each related token; it catches divergence; it hands out a
 // snapshot anyone can recompute with numpy.
-// Does not: run a clock or a frame loop (the app calls step(n)), serialise
+// Does not: run a clock or a frame loop (the app calls step(n), or run_unit()
+// as many times as fit in its frame), serialise
 // JSON (src/app does), or let a NaN or Inf out: every number it returns is
 // finite.
 //
 // Determinism: the same seed (and the same lr calls between the same steps)
 // gives the same weights and loss curves bit for bit on the same build,
-// however step(n) calls are chunked.
+// however step(n) and run_unit() calls are chunked.
+//
+// Units (what a frame can afford; a whole step of three runs plus an
+// evaluation is 10-85 ms in a loaded browser): one step is, in this order,
+// each run's training step (kTrain, run 1, 2, 4 heads in turn), then, when the
+// step is an evaluation step, each run's held-out evaluation in
+// kHeldOutExamples / kTrainBatch chunks of kTrainBatch examples (kEval, run by
+// run, chunk by chunk), so a run is evaluated with the weights of the step the
+// point is recorded at, before its next training step. step_count(), the
+// history and next_eval advance only when the step's last unit is done; in
+// between, weights(h) and TrainRun::steps of a run already trained are one
+// step ahead. The learning rate of a step is the one set when its first unit
+// ran (set_lr mid-step applies from the next step). step(n) first finishes a
+// step in progress (that counts as one of the n).
 //
 // Initial weights: W_Q, W_K, W_V, W_O drawn as D x D matrices, uniform in
 // (-1/sqrt(D), 1/sqrt(D)), from the seed; every run starts from the same four
@@ -100,8 +114,10 @@ struct TrainRun {
 };
 
 // Everything needed to check one step with numpy (the app writes it as JSON,
-// row-major). The batch is the one the NEXT step trains on; loss and grads are
-// of the current weights on it, before that step is applied.
+// row-major). The batch is the one the run's NEXT step trains on; loss and
+// grads are of the current weights on it, before that step is applied. `step`
+// is the step those weights are at: step_count(), or one more for a run
+// already trained in a step in progress (see "Units").
 struct TrainSnapshot {
   int heads = 0;
   int64_t step = 0, seed = 0;
@@ -123,6 +139,9 @@ struct TrainSnapshot {
 // history grows past kMaxHistory, and doubles its evaluation gap.
 void thin_history(std::vector<EvalPoint>& history);
 
+// The kind of the next unit of work (see "Units" above).
+enum class TrainUnit { kTrain, kEval, kNone };
+
 class Trainer {
  public:
   Trainer();  // reset(kDefaultSeed, kDefaultRelations, kDefaultLr)
@@ -141,6 +160,14 @@ class Trainer {
   // Refuses a bad n with nothing changed. A run that diverges is not an error
   // of the call: see TrainRun::diverged.
   Status step(int n);
+  // The next unit run_unit() would do: kTrain or kEval, kNone when every run
+  // has diverged (run_unit() then only closes the step, training nothing).
+  TrainUnit next_unit() const;
+  // Runs one unit; returns true when it completed a step (step_count() went
+  // up by one). Never fails: a diverging run stops as in step().
+  bool run_unit();
+  // Whether a step has begun and not ended (some of its units are done).
+  bool mid_step() const;
 
   int64_t seed() const { return seed_; }
   int relations() const { return cfg_.relations; }
@@ -162,6 +189,7 @@ class Trainer {
   TaskConfig cfg_;
   int64_t seed_ = kDefaultSeed;
   float lr_ = kDefaultLr;
+  float step_lr_ = kDefaultLr;  // the rate of the step in progress
   int64_t step_ = 0;
   std::vector<TrainRun> runs_;
 };

@@ -147,28 +147,48 @@ TEST_CASE("step(n) trains n steps of every run; the same seed gives the same cur
   CHECK(two["loss"].num < two["history"][0][1].num);
 }
 
-TEST_CASE("tick: paused trains nothing; running fits steps into the frame budget and measures steps/s") {
+TEST_CASE("tick: paused trains nothing; running fits units into the frame budget, counts whole steps, measures steps/s") {
   StepClock c;
-  c.tick = 4.0;  // every clock read is 4 ms later, as if each step took 4 ms
+  c.tick = 4.0;  // every clock read is 4 ms later, as if each unit took 4 ms
   Training t(clock_of(c));
   REQUIRE(t.reset(1, 2, 3e-3f).is_ok());
   CHECK_FALSE(t.tick(false));  // paused
   CHECK(t.trainer().step_count() == 0);
   REQUIRE(t.play().is_ok());
   CHECK(t.running());
-  // Reads per tick: t0, the pacer's start, one per step, the end. With 4 ms
-  // per read the pacer stops once 4 n + 4 > 12: after 3 steps.
+  // The pacer reads the clock at its start and after each unit. With 4 ms a
+  // unit it stops once 4 n + 4 > 12: after 3 units, the three runs' training
+  // steps of step 1; its held-out evaluation (steps 1..8 are evaluated) waits
+  // for the next frame, so no step is complete and the chart has no step 1.
   CHECK(t.tick(false));
-  CHECK(t.trainer().step_count() == 3);
-  CHECK(t.steps_last_frame() == 3);
-  CHECK(parse_state(t)["stepsPerFrame"].num == 3);
-  // The speed cap wins when it is lower.
+  CHECK(t.units_last_frame() == 3);
+  CHECK(t.steps_last_frame() == 0);
+  CHECK(t.trainer().step_count() == 0);
+  CHECK(t.trainer().mid_step());
+  for (const TrainRun& run : t.trainer().runs()) CHECK(run.steps == 1);
+  CHECK(t.trainer().runs()[1].history.size() == 1u);
+  CHECK(parse_state(t)["stepsPerFrame"].num == 0);
+  CHECK(t.pacer().estimate_ms(0) == doctest::Approx(4.0));
+  // The next frame goes on with the evaluation: 3 chunks of 4 ms (the first
+  // measured, then predicted at 4).
+  CHECK(t.tick(false));
+  CHECK(t.units_last_frame() == 3);
+  CHECK(t.trainer().next_unit() == TrainUnit::kEval);
+  CHECK(t.pacer().estimate_ms(1) == doctest::Approx(4.0));
+  // Free units: the speed cap (in whole steps) ends the frame; the step in
+  // progress counts as one.
+  c.tick = 0;
+  REQUIRE(t.set_max_steps_per_frame(5).is_ok());
+  CHECK(t.tick(false));
+  CHECK(t.steps_last_frame() == 5);
+  CHECK(t.trainer().step_count() == 5);
+  CHECK_FALSE(t.trainer().mid_step());
+  CHECK(t.chart_step() == 5);
   REQUIRE(t.set_max_steps_per_frame(1).is_ok());
   CHECK(t.tick(false));
-  CHECK(t.trainer().step_count() == 4);
+  CHECK(t.trainer().step_count() == 6);
   // Frames 250 ms apart, one step each, for 1.5 s: about 4 steps/s.
   const int64_t s0 = t.trainer().step_count();
-  c.tick = 0;
   const double t_start = c.t + 1000;  // after a pause in frames: a new window
   for (int f = 0; f <= 6; ++f) {
     c.t = t_start + f * 250.0;
@@ -212,10 +232,10 @@ TEST_CASE("reduced motion trains every frame but updates the chart at most 4 tim
 }
 
 TEST_CASE("a learning rate that diverges stops the runs with the step and the rate; reset recovers") {
-  StepClock c;
-  c.tick = 20;  // one step per frame
+  StepClock c;  // units cost nothing: the cap of one step ends each frame
   Training t(clock_of(c));
   REQUIRE(t.reset(3, 2, kMaxLr).is_ok());
+  REQUIRE(t.set_max_steps_per_frame(1).is_ok());
   REQUIRE(t.play().is_ok());
   bool wants = true;
   for (int f = 0; f < 20 && wants; ++f) wants = t.tick(false);

@@ -13,14 +13,17 @@
 // the snapshot as a JSON file (build/test-artifacts/train-snapshot.json);
 // while playing the app trains and draws, paused it draws no frame and trains
 // no step (the app's own frame counter and requestAnimationFrame-independent
-// waits). Prints the steps/s measured while playing ("train: N steps/s").
+// waits). Prints the steps/s measured while playing ("train: N steps/s"), the
+// renderer processes' CPU time per step (from /proc: the machine may be
+// loaded, so wall time alone says little), and the step and time at which the
+// chart first shows the 1-head / 2-head separation (figures, not assertions).
 // Fails on any page or console error. Prints "ok"/"FAIL" per test and ends
 // with "N passed, N failed" like run.mjs; exits non-zero on failure.
 // Does not: build the site, download a browser, reach beyond 127.0.0.1, or
 // test the train view's drawing (the views' own tests do).
 //
 // Run: node tests/browser/train.test.mjs    (after ./build.sh build)
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +96,24 @@ function recomputeLoss(s) {
     }
   }
   return sum / (masked * T * s.lossScale);
+}
+
+// CPU time (user + system, ms) of the browser's renderer processes so far,
+// from /proc (Linux); null where there is no /proc or no browser process.
+function rendererCpuMs(browser) {
+  const proc = browser.process && browser.process();
+  if (!proc || !existsSync('/proc/self/stat')) return null;
+  const tick = 100;  // USER_HZ: clock ticks per second on Linux
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--type=renderer')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // fields from 3 (state) on
+      ms += (Number(f[11]) + Number(f[12])) * 1000 / tick;  // utime, stime: fields 14, 15
+    } catch { /* the process ended */ }
+  }
+  return ms;
 }
 
 const curve = (st) => JSON.stringify(st.runs.map((r) => r.history));
@@ -205,13 +226,41 @@ async function trainTests({ browser, url, watch, artifacts }) {
     await test('playing trains and draws; paused draws no frame and trains no step', async () => {
       await train('reset', { seed: 1, r: 2, lr: 0.01 });
       const f0 = (await state()).frames;
+      const cpu0 = rendererCpuMs(browser);
+      const t0 = Date.now();
       await train('play');
-      await sleep(2500);
+      // The separation (a printed figure, not a timed assertion): the first
+      // evaluated step where the 2-head held-out loss is below 0.25 while the
+      // 1-head one is above 0.45, and when a poll first saw it on the chart.
+      let seen = null;
+      for (let polls = 0; polls < 300 && (Date.now() - t0 < 2500 || !seen); ++polls) {
+        const st = await train('state');
+        if (!seen) {
+          const one = st.runs[0].history, two = st.runs[1].history;
+          const k = two.findIndex(([step, loss], j) => loss < 0.25 && one[j] && one[j][0] === step && one[j][1] > 0.45);
+          if (k >= 0) seen = { step: two[k][0], ms: Date.now() - t0, at: st.step };
+        }
+        await sleep(50);
+      }
       const playing = await train('state');
+      const cpuMs = rendererCpuMs(browser) - cpu0, wallMs = Date.now() - t0;
       const f1 = (await state()).frames;
       assert(playing.running && playing.step > 0 && f1 > f0, `step ${playing.step}, frames ${f0} -> ${f1}`);
       console.log(`      train: ${playing.stepsPerSecond.toFixed(1)} steps/s (3 runs each) in headless Chromium, ` +
-        `${playing.stepsPerFrame} steps in the last frame, step ${playing.step} after 2.5 s`);
+        `${playing.stepsPerFrame} steps in the last frame, step ${playing.step} after ${(wallMs / 1000).toFixed(1)} s`);
+      if (cpuMs !== null) {
+        const perStep = cpuMs / playing.step;
+        console.log(`      train: renderer CPU ${(cpuMs / 1000).toFixed(2)} s in ${(wallMs / 1000).toFixed(2)} s of wall time ` +
+          `(${(100 * cpuMs / wallMs).toFixed(0)}% of a core): ${perStep.toFixed(1)} ms CPU per step (3 runs, evaluations and ` +
+          `drawing included), ${(1000 / perStep).toFixed(1)} steps per CPU second`);
+      }
+      if (seen) {
+        console.log(`      train: separation (2 heads < 0.25, 1 head > 0.45) at step ${seen.step}, on the chart ` +
+          `${(seen.ms / 1000).toFixed(2)} s after play (step ${seen.at} by then)` +
+          (cpuMs !== null ? `; at the CPU cost per step above: ${(seen.step * cpuMs / playing.step / 1000).toFixed(2)} s of CPU` : ''));
+      } else {
+        console.log(`      train: no separation seen by step ${playing.step} (${(wallMs / 1000).toFixed(1)} s)`);
+      }
       await writeFile(path.join(artifacts, 'train-steps-per-second.txt'), `${playing.stepsPerSecond}\n`);
       await train('pause');
       await sleep(300);  // the wake frames after the call

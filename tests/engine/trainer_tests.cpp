@@ -261,6 +261,79 @@ TEST_CASE("trainer: same seed, same curves bit for bit, however steps are chunke
   CHECK(c.run(2)->loss() != a.run(2)->loss());
 }
 
+TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same curves bit for bit") {
+  // Reference: whole steps. Unit runs: every unit alone, and step(n) calls
+  // interleaved with units, a rate change arriving mid-step (it applies from
+  // the next step, like a set_lr between whole steps).
+  Trainer whole, units, mixed;
+  for (Trainer* t : {&whole, &units, &mixed}) REQUIRE(t->reset(5, 2, 3e-3f).is_ok());
+  REQUIRE(whole.step(7).is_ok());
+  REQUIRE(whole.set_lr(1e-2f).is_ok());
+  REQUIRE(whole.step(14).is_ok());
+  // units, one at a time: counts what a step is made of
+  int trains = 0, evals = 0, steps = 0;
+  while (units.step_count() < 21) {
+    const TrainUnit kind = units.next_unit();
+    REQUIRE(kind != TrainUnit::kNone);
+    (kind == TrainUnit::kTrain ? trains : evals) += 1;
+    const int64_t before = units.step_count();
+    const bool done = units.run_unit();
+    CHECK(units.step_count() == before + (done ? 1 : 0));
+    CHECK(units.mid_step() == !done);
+    steps += done ? 1 : 0;
+    if (done && units.step_count() == 7) REQUIRE(units.set_lr(1e-2f).is_ok());
+  }
+  CHECK(steps == 21);
+  CHECK(trains == 21 * 3);
+  // evaluated steps 1..8, 10, 12, 15, 18: 12 steps x 3 runs x 4 chunks
+  CHECK(evals == 12 * 3 * (kHeldOutExamples / kTrainBatch));
+  // mixed: 3 units, then step(2) (finishes step 1, then step 2), then the
+  // rate set once step 7 has begun: it applies from step 8, as in `whole`
+  for (int i = 0; i < 3; ++i) CHECK_FALSE(mixed.run_unit());
+  REQUIRE(mixed.step(2).is_ok());
+  CHECK(mixed.step_count() == 2);
+  CHECK_FALSE(mixed.mid_step());
+  REQUIRE(mixed.step(4).is_ok());
+  CHECK_FALSE(mixed.run_unit());  // step 7 has begun with 3e-3
+  REQUIRE(mixed.set_lr(1e-2f).is_ok());
+  CHECK(mixed.lr() == 1e-2f);
+  while (!mixed.run_unit()) {
+  }
+  CHECK(mixed.step_count() == 7);
+  for (int i = 0; i < 5; ++i) mixed.run_unit();
+  // a snapshot mid-step: runs already trained are one step ahead
+  TrainSnapshot snap;
+  REQUIRE(mixed.snapshot(1, snap).is_ok());
+  CHECK(snap.step == 8);
+  REQUIRE(mixed.snapshot(4, snap).is_ok());
+  CHECK(snap.step == (mixed.run(4)->steps));
+  REQUIRE(mixed.step(14).is_ok());
+  for (Trainer* t : {&units, &mixed}) {
+    REQUIRE(t->step_count() == 21);
+    for (int heads : kTrainHeads) {
+      CAPTURE(heads);
+      const TrainRun& ra = *whole.run(heads);
+      const TrainRun& rb = *t->run(heads);
+      REQUIRE(ra.history.size() == rb.history.size());
+      for (size_t j = 0; j < ra.history.size(); ++j) {
+        CHECK(ra.history[j].step == rb.history[j].step);
+        CHECK(ra.history[j].loss == rb.history[j].loss);
+        CHECK(ra.history[j].weight_on == rb.history[j].weight_on);
+      }
+      CHECK(rb.steps == 21);
+      CHECK(whole.weights(heads)->wo == t->weights(heads)->wo);
+      CHECK(whole.weights(heads)->wq[0] == t->weights(heads)->wq[0]);
+    }
+  }
+  // the perturbation that must show: the rate changed one step later moves the curve
+  Trainer late;
+  REQUIRE(late.reset(5, 2, 3e-3f).is_ok());
+  REQUIRE(late.step(8).is_ok());
+  REQUIRE(late.set_lr(1e-2f).is_ok());
+  REQUIRE(late.step(13).is_ok());
+  CHECK(late.run(2)->loss() != whole.run(2)->loss());
+}
+
 TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets out, reset recovers") {
   Trainer t;
   REQUIRE(t.reset(3, 2, kMaxLr).is_ok());
