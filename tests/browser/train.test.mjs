@@ -98,20 +98,28 @@ function recomputeLoss(s) {
   return sum / (masked * T * s.lossScale);
 }
 
-// CPU time (user + system, ms) of the browser's renderer processes so far,
-// from /proc (Linux); null where there is no /proc or no browser process.
-function rendererCpuMs(browser) {
-  const proc = browser.process && browser.process();
-  if (!proc || !existsSync('/proc/self/stat')) return null;
+// CPU time (user + system, ms) so far of the renderer processes of the
+// browser this script launched (descendants of this node process: other
+// people's browsers on the machine are left out), from /proc; null where
+// there is no /proc.
+function rendererCpuMs() {
+  if (!existsSync('/proc/self/stat')) return null;
   const tick = 100;  // USER_HZ: clock ticks per second on Linux
-  let ms = 0;
+  const procs = new Map();  // pid -> {ppid, ms, renderer}
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--type=renderer')) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // fields from 3 (state) on
-      ms += (Number(f[11]) + Number(f[12])) * 1000 / tick;  // utime, stime: fields 14, 15
+      const renderer = readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--type=renderer');
+      procs.set(Number(pid), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 1000 / tick, renderer });
     } catch { /* the process ended */ }
+  }
+  let ms = 0;
+  for (const [, p] of procs) {
+    if (!p.renderer) continue;
+    let up = p.ppid;
+    for (let depth = 0; depth < 8 && up > 1 && up !== process.pid; ++depth) up = procs.get(up)?.ppid ?? 0;
+    if (up === process.pid) ms += p.ms;
   }
   return ms;
 }
@@ -226,7 +234,7 @@ async function trainTests({ browser, url, watch, artifacts }) {
     await test('playing trains and draws; paused draws no frame and trains no step', async () => {
       await train('reset', { seed: 1, r: 2, lr: 0.01 });
       const f0 = (await state()).frames;
-      const cpu0 = rendererCpuMs(browser);
+      const cpu0 = rendererCpuMs();
       const t0 = Date.now();
       await train('play');
       // The separation (a printed figure, not a timed assertion): the first
@@ -243,7 +251,7 @@ async function trainTests({ browser, url, watch, artifacts }) {
         await sleep(50);
       }
       const playing = await train('state');
-      const cpuMs = rendererCpuMs(browser) - cpu0, wallMs = Date.now() - t0;
+      const cpuMs = cpu0 === null ? null : rendererCpuMs() - cpu0, wallMs = Date.now() - t0;
       const f1 = (await state()).frames;
       assert(playing.running && playing.step > 0 && f1 > f0, `step ${playing.step}, frames ${f0} -> ${f1}`);
       console.log(`      train: ${playing.stepsPerSecond.toFixed(1)} steps/s (3 runs each) in headless Chromium, ` +
