@@ -85,7 +85,7 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
     std::snprintf(title, sizeof title, "head %d: no pick, %s", h + 1, split.c_str());
   }
   dl->PushClipRect(p, ImVec2(p.x + w, p.y + lh + 2.f), true);
-  dl->AddText(p, head_color(h), title);
+  dl->AddText(p, head_text_color(h), title);
   dl->PopClipRect();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title);
 }

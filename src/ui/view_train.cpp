@@ -132,8 +132,15 @@ void controls_inner(Demo& demo) {
   // Where training is.
   ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
   ImGui::SameLine(0, 16);
-  if (running) ImGui::Text("%.0f steps/s   %d steps last frame", tr.steps_per_second(), tr.steps_last_frame());
-  else ImGui::TextDisabled("paused");
+  if (running) {
+    // A frame may end inside a step (each run's step and each evaluation chunk
+    // is its own unit of work), so the rate is the figure that means something.
+    ImGui::Text("%.0f steps/s", tr.steps_per_second());
+    ImGui::SetItemTooltip("last frame: %d units of work (a run's step or an evaluation chunk) in the 12 ms budget",
+                          tr.units_last_frame());
+  } else {
+    ImGui::TextDisabled("paused");
+  }
 
   // Snapshots of the runs' weights, batch, loss and gradients.
   same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
