@@ -9,6 +9,7 @@
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
 #include "ui/text.h"
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -34,11 +35,15 @@ void view_readout(Demo& demo) {
       "weights: a_j = softmax_j(q . k_j / sqrt(d_head)); a head's output o = sum_j a_j v_j; "
       "\"reads X\" when cos(o, v_X) >= 0.90, cos(a, b) = a . b / (|a| |b|).");
   // Which weights produced it: built, or a named training run.
+  // The compact layout (a course page's frame) says it only when the
+  // weights are not the built ones: its lines are the value space's room.
   const std::string weights = weights_statement(demo);
   const bool fallback = demo.training.weights_choice() != demo.training.weights_shown();
-  ImGui::PushStyleColor(ImGuiCol_Text, fallback ? palette().warning : palette().text_faint);
-  ImGui::TextUnformatted(wrap_at_spaces(weights, ImGui::GetContentRegionAvail().x).c_str());
-  ImGui::PopStyleColor();
+  if (!compact_layout() || fallback || demo.training.weights_shown() != "built") {
+    ImGui::PushStyleColor(ImGuiCol_Text, fallback ? palette().warning : palette().text_faint);
+    ImGui::TextUnformatted(wrap_at_spaces(weights, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::PopStyleColor();
+  }
   if (!demo.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("Refused: %s", demo.error.c_str());
