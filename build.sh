@@ -35,8 +35,9 @@ usage: ./build.sh [build|test|fuzz|bench|--help]
   ./build.sh test     install + build + run every suite, each a CTest project:
                       native doctest (build/native), the engine and app suites
                       as wasm under node (build/wasm-tests), the browser suites
-                      against build/web/ (build/browser-tests: page, embed,
-                      theme, course pages), and the native suites again
+                      against build/web/ (build/browser-tests: page + theme,
+                      embed, course pages, text, training API, training
+                      views), and the native suites again
                       under ASan + UBSan with a short run of each libFuzzer
                       target (clang, build/native-asan); ends with "N passed, N failed"
                       (CTest tests), non-zero on any failure
