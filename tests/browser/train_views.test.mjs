@@ -12,7 +12,8 @@
 // the views fall back to exactly the built weights; the snapshot download
 // saves a JSON file whose loss is recomputed here from its own arrays; a
 // learning rate that diverges marks every run on the chart with finite
-// numbers, and a reset recovers; Play trains until Pause.
+// numbers, and a reset recovers; Play trains until Pause; 250 steps bring
+// the runs to their floors (train-view-converged.png).
 // Screenshots go to build/test-artifacts/train-*.png.
 // Does not: check training's numbers (the engine and app suites do) or the
 // training API (train.test.mjs does).
@@ -167,6 +168,18 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       await frames(page, 2);
       assert((await layout()).trainChart.runs[0].points === paused, 'the chart moved after Pause');
       await page.screenshot({ path: path.join(artifacts, 'train-view-played.png') });
+    });
+
+    await test('train view: after 250 steps (R = 2) one head rests on its 0.5 floor, two and four heads near 0', async () => {
+      // A step budget, not a clock: the engine suite measured 0.514-0.519 /
+      // < 0.001 / < 0.001 after 200 steps natively (seeds 1-5).
+      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01 }); window.headroom.train.step(250); });
+      await frames(page, 3);
+      const runs = (await layout()).trainChart.runs;
+      const [one, two, four] = runs.map((r) => r.lastLoss);
+      assert(one > 0.45 && one < 0.6, `1 head at ${one}, floor 0.5`);
+      assert(two < 0.05 && four < 0.05, `2 heads at ${two}, 4 heads at ${four}`);
+      await page.screenshot({ path: path.join(artifacts, 'train-view-converged.png') });
     });
   } finally {
     await context.close();
