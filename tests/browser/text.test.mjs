@@ -20,17 +20,14 @@
 //
 // Run: node tests/browser/text.test.mjs    (after ./build.sh build)
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serveStatic } from '../../tools/serve.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
+import { assert, test } from './harness.mjs';
+import { runSuite } from './suite_main.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = process.env.HEADROOM_SITE || path.join(ROOT, 'build/web');
-const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
 const SUITE_TIMEOUT_MS = 240_000;
 
 const SENTENCES = {
@@ -39,17 +36,11 @@ const SENTENCES = {
   emoji: 'The 🐱 said 🎉 was 👍🏽 wrong.',
 };
 
-async function main() {
-  await mkdir(ARTIFACTS, { recursive: true });
-  const server = await serveStatic(SITE);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const problems = [];
+async function textTests({ browser, url, watch, artifacts }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+    watch(page, 'text');
     await page.goto(url);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
     await page.evaluate(() => window.headroom.ready);
@@ -77,7 +68,7 @@ async function main() {
         assert(s.error === null, `setSentence refused: ${s.error}`);
         const after = await state();
         assert(after.missingGlyphs === 0, `missingGlyphs = ${after.missingGlyphs} for ${sentence}`);
-        await page.screenshot({ path: path.join(ARTIFACTS, `text-${name}.png`) });
+        await page.screenshot({ path: path.join(artifacts, `text-${name}.png`) });
       });
     }
 
@@ -149,14 +140,9 @@ async function main() {
       assert(size && size.files['headroom.wasm'] && size.gzipBytes > size.files['headroom.wasm'][1],
         `page-size: ${JSON.stringify(size)}`);
     });
-
-    await test('no page errors and no console errors', async () => {
-      assert(problems.length === 0, problems.join('\n'));
-    });
   } finally {
-    await browser.close();
-    server.close();
+    await context.close();
   }
 }
 
-await finish(main, SUITE_TIMEOUT_MS);
+await runSuite('text', textTests, SUITE_TIMEOUT_MS);

@@ -24,16 +24,10 @@
 //
 // Run: node tests/browser/train.test.mjs    (after ./build.sh build)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serveStatic } from '../../tools/serve.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
-const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
+import { assert, test } from './harness.mjs';
+import { runSuite } from './suite_main.mjs';
 const SUITE_TIMEOUT_MS = 300_000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -283,27 +277,4 @@ async function trainTests({ browser, url, watch, artifacts }) {
   }
 }
 
-async function main() {
-  if (!existsSync(path.join(SITE, 'index.html')) || !existsSync(path.join(SITE, 'headroom.wasm'))) {
-    throw new Error(`${SITE} has no index.html/headroom.wasm: run ./build.sh build first`);
-  }
-  await mkdir(ARTIFACTS, { recursive: true });
-  const server = await serveStatic(SITE);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const problems = [];  // page errors and console errors, from every page
-  const watch = (page, label) => {
-    page.on('pageerror', (err) => problems.push(`${label} page error: ${err.message}`));
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${label} console error: ${msg.text()}`); });
-    page.on('crash', () => problems.push(`${label} crashed`));
-  };
-  try {
-    await trainTests({ browser, url, watch, artifacts: ARTIFACTS });
-    await test('train: no page errors and no console errors', async () => assert(problems.length === 0, problems.join('\n')));
-  } finally {
-    await browser.close();
-    server.close();
-  }
-}
-
-await finish(main, SUITE_TIMEOUT_MS);
+await runSuite('train', trainTests, SUITE_TIMEOUT_MS);
