@@ -7,20 +7,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "../engine/reference.h"
 #include "engine/tensor.h"
 
 namespace bench {
 
-// Uniform in [-scale, scale), xorshift64 from a seed.
+// Uniform in [-scale, scale), xorshift64 from a seed: the engine tests' own
+// generator (tests/engine/reference.h), so both see the same matrices.
 inline headroom::Mat uniform_mat(int rows, int cols, uint64_t seed, float scale) {
-  headroom::Mat m(rows, cols);
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) {
-      s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-      m(i, j) = scale * (static_cast<float>(s >> 40) / static_cast<float>(1 << 24) * 2.f - 1.f);
-    }
-  return m;
+  return ref::random_mat(rows, cols, seed, scale);
 }
 
 inline double now_s() {
