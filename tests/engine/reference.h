@@ -126,4 +126,18 @@ double rel_diff(const A& a, const B& b) {
   return worst / scale;
 }
 
+// A kernel's M x N result read back from a row-major buffer with row stride
+// ldc; `padding_untouched` is whether the ldc - N floats after each row (the
+// caller fills the buffer with NaN first) are still NaN.
+inline Mat read_strided(const std::vector<float>& c, int M, int N, int ldc, bool* padding_untouched) {
+  Mat out(M, N);
+  bool untouched = true;
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) out(i, j) = c[size_t(i) * ldc + j];
+    for (int j = N; j < ldc; ++j) untouched = untouched && std::isnan(c[size_t(i) * ldc + j]);
+  }
+  *padding_untouched = untouched;
+  return out;
+}
+
 }  // namespace ref
