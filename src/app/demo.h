@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "app/training.h"
-#include "engine/scene.h"
+#include "engine/lesson/scene.h"
 
 namespace headroom::app {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/scene.h"
+#include "engine/lesson/scene.h"
 
 namespace headroom::app {
 

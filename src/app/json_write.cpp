@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/tokenizer.h"
+#include "engine/lesson/tokenizer.h"
 
 namespace headroom::app {
 

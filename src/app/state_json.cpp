@@ -46,7 +46,7 @@ std::string state_json(Demo& demo) {
       head.field("maxWeight", r.max_weight).field("entropy", r.entropy);
     });
 
-    // valueSpace[h]: the value-space view's picture (engine/value_map.h):
+    // valueSpace[h]: the value-space view's picture (engine/lesson/value_map.h):
     // points (L x [x, y]), output ([x, y], the query's output), explained
     // (share of the values' energy in the plane), outputInPlane.
     append_array(o.key("valueSpace"), scene.value_maps(), [&](const ValueMap& m) {

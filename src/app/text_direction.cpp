@@ -1,7 +1,7 @@
 // text_direction.cpp: see text_direction.h.
 #include "app/text_direction.h"
 
-#include "engine/tokenizer.h"  // decode_utf8
+#include "engine/lesson/tokenizer.h"  // decode_utf8
 
 namespace headroom::app {
 

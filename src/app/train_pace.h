@@ -2,7 +2,7 @@
 //
 // Does: FramePacer runs units of training work (a unit is a piece of a step:
 // one run's training step, or one chunk of one run's held-out evaluation;
-// engine/trainer.h "Units") inside one frame until the next unit would push
+// engine/train/trainer.h "Units") inside one frame until the next unit would push
 // the frame's training work past a budget (12 ms by default, so a 60 Hz frame
 // keeps room to draw). It measures what each kind of unit costs, so steps per
 // frame adapt to the machine, its load and the model without a setting.

@@ -2,7 +2,7 @@
 // how many steps a frame runs, what the chart shows, which weights the
 // lesson's views use, and the JSON of train.state() and train.snapshot(heads).
 //
-// Does: own the engine's Trainer (engine/trainer.h: one run per head count,
+// Does: own the engine's Trainer (engine/train/trainer.h: one run per head count,
 // 1, 2 and 4, on the same batches from the same seed) and drive it:
 // - verbs that validate, then change, and return a Status (a refused value
 //   keeps the previous one, and its message is what state().error shows):
@@ -12,14 +12,14 @@
 //   run's training step, one chunk of one run's held-out evaluation) as many
 //   as fit in FramePacer's 12 ms budget (train_pace.h), so a step may span
 //   frames and a frame may end mid-step (step(n) and the chart count whole
-//   steps only; engine/trainer.h "Units"), measures steps/s, and
+//   steps only; engine/train/trainer.h "Units"), measures steps/s, and
 //   publishes to the chart every frame or, under reduced motion, at most 4
 //   times a second; when every run has diverged it stops, and state().error
 //   names the step and the rate of each (reset recovers);
 // - sync_scene(): with "trained" chosen, hands the Scene the trained weights
 //   of the run with the Scene's head count; a head count with no run gets the
 //   built weights AND a note saying so (weights_shown() = "built").
-// Does not: train itself (engine/trainer.h does), read a clock of its own
+// Does not: train itself (engine/train/trainer.h does), read a clock of its own
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
 //
@@ -42,9 +42,9 @@
 
 #include "app/train_pace.h"
 #include "app/url_state.h"  // kWeightChoices
-#include "engine/scene.h"
-#include "engine/status.h"
-#include "engine/trainer.h"
+#include "engine/lesson/scene.h"
+#include "engine/core/status.h"
+#include "engine/train/trainer.h"
 
 namespace headroom::app {
 
@@ -56,7 +56,7 @@ class Training {
   explicit Training(Clock now = steady_ms);
 
   // [verbs] Each validates, then changes, and returns why it refused.
-  Status reset(int64_t seed, int r, float lr);  // ranges: engine/trainer.h
+  Status reset(int64_t seed, int r, float lr);  // ranges: engine/train/trainer.h
   Status step(int n);                           // 1 .. kMaxStepsPerCall, every run
                                                 // (a step tick left half done counts as one)
   Status set_lr(float lr);

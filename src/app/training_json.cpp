@@ -6,7 +6,7 @@
 // parse every document strictly); write each array as {shape, data} with the
 // data row-major, in the float's shortest round-trip form (9 digits).
 // Does not: compute anything: losses, floors, weights and gradients all come
-// from engine/trainer.h.
+// from engine/train/trainer.h.
 #include <initializer_list>
 
 #include "app/json_write.h"

@@ -15,8 +15,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "engine/tokenizer.h"
-#include "engine/trainer.h"
+#include "engine/lesson/tokenizer.h"
+#include "engine/train/trainer.h"
 
 namespace headroom::app {
 
@@ -40,7 +40,7 @@ std::string shown(std::string_view raw) {
   return out;
 }
 
-// Strict UTF-8 through the tokenizer's decoder (engine/tokenizer.h), which
+// Strict UTF-8 through the tokenizer's decoder (engine/lesson/tokenizer.h), which
 // turns every invalid sequence (bad bytes, truncation, overlongs, surrogates,
 // above U+10FFFF) into U+FFFD: a U+FFFD not spelled EF BF BD is invalid
 // input. Also refuses C0/C1 controls and DEL, except \t \n \r when

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/scene.h"
+#include "engine/lesson/scene.h"
 
 namespace headroom::app {
 
@@ -59,7 +59,7 @@ struct UrlState {
   std::optional<float> focus;           // clamped to [0, 1]
   std::optional<std::string> view;      // one of kViews
   std::optional<std::string> theme;     // one of kThemes
-  std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/trainer.h)
+  std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
   std::optional<int> r;                 // one of kRelationChoices
   std::optional<std::string> weights;   // one of kWeightChoices
 

@@ -13,7 +13,7 @@
 #pragma once
 #include <vector>
 
-#include "engine/tensor.h"
+#include "engine/core/tensor.h"
 #include "imgui.h"
 #include "ui/views.h"
 

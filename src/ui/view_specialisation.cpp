@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/train_task.h"
+#include "engine/train/train_task.h"
 #include "ui/palette.h"
 #include "ui/views.h"
 

@@ -10,7 +10,7 @@
 // app::Training::snapshot_json as a JSON file); draw the chart from each
 // run's held-out history up to Training::chart_step() (x = log10(1 + step),
 // y = loss), and record what it drew in layout() for the browser tests.
-// Does not: train, evaluate or compute a loss or a floor (engine/trainer.h
+// Does not: train, evaluate or compute a loss or a floor (engine/train/trainer.h
 // does; the chart only places its numbers).
 //
 // Index of this file

@@ -2,7 +2,7 @@
 // points in 2-D and the head's output for the query as a marker, with a line
 // to every token it mixes (thickness = weight).
 //
-// The picture (engine/value_map.h): the plane through the origin spanned by
+// The picture (engine/lesson/value_map.h): the plane through the origin spanned by
 // the query's two lesson targets' value vectors. Inside it lengths and angles
 // are exact (the angle at the origin between the output and a target is the
 // cosine the readout prints); it changes only with V_h and the targets, not

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../engine/reference.h"
-#include "engine/tensor.h"
+#include "engine/core/tensor.h"
 
 namespace bench {
 

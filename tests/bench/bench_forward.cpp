@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "engine/attention.h"
+#include "engine/core/attention.h"
 
 using namespace headroom;
 

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "engine/adam.h"
-#include "engine/backward.h"
+#include "engine/core/adam.h"
+#include "engine/core/backward.h"
 
 using namespace headroom;
 

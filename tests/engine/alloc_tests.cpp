@@ -17,8 +17,8 @@
 #include <new>
 #include <vector>
 
-#include "engine/adam.h"
-#include "engine/backward.h"
+#include "engine/core/adam.h"
+#include "engine/core/backward.h"
 #include "reference.h"
 
 namespace {

@@ -16,8 +16,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/adam.h"
-#include "engine/backward.h"
+#include "engine/core/adam.h"
+#include "engine/core/backward.h"
 #include "reference.h"
 
 using namespace headroom;

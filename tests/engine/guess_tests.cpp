@@ -10,7 +10,7 @@
 #include <array>
 #include <string>
 
-#include "engine/scene.h"
+#include "engine/lesson/scene.h"
 
 using namespace headroom;
 

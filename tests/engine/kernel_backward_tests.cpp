@@ -14,7 +14,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/kernels/kernels.h"
+#include "engine/core/kernels/kernels.h"
 #include "reference.h"
 
 using namespace headroom;

@@ -11,8 +11,8 @@
 #include <limits>
 #include <vector>
 
-#include "engine/kernels/dispatch.h"
-#include "engine/kernels/kernels.h"
+#include "engine/core/kernels/dispatch.h"
+#include "engine/core/kernels/kernels.h"
 #include "reference.h"
 
 using namespace headroom;

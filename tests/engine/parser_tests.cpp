@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "engine/parser.h"
+#include "engine/lesson/parser.h"
 
 using namespace headroom;
 

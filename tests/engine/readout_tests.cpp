@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "engine/readout.h"
+#include "engine/lesson/readout.h"
 
 using namespace headroom;
 

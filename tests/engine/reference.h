@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/attention.h"
+#include "engine/core/attention.h"
 
 namespace ref {
 

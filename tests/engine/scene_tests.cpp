@@ -11,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/scene.h"
+#include "engine/lesson/scene.h"
 #include "reference.h"
 
 using namespace headroom;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/tokenizer.h"
+#include "engine/lesson/tokenizer.h"
 
 using namespace headroom;
 

@@ -16,8 +16,10 @@
 #include <cstring>
 #include <set>
 
-#include "engine/embedding.h"
-#include "engine/train_task.h"
+#include "engine/common/embedding.h"
+#include "engine/common/random.h"
+#include "engine/train/train_task.h"
+#include "engine/lesson/lexicon.h"
 
 using namespace headroom;
 
@@ -51,19 +53,19 @@ TEST_CASE("portable cos2pi, sin2pi and log agree with the C library") {
   double worst_cos = 0, worst_log = 0;
   for (int i = -2000; i <= 2000; ++i) {
     const double u = i * 0.001237;
-    worst_cos = std::max(worst_cos, std::fabs(embed::cos2pi(u) - std::cos(2 * M_PI * u)));
-    worst_cos = std::max(worst_cos, std::fabs(embed::sin2pi(u) - std::sin(2 * M_PI * u)));
+    worst_cos = std::max(worst_cos, std::fabs(prng::cos2pi(u) - std::cos(2 * M_PI * u)));
+    worst_cos = std::max(worst_cos, std::fabs(prng::sin2pi(u) - std::sin(2 * M_PI * u)));
   }
   for (double x = 1e-300; x < 1e300; x *= 1.37)
-    worst_log = std::max(worst_log, std::fabs(embed::log_portable(x) - std::log(x)) / std::max(1.0, std::fabs(std::log(x))));
+    worst_log = std::max(worst_log, std::fabs(prng::log_portable(x) - std::log(x)) / std::max(1.0, std::fabs(std::log(x))));
   for (double x = 0.01; x <= 1.0; x += 0.0097)
-    worst_log = std::max(worst_log, std::fabs(embed::log_portable(x) - std::log(x)));
+    worst_log = std::max(worst_log, std::fabs(prng::log_portable(x) - std::log(x)));
   CHECK(worst_cos < 1e-14);
   CHECK(worst_log < 1e-14);
 }
 
 TEST_CASE("the Gaussian has mean 0 and variance 1; below(n) is uniform") {
-  embed::Rng rng{42};
+  prng::Rng rng{42};
   const int n = 200000;
   double s = 0, s2 = 0, s4 = 0;
   for (int i = 0; i < n; ++i) {
@@ -233,7 +235,7 @@ TEST_CASE("the loss: naive reference, zero scores 1, target scores 0, gradient")
 
   // naive double loop over the formula
   Mat y(b.target.rows(), b.target.cols());
-  embed::Rng rng{5};
+  prng::Rng rng{5};
   for (Eigen::Index i = 0; i < y.size(); ++i) y.data()[i] = 0.3f * rng.gauss();
   double sum = 0;
   int masked = 0;
@@ -277,4 +279,19 @@ TEST_CASE("bad task settings are refused and the batch is kept") {
   CHECK_FALSE(generate_task_batch(TaskConfig{}, task_streams(1, 1), 0, 0, b).is_ok());
   CHECK_FALSE(generate_task_batch(TaskConfig{}, task_streams(1, 1), -1, 2, b).is_ok());
   CHECK(b.x == before);
+}
+
+TEST_CASE("the task's own role table is the lexicon's classes of its words") {
+  // The train room never parses; its table must still be what the lesson's
+  // lexicon gives these words, so the two embed roles alike.
+  const char* words[] = {"researcher", "wrote", "it", "the", "who", "of", ".", "wrong", "was", "and", "3"};
+  REQUIRE(sizeof(words) / sizeof(words[0]) == static_cast<size_t>(kTaskRolePatternCount));
+  for (int w = 0; w < kTaskRolePatternCount; ++w) {
+    CAPTURE(words[w]);
+    CHECK(kTaskRolePatterns[w] == lexical_roles(words[w]));
+  }
+  CHECK(kTaskQueryRoles == lexical_roles("said"));
+  // the patterns are distinct: each class is drawn as often as the others
+  for (int a = 0; a < kTaskRolePatternCount; ++a)
+    for (int b = a + 1; b < kTaskRolePatternCount; ++b) CHECK(kTaskRolePatterns[a] != kTaskRolePatterns[b]);
 }

@@ -13,8 +13,8 @@
 
 #include <cmath>
 
-#include "engine/scene.h"
-#include "engine/trainer.h"
+#include "engine/lesson/scene.h"
+#include "engine/train/trainer.h"
 
 using namespace headroom;
 

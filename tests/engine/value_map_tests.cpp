@@ -4,8 +4,8 @@
 // one-head output is drawn at the midpoint of its two targets.
 #include <doctest/doctest.h>
 
-#include "engine/scene.h"
-#include "engine/value_map.h"
+#include "engine/lesson/scene.h"
+#include "engine/lesson/value_map.h"
 #include "reference.h"
 
 using namespace headroom;

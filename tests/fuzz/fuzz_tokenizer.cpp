@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine/scene.h"
-#include "engine/tokenizer.h"
+#include "engine/lesson/scene.h"
+#include "engine/lesson/tokenizer.h"
 
 #define FUZZ_CHECK(cond) \
   do {                   \

@@ -16,7 +16,8 @@
 #include <cstdint>
 #include <string>
 
-#include "embedding.h"
+#include "engine/common/embedding.h"
+#include "engine/common/random.h"
 #include "lexicon.h"
 #include "parser.h"
 
@@ -37,13 +38,13 @@ using embed::kPtrComplement;
 using embed::kPtrObject;
 using embed::kPtrSubject;
 using embed::position_code;
-using embed::Rng;
+using prng::Rng;
 constexpr int kContent = embed::kContent;
 
 //-----------------------------------------------------------------------------
 // [SECTION] deterministic random numbers and fixed matrices
 //-----------------------------------------------------------------------------
-// embed::Rng: splitmix64 + Box-Muller, the same numbers on every compiler and
+// prng::Rng: splitmix64 + Box-Muller, the same numbers on every compiler and
 // platform (std::normal_distribution is not specified bit for bit).
 uint64_t fnv1a(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ull;

@@ -13,9 +13,10 @@
 #include <cstdio>
 #include <string>
 
-#include "adam.h"
-#include "backward.h"
-#include "embedding.h"
+#include "engine/core/adam.h"
+#include "engine/core/backward.h"
+#include "engine/common/embedding.h"
+#include "engine/common/random.h"
 
 namespace headroom {
 namespace {
@@ -131,7 +132,7 @@ namespace {
 // that order, row-major, from Rng{mix_seed(seed, kInitPurpose)}; head h of H
 // takes columns h*dh .. of the first three.
 AttentionWeights initial_weights(int64_t seed, int heads) {
-  embed::Rng rng{embed::mix_seed(static_cast<uint64_t>(seed), kInitPurpose)};
+  prng::Rng rng{prng::mix_seed(static_cast<uint64_t>(seed), kInitPurpose)};
   const double a = 1.0 / std::sqrt(static_cast<double>(D));
   Mat full[4];
   for (Mat& m : full) {

@@ -22,14 +22,6 @@
 
 namespace headroom {
 
-// Roles the parser derives from context, in the same bit set as lexicon.h's
-// word classes (a token's roles = its classes | these).
-enum ParsedRole : unsigned {
-  kSubject = 1u << kLexicalRoles,         // subject of a verb outside a relative clause
-  kInClause = 1u << (kLexicalRoles + 1),  // inside a relative clause
-  kFirst = 1u << (kLexicalRoles + 2),     // first token of the sequence
-};
-constexpr int kRoleCount = kLexicalRoles + 3;
 const char* role_name(int bit);       // "noun", "verb", ..., "in clause", "first"
 std::string role_names(unsigned bits);  // "noun, subject": the set bits' names
 

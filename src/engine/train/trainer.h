@@ -65,9 +65,9 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
-#include "status.h"
-#include "tensor.h"
+#include "engine/core/attention.h"
+#include "engine/core/status.h"
+#include "engine/core/tensor.h"
 #include "train_task.h"
 
 namespace headroom {

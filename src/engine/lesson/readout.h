@@ -10,7 +10,7 @@
 #pragma once
 #include <vector>
 
-#include "attention.h"
+#include "engine/core/attention.h"
 #include "relation.h"
 
 namespace headroom {

@@ -32,11 +32,11 @@
 #include <string_view>
 #include <vector>
 
-#include "attention.h"
+#include "engine/core/attention.h"
 #include "readout.h"
 #include "relation.h"
-#include "status.h"
-#include "tensor.h"
+#include "engine/core/status.h"
+#include "engine/core/tensor.h"
 #include "tokenizer.h"
 #include "value_map.h"
 

@@ -1,20 +1,17 @@
 // embedding.h: the token embedding scheme the lesson's Scene and the training
-// task share, and the one random number generator both draw from.
+// task share (src/engine/common/: what the lesson and train rooms both use).
 //
 // Does: name the columns of a token's D = 128 embedding, write one token's row
-// (content | roles | position code | pointers), compute the position code, and
-// generate random numbers that are the same bit for bit on every compiler and
-// C library (native glibc and Emscripten's libc alike): splitmix64, a uniform
-// in (0, 1), integers below n, and a Gaussian by Box-Muller whose log and cos
-// are evaluated here with + - * / and sqrt only (IEEE exact), never the C
-// library's (their last bits differ between libms) nor std::*_distribution
-// (unspecified algorithms).
-// Does not: know about words, parsing or heads (scene.h), nor what the task
-// asks of a token (train_task.h).
+// (content | roles | position code | pointers) and compute the position code,
+// the same bit for bit on every platform (its cos comes from random.h's
+// portable cos2pi). The role columns' meaning is roles.h.
+// Does not: know about words, parsing or heads (lesson/scene.h), nor what the
+// task asks of a token (train/train_task.h), nor draw random numbers
+// (random.h).
 //
 // Layout (D = 128 columns):
 //   [  0, 32)  content: a unit vector, the token's "meaning"
-//   [ 32, 48)  roles: one column per role bit of lexicon.h (bits 0..14), and
+//   [ 32, 48)  roles: one column per role bit of roles.h (bits 0..14), and
 //              column 47 (kBias) the constant 1
 //   [ 48, 64)  position code p(i): 8 (cos, sin) pairs, |p(i)| = 1
 //   [ 64, 80)  pointer "subject":    p(subject target of this token)
@@ -22,7 +19,6 @@
 //   [ 96,112)  pointer "antecedent": p(antecedent of a pronoun)
 //   [112,128)  pointer "object":     p(object of a verb)
 #pragma once
-#include <cstdint>
 
 namespace headroom::embed {
 
@@ -46,7 +42,7 @@ constexpr float kFreq[kFreqs] = {0.6054f, 0.7664f, 1.0508f, 1.5833f,
                                  1.7987f, 1.9379f, 2.1468f, 2.2824f};
 
 // p(i) into out[0..kCode): out[2k] = cos(kFreq[k] i) / sqrt(8), out[2k+1] the
-// sin; |p(i)| = 1. Uses cos2pi below, so it is the same on every platform.
+// sin; |p(i)| = 1. Uses prng::cos2pi, so it is the same on every platform.
 void position_code(int i, float* out);
 
 // One token's row (kDModel floats, overwritten): content (kContentDim floats,
@@ -55,32 +51,5 @@ void position_code(int i, float* out);
 // pointer block r (order of kPointerColumn).
 void embed_token(float* row, const float* content, unsigned role_bits, int position,
                  const int (&pointers)[kPointers]);
-
-// cos(2 pi u) and sin(2 pi u) for any finite u, from + - * / only (range
-// reduction to [0, pi/2] and a Taylor series to 1e-19): bit-identical on
-// every IEEE-754 platform, within 1e-15 of the C library.
-double cos2pi(double u);
-double sin2pi(double u);
-// Natural log of x > 0 from frexp and an atanh series: bit-identical
-// everywhere, within 1e-15 relative of std::log.
-double log_portable(double x);
-
-// splitmix64 (Steele, Lea, Flood 2014): 64 random bits per call from a
-// 64-bit state; any seed, including 0, is fine.
-struct Rng {
-  uint64_t s;
-  uint64_t next();
-  // Uniform in (0, 1): 53 random bits, never exactly 0 or 1.
-  double uniform();
-  // Uniform integer in [0, n), n >= 1 (Lemire's multiply-shift, 64 bits:
-  // bias below 2^-32 for the small n used here).
-  int below(int n);
-  // Standard normal, Box-Muller with log_portable and cos2pi.
-  float gauss();
-};
-
-// A seed for stream `a` / `b` of `seed`: splitmix64's finaliser applied to a
-// combination of the three, so nearby seeds and streams give unrelated numbers.
-uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b = 0);
 
 }  // namespace headroom::embed

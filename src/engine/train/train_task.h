@@ -2,7 +2,7 @@
 // scheme whose query tokens must output the contents of R related tokens.
 //
 // Does: generate batches of examples from a seed, every random draw from
-// embed::Rng (splitmix64, portable log/cos), so native and wasm builds make
+// prng::Rng (splitmix64, portable log/cos), so native and wasm builds make
 // the same examples bit for bit; compute the task's loss and dLoss/dY.
 // Does not: train (trainer.h), know about heads, or allocate once a batch has
 // its shapes (buffers are reused).
@@ -51,10 +51,24 @@
 #include <cstdint>
 #include <vector>
 
-#include "status.h"
-#include "tensor.h"
+#include "engine/core/status.h"
+#include "engine/core/tensor.h"
+#include "engine/common/roles.h"
 
 namespace headroom {
+
+// The word-class patterns a token's roles are drawn from (roles.h bits): one
+// per lexical class, the classes the lesson's lexicon gives "researcher",
+// "wrote", "it", "the", "who", "of", ".", "wrong", "was", "and" and "3" (an
+// auxiliary is also a verb), so every pattern the scene produces also appears
+// here. The task owns this table (training never parses);
+// tests/engine/train_task_tests.cpp checks it against the lexicon.
+constexpr unsigned kTaskRolePatterns[] = {kNoun,       kVerb,        kPronoun,           kDeterminer,
+                                          kRelative,   kPreposition, kPunctuation,       kAdjective,
+                                          kAuxiliary | kVerb,        kConjunction,       kNumber};
+constexpr int kTaskRolePatternCount = static_cast<int>(sizeof(kTaskRolePatterns) / sizeof(kTaskRolePatterns[0]));
+// A query's word class: a verb, as the lexicon classes "said".
+constexpr unsigned kTaskQueryRoles = kVerb;
 
 constexpr int kTaskDModel = 128;       // D
 constexpr int kTaskContentDims = 32;   // k

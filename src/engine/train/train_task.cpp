@@ -1,5 +1,5 @@
 // train_task.cpp: the task's example generator and loss. See train_task.h for
-// the rules; every draw comes from embed::Rng in a fixed order, documented
+// the rules; every draw comes from prng::Rng in a fixed order, documented
 // below, so examples are the same on every platform.
 #include "train_task.h"
 
@@ -7,9 +7,9 @@
 #include <cmath>
 #include <string>
 
-#include "embedding.h"
-#include "lexicon.h"
-#include "parser.h"
+#include "engine/common/embedding.h"
+#include "engine/common/random.h"
+#include "engine/common/roles.h"
 
 namespace headroom {
 namespace {
@@ -18,11 +18,6 @@ static_assert(kTaskDModel == embed::kDModel, "the task uses the scene's embeddin
 static_assert(kTaskContentDims == embed::kContentDim, "content is the embedding's content block");
 static_assert(kTaskOutputDims == kTaskDModel, "no readout: T = D");
 
-// One word per lexical class; a token's roles are the lexicon's roles of one
-// of them, so every role pattern the scene produces also appears here.
-constexpr const char* kRoleWords[] = {"researcher", "wrote", "it",    "the", "who", "of",
-                                      ".",          "wrong", "was",   "and", "3"};
-constexpr int kRoleWordCount = static_cast<int>(sizeof(kRoleWords) / sizeof(kRoleWords[0]));
 
 // Stream ids for task_streams.
 constexpr uint64_t kStructureStream = 0x5712, kContentStream = 0xC047;
@@ -58,7 +53,7 @@ float task_loss_scale(const TaskConfig& cfg) {
 }
 
 TaskStreams task_streams(uint64_t seed, uint64_t purpose) {
-  return {embed::mix_seed(seed, purpose, kStructureStream), embed::mix_seed(seed, purpose, kContentStream)};
+  return {prng::mix_seed(seed, purpose, kStructureStream), prng::mix_seed(seed, purpose, kContentStream)};
 }
 
 // Example e, in this order:
@@ -89,9 +84,6 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
   out.related.assign(static_cast<size_t>(rows) * R, -1);
   out.masked = count * cfg.queries;
 
-  unsigned word_roles[kRoleWordCount];
-  for (int w = 0; w < kRoleWordCount; ++w) word_roles[w] = lexical_roles(kRoleWords[w]);
-  const unsigned verb_roles = lexical_roles("said");
 
   // Per-example scratch on the stack (L <= 32).
   int valid[kTaskMaxTokens];
@@ -103,7 +95,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
 
   for (int b = 0; b < count; ++b) {
     const uint64_t e = static_cast<uint64_t>(first + b);
-    embed::Rng srng{embed::mix_seed(streams.structure, e)};
+    prng::Rng srng{prng::mix_seed(streams.structure, e)};
     // 1. query positions
     const int lo = R == 4 ? 2 : 0;
     int n_valid = 0;
@@ -115,7 +107,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
     }
     // 2. roles and pointers of every token
     for (int i = 0; i < L; ++i) {
-      unsigned r = word_roles[srng.below(kRoleWordCount)];
+      unsigned r = kTaskRolePatterns[srng.below(kTaskRolePatternCount)];
       if (srng.below(4) == 0) r |= kInClause;
       if (srng.below(8) == 0) r |= kSubject;
       if (i == 0) r |= kFirst;
@@ -126,7 +118,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
     const Eigen::Index row0 = static_cast<Eigen::Index>(b) * L;
     for (int qi = 0; qi < cfg.queries; ++qi) {
       const int q = query_of[qi];
-      roles[q] = verb_roles | (roles[q] & (kInClause | kSubject | kFirst));
+      roles[q] = kTaskQueryRoles | (roles[q] & (kInClause | kSubject | kFirst));
       int slot_target[4] = {-1, -1, q - 1, 0};
       for (int slot = 0; slot < 2; ++slot) {
         int n = 0;
@@ -142,7 +134,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
         out.related[static_cast<size_t>((row0 + q) * R + slot)] = slot_target[slot];
     }
     // content: a uniform unit vector per token
-    embed::Rng crng{embed::mix_seed(streams.content, e)};
+    prng::Rng crng{prng::mix_seed(streams.content, e)};
     for (int i = 0; i < L; ++i) {
       double norm2 = 0.0;
       for (int c = 0; c < k; ++c) {

@@ -15,7 +15,7 @@
 // Does not: change with the weights (only with V_h and the anchors), draw,
 // or compute attention (it reads a HeadTrace).
 #pragma once
-#include "attention.h"
+#include "engine/core/attention.h"
 
 namespace headroom {
 

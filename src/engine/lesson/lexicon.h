@@ -12,27 +12,13 @@
 #include <string>
 #include <string_view>
 
+#include "engine/common/roles.h"
+
 namespace headroom {
 
-enum Role : unsigned {
-  kNoun = 1u << 0,
-  kVerb = 1u << 1,
-  kPronoun = 1u << 2,
-  kDeterminer = 1u << 3,
-  kRelative = 1u << 4,
-  kPreposition = 1u << 5,
-  kPunctuation = 1u << 6,
-  kAdjective = 1u << 7,
-  kAuxiliary = 1u << 8,
-  kConjunction = 1u << 9,
-  kNumber = 1u << 10,
-};
-// Word classes use bits [0, kLexicalRoles); parser.h adds the roles it
-// derives from context above them.
-constexpr int kLexicalRoles = 11;
 
 std::string ascii_lower(std::string_view s);
-// Lexical class of one token (no context): a combination of the bits above.
+// Lexical class of one token (no context): a combination of roles.h's Role bits.
 unsigned lexical_roles(std::string_view token);
 
 }  // namespace headroom
