@@ -270,17 +270,25 @@ build_native_asan() {
     cmake --build "$BUILD/native-asan" -j "$JOBS"
 }
 
-# run_fuzzers SECONDS: each libFuzzer target for SECONDS, seeded from tests/fuzz/corpus/.
+# run_fuzzers SECONDS: each libFuzzer target for SECONDS, seeded from
+# tests/fuzz/corpus/<name>/ and the corpus kept in build/native-asan/fuzz-corpus/
+# from earlier runs. The targets are fuzz.cmake's list (HEADROOM_FUZZ_TARGETS),
+# read back from CTest's fuzz_<name> tests.
 run_fuzzers() {
-  local secs="$1" name dir="$BUILD/native-asan" rc=0
+  local secs="$1" name dir="$BUILD/native-asan" rc=0 names
   mkdir -p "$dir/fuzz-artifacts"
-  for name in tokenizer url_state; do
+  names=$(cd "$dir" && ctest -N -R '^fuzz_' | sed -n 's/^ *Test *#[0-9]*: fuzz_//p')
+  [[ -n "$names" ]] || die "no fuzz targets found in $dir (ctest -N -R ^fuzz_)"
+  for name in $names; do
     step "fuzz_$name for ${secs}s"
     local dict=()
     [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
     mkdir -p "$dir/fuzz-corpus/$name"
+    local log="$dir/fuzz-artifacts/$name.log"
     "$dir/fuzz_$name" -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
-      -artifact_prefix="$dir/fuzz-artifacts/$name-" "$dir/fuzz-corpus/$name" "tests/fuzz/corpus/$name" || rc=1
+      -artifact_prefix="$dir/fuzz-artifacts/$name-" "$dir/fuzz-corpus/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1 || {
+      rc=1; grep -E 'ERROR|SUMMARY|Test unit written' "$log" || tail -20 "$log"; }
+    printf 'fuzz_%s: %s executions\n' "$name" "$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/fuzz-artifacts/$name.log")"
   done
   return "$rc"
 }

@@ -71,7 +71,7 @@ if(NOT EMSCRIPTEN)
   # returns change the ABI without AVX (-Wpsabi) does not apply.
   file(GLOB HEADROOM_GENERIC_KERNELS CONFIGURE_DEPENDS src/engine/core/kernels/generic/*.cpp)
   set_source_files_properties(${HEADROOM_GENERIC_KERNELS} PROPERTIES COMPILE_OPTIONS
-    "-ffp-contract=fast;$<$<CXX_COMPILER_ID:GNU>:-Wno-psabi>")
+    "-ffp-contract=fast;-Wno-psabi")
 endif()
 
 # The rooms' walls, as CTest tests (native only): a train file that includes

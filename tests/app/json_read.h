@@ -3,8 +3,9 @@
 //
 // Does: parse RFC 8259 JSON into a tree (objects keep key order); refuse
 // anything else, including NaN, Infinity and trailing commas, by returning
-// false with the offset of the problem. \uXXXX escapes are decoded only far
-// enough for ASCII (the tests never need more).
+// false with the offset of the problem. \uXXXX escapes are decoded to UTF-8,
+// a surrogate pair to one code point; a lone surrogate is refused (JSON.parse
+// would take it, but no writer of ours may emit one).
 // Does not: aim for speed, or live in src/ (the app only writes JSON).
 #pragma once
 #include <cstdlib>
@@ -109,16 +110,49 @@ class Reader {
         case 'r': out += '\r'; break;
         case 't': out += '\t'; break;
         case 'u': {
-          if (i_ + 4 > s_.size()) return false;
-          const unsigned long u = std::strtoul(std::string(s_.substr(i_, 4)).c_str(), nullptr, 16);
-          i_ += 4;
-          out += u < 0x80 ? static_cast<char>(u) : '?';
+          unsigned u = 0;
+          if (!hex4(u)) return false;
+          if (u >= 0xDC00 && u <= 0xDFFF) return false;  // a low surrogate first
+          if (u >= 0xD800 && u <= 0xDBFF) {
+            unsigned lo = 0;
+            if (!lit("\\u") || !hex4(lo) || lo < 0xDC00 || lo > 0xDFFF) return false;
+            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+          }
+          utf8(out, u);
           break;
         }
         default: return false;
       }
     }
     return false;
+  }
+  bool hex4(unsigned& u) {
+    if (i_ + 4 > s_.size()) return false;
+    u = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char h = s_[i_++];
+      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (d < 0) return false;
+      u = u * 16 + static_cast<unsigned>(d);
+    }
+    return true;
+  }
+  static void utf8(std::string& out, unsigned u) {
+    if (u < 0x80) {
+      out += static_cast<char>(u);
+    } else if (u < 0x800) {
+      out += static_cast<char>(0xC0 | (u >> 6));
+      out += static_cast<char>(0x80 | (u & 0x3F));
+    } else if (u < 0x10000) {
+      out += static_cast<char>(0xE0 | (u >> 12));
+      out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (u & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (u >> 18));
+      out += static_cast<char>(0x80 | ((u >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (u & 0x3F));
+    }
   }
   bool array(Value& v) {
     v.kind = Value::Array;

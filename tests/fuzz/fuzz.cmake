@@ -2,12 +2,14 @@
 # is on (clang only; build.sh configures build/native-asan that way with
 # -fsanitize=fuzzer-no-link,address,undefined for every object).
 #
-# Does: build fuzz_tokenizer and fuzz_url_state, and register a short ctest run
+# Does: build one libFuzzer target per name in HEADROOM_FUZZ_TARGETS (the one
+# list; build.sh asks CTest for it), and register a short ctest run
 # of each (HEADROOM_FUZZ_SMOKE_SECONDS, default 10) seeded from
 # tests/fuzz/corpus/<name>/; new inputs go to build/.../fuzz-corpus/<name>/.
 # Does not: write into the source tree, or run long (./build.sh fuzz does).
 set(HEADROOM_FUZZ_SMOKE_SECONDS 10 CACHE STRING "seconds each fuzzer runs under ctest")
-foreach(name tokenizer url_state)
+set(HEADROOM_FUZZ_TARGETS tokenizer url_state json training)
+foreach(name ${HEADROOM_FUZZ_TARGETS})
   add_executable(fuzz_${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_${name}.cpp)
   target_link_libraries(fuzz_${name} PRIVATE headroom_app)
   target_include_directories(fuzz_${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
