@@ -155,6 +155,15 @@ async function loadWasm(onProgress) {
 // ---------------------------------------------------------------------------
 const isInt32 = (n) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
 
+// A refused value as a refusal message shows it: short (a 1 MB string or a
+// huge array is cut to its first 40 characters), and never throwing (an
+// object with no prototype, a Symbol).
+function shown(v) {
+  let text;
+  try { text = typeof v === 'string' ? JSON.stringify(v.slice(0, 41)) : String(v); } catch (e) { text = typeof v; }
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
 // Passes a JS string to a C function taking UTF-8 (on the heap: the C side,
 // not the stack size, decides what is too long); returns its result, or null
 // when the string does not fit in memory.
@@ -190,14 +199,14 @@ const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTE
 // (headroom.<name>.<verb>).
 export const VERBS = Object.freeze({
   setHeads: (w, n) => (isInt32(n) ? void w._headroom_set_heads(n)
-    : `heads must be a whole number (1, 2, 4 or 8), not ${String(n)}`),
+    : `heads must be a whole number (1, 2, 4 or 8), not ${shown(n)}`),
   selectToken: (w, i) => (isInt32(i) ? void w._headroom_select_token(i)
-    : `a token index must be a whole number, not ${String(i)}`),
+    : `a token index must be a whole number, not ${shown(i)}`),
   setFocus: (w, f) => (typeof f === 'number' && Number.isFinite(f) ? void w._headroom_set_focus(f)
-    : `focus must be a number from 0 to 1, not ${String(f)}`),
+    : `focus must be a number from 0 to 1, not ${shown(f)}`),
   // 0 = off, else repeat the sentence to n <= 512 tokens and recompute every frame.
   setStress: (w, n) => (isInt32(n) ? void w._headroom_set_stress(n)
-    : `the stress length must be a whole number of tokens, not ${String(n)}`),
+    : `the stress length must be a whole number of tokens, not ${shown(n)}`),
   setSentence: (w, text) => passText(w, text, 'setSentence needs a string', 'the sentence',
     (p) => w._headroom_set_sentence(p)),
   // A URL hash ("heads=2&sentence=..."), parsed by the C++ whitelist
@@ -206,7 +215,7 @@ export const VERBS = Object.freeze({
     (p) => w._headroom_apply_hash(p)),
   // 'built' (the scene's own weights) or 'trained' (the training run with
   // the shown head count; getState().modelWeights says what is shown).
-  setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${String(choice)}`,
+  setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${shown(choice)}`,
     'the weights choice', (p) => w._headroom_set_weights(p)),
   // Live training (src/app/training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({
@@ -217,21 +226,21 @@ export const VERBS = Object.freeze({
       }
       const now = READERS.train.state(w);
       const { seed = now.seed, r = now.r, lr = now.lr } = opts;
-      if (!isSeed(seed)) return `seed must be a whole number from 0 to 4294967295, not ${String(seed)}`;
-      if (!isInt32(r)) return `r must be 2 or 4 (related tokens), not ${String(r)}`;
-      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from 1e-6 to 10, not ${String(lr)}`;
+      if (!isSeed(seed)) return `seed must be a whole number from 0 to 4294967295, not ${shown(seed)}`;
+      if (!isInt32(r)) return `r must be 2 or 4 (related tokens), not ${shown(r)}`;
+      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from 1e-6 to 10, not ${shown(lr)}`;
       w._headroom_train_reset(seed, r, lr);
       return undefined;
     }),
     // step(n): n steps of every run, synchronously.
     step: trainVerb((w, n) => (isInt32(n) ? void w._headroom_train_step(n)
-      : `step(n) needs a whole number of steps (1 to 10000), not ${String(n)}`)),
+      : `step(n) needs a whole number of steps (1 to 10000), not ${shown(n)}`)),
     play: trainVerb((w) => void w._headroom_train_play()),
     pause: trainVerb((w) => void w._headroom_train_pause()),
     // Saves snapshot(heads) as a JSON file (heads: 1, 2 or 4; default the shown count).
     download: trainVerb((w, heads) => {
       const h = heads === undefined ? READERS.getState(w).heads : heads;
-      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (1, 2 or 4), not ${String(h)}`;
+      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (1, 2 or 4), not ${shown(h)}`;
     }),
   }),
 });
@@ -256,7 +265,7 @@ export const READERS = Object.freeze({
     // The run with `heads` heads, checkable with numpy (README "Training
     // snapshots"); throws when there is no such run.
     snapshot: (w, heads) => {
-      if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${String(heads)}`);
+      if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${shown(heads)}`);
       const p = w._headroom_train_snapshot_json(heads);
       if (!p) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
       return JSON.parse(w.UTF8ToString(p));
