@@ -27,7 +27,7 @@ DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium clang libcl
 
 usage() {
   cat <<'EOF'
-usage: ./build.sh [build|test|fuzz|bench|--help]
+usage: ./build.sh [build|test|fuzz|soak|bench|--help]
 
   ./build.sh          install + build the site into build/web/ + serve it on
                       http://127.0.0.1:${PORT:-8000}
@@ -37,20 +37,28 @@ usage: ./build.sh [build|test|fuzz|bench|--help]
                       as wasm under node (build/wasm-tests), the browser suites
                       against build/web/ (build/browser-tests: page + theme,
                       embed, course pages, text, training API, training
-                      views, postMessage properties), and the native suites again
+                      views, postMessage properties, short soak), and the
+                      native suites again
                       under ASan + UBSan with a short run of each libFuzzer
                       target (clang, build/native-asan); ends with "N passed, N failed"
                       (CTest tests), non-zero on any failure
   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
                       for FUZZ_SECONDS (default 60); corpus and crash files
                       go to build/native-asan/fuzz-corpus|fuzz-artifacts/
+  ./build.sh soak     the long runs: the app under ASan for SOAK_NATIVE_STEPS
+                      (default 5000) training steps with random calls (no
+                      leak, flat heap), then the page in Chromium for
+                      SOAK_STEPS (20000) steps and SOAK_CALLS (2000) random
+                      API calls (flat wasm memory and JS heap, no error,
+                      no frames when paused); the test suite runs short ones
   ./build.sh bench    build + run the forward benchmark, then the training-step
                       benchmark (tests/bench/), each wasm under node and
                       native -march=native: JSON lines, then a table (also
                       in build/bench/); then the page load in headless
                       Chromium, in phases (tests/bench/page_load.mjs)
 
-Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1),
+Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1), SOAK_STEPS,
+SOAK_CALLS, SOAK_NATIVE_STEPS (soak),
 HEADROOM_APT_MIRROR (Debian mirror for the ImGui source package; default:
 the first one in the system's own apt sources), FUZZ_SECONDS (fuzz).
 EOF
@@ -352,6 +360,23 @@ run_bench() {
 }
 
 #-----------------------------------------------------------------------------
+# soak
+#-----------------------------------------------------------------------------
+# The long runs: the app natively under ASan + UBSan for SOAK_NATIVE_STEPS
+# training steps with random calls (LeakSanitizer at exit, heap curve), then
+# the full page in Chromium for SOAK_STEPS steps and SOAK_CALLS random API
+# calls (wasm memory and JS heap curves, build/test-artifacts/soak-memory.json).
+run_soak() {
+  local rc=0
+  step "native soak under ASan + UBSan: ${SOAK_NATIVE_STEPS:-5000} steps (build/native-asan/soak_native)"
+  "$BUILD/native-asan/soak_native" "${SOAK_NATIVE_STEPS:-5000}" || rc=1
+  step "browser soak: ${SOAK_STEPS:-20000} steps, ${SOAK_CALLS:-2000} calls (tests/browser/soak.test.mjs)"
+  SOAK_STEPS="${SOAK_STEPS:-20000}" SOAK_CALLS="${SOAK_CALLS:-2000}" HEADROOM_SITE="$BUILD/web" \
+    node tests/browser/soak.test.mjs || rc=1
+  return "$rc"
+}
+
+#-----------------------------------------------------------------------------
 # serve
 #-----------------------------------------------------------------------------
 serve() {
@@ -369,6 +394,7 @@ case "${1:-}" in
   build) install_all; build_web ;;
   test)  install_all; run_tests ;;
   fuzz)  install_debian_packages; build_native_asan; run_fuzzers "${FUZZ_SECONDS:-60}" ;;
+  soak)  install_all; build_native_asan; build_web; run_soak ;;
   bench) install_all; run_bench ;;
   -h|--help|help) usage ;;
   *) usage >&2; die "unknown command '$1'" ;;
