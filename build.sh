@@ -37,7 +37,8 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       as wasm under node (build/wasm-tests), the browser suites
                       against build/web/ (build/browser-tests: page + theme,
                       embed, course pages, text, training API, training
-                      views, postMessage properties, short soak, guided
+                      views, postMessage properties, short soak, injected
+                      faults, the training program in a Worker, guided
                       tour), and the
                       native suites again
                       under ASan + UBSan with a short run of each libFuzzer

@@ -28,7 +28,8 @@
 // (embed.html?allow=https://a.example,https://b.example). "null" (a
 // sandboxed or file: host) is never allowed: such a host can only use the
 // URL hash. Messages before Headroom is ready are queued (up to kMaxQueued)
-// and answered once it is; if it fails to start they are answered with the error.
+// and answered once it is; if it fails to start they are answered with the
+// error, until a Retry starts it ('headroom:started').
 // Does not: eval anything, assign message fields into objects by their names
 // (so "__proto__" keys are harmless), or reply to anyone but the sender.
 (function () {
@@ -192,14 +193,19 @@
     reply(window.parent, parent, e.detail);
   });
 
-  window.headroom.ready.then((h) => {
+  function started(h) {
+    if (api) return;
     api = h;
+    startError = null;
     if (validOrigin(parent)) {
       reply(window.parent, parent, { type: 'headroom:ready', state: api.getState() });
       for (const e of earlyEvents.splice(0)) reply(window.parent, parent, e);
     }
     for (const e of queue.splice(0)) handle(e);
-  }, (err) => {
+  }
+  // A start that failed and was retried (the error box's Retry) succeeds later.
+  window.addEventListener('headroom:started', () => started(window.headroom));
+  window.headroom.ready.then(started, (err) => {
     startError = `Headroom could not start: ${err && err.message ? err.message : String(err)}`;
     for (const e of queue.splice(0)) handle(e);
   });

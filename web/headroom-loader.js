@@ -1,13 +1,17 @@
 // headroom-loader.js (an ES module: <script type="module">): the pages'
 // chrome around the core (headroom.mjs). It shows a loading line with
-// progress, or a readable error box if Headroom cannot start, starts one
-// instance on #canvas, and defines window.headroom, the page's JS API:
+// progress, or a readable error box if Headroom cannot start (with a Retry
+// button that starts it again: a cut download need not cost a reload),
+// starts one instance on #canvas, and defines window.headroom, the page's JS
+// API:
 //
 //   headroom.ready              Promise: resolves once the wasm runs and the
 //                               hash is applied, drawn or not (a frame out of
 //                               view draws when it comes into view); rejects,
 //                               with the message shown on the page, if
-//                               Headroom cannot start
+//                               Headroom cannot start; after Retry it is the
+//                               new attempt's promise (window event
+//                               'headroom:started' when an attempt succeeds)
 //   headroom.setHeads(n)        1, 2, 4 or 8 heads     } each returns getState();
 //   headroom.setSentence(text)  new sentence           } a refused input keeps the
 //   headroom.selectToken(i)     query token index      } previous state and sets
@@ -61,8 +65,14 @@ import { apiShape, createHeadroom } from './headroom.mjs';
 const $ = (id) => document.getElementById(id);
 let inst = null;  // the core's instance once running
 let resolveReady, rejectReady;
-const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
-ready.catch(() => {});  // the page shows the error; no unhandled-rejection noise
+// `ready` is replaced when Retry starts a new attempt after a failure, so
+// headroom.ready is always the promise of the attempt in progress.
+let ready;
+function newReady() {
+  ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  ready.catch(() => {});  // the page shows the error; no unhandled-rejection noise
+}
+newReady();
 
 // --- chrome: loading line, error box, theme ---------------------------------
 function element(tag, attrs, ...children) {
@@ -78,7 +88,8 @@ document.body.append(
   element('div', { id: 'error', role: 'alert' },
     element('h1', {}, 'Headroom could not start'),
     element('p', { id: 'error-text' }),
-    element('p', {}, 'It needs a browser with WebAssembly (with SIMD) and WebGL 2.')));
+    element('p', {}, 'It needs a browser with WebAssembly (with SIMD) and WebGL 2.'),
+    element('button', { id: 'retry', type: 'button' }, 'Retry')));
 
 function setStatus(text, fraction) {
   $('status-text').textContent = text;
@@ -157,7 +168,7 @@ const api = apiShape((entry, kind, path) => {
   const call = (...args) => { need(); return path.reduce((o, k) => o[k], inst)(...args); };
   return kind === 'verb' ? (...args) => { const r = call(...args); syncHash(); return r; } : call;
 });
-window.headroom = Object.freeze({ ready, ...api });
+window.headroom = Object.freeze({ get ready() { return ready; }, ...api });
 
 function startHashSync() {
   const initial = location.hash.replace(/^#/, '');
@@ -188,18 +199,37 @@ function wireSentenceForm() {
 
 // --- start ------------------------------------------------------------------------
 window.addEventListener('error', (e) => { if (!inst) fail(e.message || 'a script error stopped the page'); });
-setStatus('Loading Headroom…', 0);
-createHeadroom({
-  canvas: $('canvas'),
-  onProgress: (fraction, bytes) => (fraction < 1
-    ? setStatus(`Loading Headroom… ${(bytes / 1048576).toFixed(1)} MB`, fraction) : setStatus('Starting…')),
-  onAbort: fail,
-}).then((h) => {
-  inst = h;
-  $('status').classList.add('hidden');
-  // No canvas.focus(): a frame that takes focus at start steals the keys of
-  // whatever the reader is typing in the host page.
-  startHashSync();
-  wireSentenceForm();
-  resolveReady(window.headroom);
-}, (err) => fail(err && err.message ? err.message : String(err)));
+// One attempt to start; Retry (in the error box) makes another, after the
+// core has forgotten the failed download (headroom.mjs keeps no failed promise).
+let started = false;  // the API, hash and form are wired once, on the first success
+function start() {
+  setStatus('Loading Headroom…', 0);
+  createHeadroom({
+    canvas: $('canvas'),
+    onProgress: (fraction, bytes) => (fraction < 1
+      ? setStatus(`Loading Headroom… ${(bytes / 1048576).toFixed(1)} MB`, fraction) : setStatus('Starting…')),
+    onAbort: fail,
+  }).then((h) => {
+    inst = h;
+    $('status').classList.add('hidden');
+    // No canvas.focus(): a frame that takes focus at start steals the keys of
+    // whatever the reader is typing in the host page.
+    if (!started) {
+      started = true;
+      startHashSync();
+      wireSentenceForm();
+    }
+    resolveReady(window.headroom);
+    window.dispatchEvent(new CustomEvent('headroom:started'));
+  }, (err) => fail(err && err.message ? err.message : String(err)));
+}
+$('retry').addEventListener('click', () => {
+  if (!failed || inst) return;
+  failed = false;
+  $('error').style.display = '';
+  $('status').classList.remove('hidden');
+  $('canvas').classList.remove('hidden');
+  newReady();
+  start();
+});
+start();

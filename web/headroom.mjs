@@ -137,7 +137,19 @@ async function compileWithProgress(url) {
   const counted = new Response(response.body.pipeThrough(counter), {
     headers: { 'Content-Type': 'application/wasm' },
   });
-  const module = await WebAssembly.compileStreaming(counted);
+  let module;
+  try {
+    module = await WebAssembly.compileStreaming(counted);
+  } catch (e) {
+    // A body that ended early (a dropped connection, a proxy's time-out) is a
+    // download problem, not a broken file: say which, so Retry makes sense.
+    const mb = (n) => (n / 1048576).toFixed(1);
+    if (total && received < total) {
+      throw new Error(`headroom.wasm stopped downloading after ${mb(received)} of ${mb(total)} MB ` +
+        `(the connection was cut). Retry to load it again.`);
+    }
+    throw new Error(`headroom.wasm could not be compiled (${e && e.message ? e.message : e}).`);
+  }
   progress(total || received, total || received);
   return module;
 }

@@ -170,7 +170,9 @@ bool Demo::apply_hash(std::string_view hash) {
   if (p.state.theme) theme = *p.state.theme;
   // Training: a new seed or r starts the runs afresh (the same ones keep the
   // runs going, so re-applying the page's own hash changes nothing).
-  const Trainer& tr = training.trainer();
+  // (Read through Training, not its Trainer: a link without them does not
+  // build the Trainer; training.h "Lazy".)
+  const Training& tr = training;
   if ((p.state.seed && *p.state.seed != tr.seed()) || (p.state.r && *p.state.r != tr.relations())) {
     const Status s = training.reset(p.state.seed.value_or(tr.seed()), p.state.r.value_or(tr.relations()), tr.lr());
     if (!s) messages.push_back("the link's seed or r was refused: " + s.error);
@@ -195,7 +197,7 @@ bool Demo::apply_hash(std::string_view hash) {
 std::string Demo::hash() const {
   UrlState s = url_state_of(scene, draft.data(), view, theme);
   // Training keys only when they differ from the defaults (a plain link stays short).
-  const Trainer& tr = training.trainer();
+  const Training& tr = training;
   if (tr.seed() != kDefaultSeed) s.seed = tr.seed();
   if (tr.relations() != kDefaultRelations) s.r = tr.relations();
   if (training.weights_choice() != kWeightChoices[0]) s.weights = training.weights_choice();

@@ -18,6 +18,11 @@ double Training::steady_ms() {
 
 Training::Training(Clock now) : now_(std::move(now)) { publish(); }
 
+const Trainer& Training::trainer() const {
+  if (!trainer_) trainer_ = std::make_unique<Trainer>();
+  return *trainer_;
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] verbs
 //-----------------------------------------------------------------------------
@@ -27,7 +32,7 @@ Status Training::refuse(Status s) {
 }
 
 Status Training::reset(int64_t seed, int r, float lr) {
-  if (Status s = trainer_.reset(seed, r, lr); !s) return refuse(std::move(s));
+  if (Status s = t().reset(seed, r, lr); !s) return refuse(std::move(s));
   refusal_.clear();
   meter_.clear();
   gate_.clear();
@@ -36,7 +41,7 @@ Status Training::reset(int64_t seed, int r, float lr) {
 }
 
 Status Training::step(int n) {
-  if (Status s = trainer_.step(n); !s) return refuse(std::move(s));
+  if (Status s = t().step(n); !s) return refuse(std::move(s));
   refusal_.clear();
   if (all_diverged()) running_ = false;
   publish();
@@ -44,7 +49,7 @@ Status Training::step(int n) {
 }
 
 Status Training::set_lr(float lr) {
-  if (Status s = trainer_.set_lr(lr); !s) return refuse(std::move(s));
+  if (Status s = t().set_lr(lr); !s) return refuse(std::move(s));
   refusal_.clear();
   return Status::ok();
 }
@@ -84,7 +89,8 @@ Status Training::set_weights(std::string_view choice) {
 std::string Training::error() const {
   if (!refusal_.empty()) return refusal_;
   std::string out;
-  for (const TrainRun& run : trainer_.runs())
+  if (!started()) return out;
+  for (const TrainRun& run : trainer_->runs())
     if (run.diverged) {
       if (!out.empty()) out += "; ";
       out += run.message;
@@ -93,7 +99,7 @@ std::string Training::error() const {
 }
 
 bool Training::all_diverged() const {
-  for (const TrainRun& run : trainer_.runs())
+  for (const TrainRun& run : trainer().runs())
     if (!run.diverged) return false;
   return true;
 }
@@ -102,7 +108,7 @@ bool Training::all_diverged() const {
 // [SECTION] the frame tick
 //-----------------------------------------------------------------------------
 void Training::publish() {
-  chart_step_ = trainer_.step_count();
+  chart_step_ = started() ? trainer_->step_count() : 0;
   ++chart_updates_;
 }
 
@@ -125,7 +131,7 @@ bool Training::tick(bool reduced_motion) {
       }
     }
     bool run() { return t.run_unit(); }
-  } units{trainer_};
+  } units{t()};
   const int n = pacer_.run(units, now_, max_steps_per_frame_);
   const double t1 = now_();
   meter_.add(n, t1);
@@ -151,7 +157,7 @@ void Training::sync_scene(Scene& scene) {
     synced_update_ = -1;
   };
   if (choice_ == kWeightChoices[0]) return show_built("");
-  const AttentionWeights* w = trainer_.weights(heads);
+  const AttentionWeights* w = trainer().weights(heads);
   if (w == nullptr) {
     std::string runs;
     for (size_t i = 0; i < kTrainHeads.size(); ++i) {

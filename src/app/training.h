@@ -19,6 +19,12 @@
 // - sync_scene(): with "trained" chosen, hands the Scene the trained weights
 //   of the run with the Scene's head count; a head count with no run gets the
 //   built weights AND a note saying so (weights_shown() = "built").
+// Lazy: the Trainer (its held-out set and the runs' step-0 evaluation) is
+// built the first time anything needs it: a verb other than pause and
+// set_weights("built"), trainer(), state_json(), snapshot_json(), or
+// sync_scene() with "trained" chosen. Until then seed(), relations() and
+// lr() give the defaults and the views that never ask cost nothing. The
+// built Trainer is the same as an eagerly built one (tests compare the JSON).
 // Does not: train itself (engine/train/trainer.h does), read a clock of its own
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
@@ -37,6 +43,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -76,7 +83,15 @@ class Training {
   void sync_scene(Scene& scene);
 
   // [reads]
-  const Trainer& trainer() const { return trainer_; }
+  // The Trainer, built on first use (see "Lazy" above): its held-out set and
+  // step-0 evaluation cost tens of ms that a reader who never opens training
+  // should not pay at start-up.
+  const Trainer& trainer() const;
+  bool started() const { return trainer_ != nullptr; }
+  // The runs' settings, without building the Trainer (the defaults until then).
+  int64_t seed() const { return started() ? trainer_->seed() : kDefaultSeed; }
+  int relations() const { return started() ? trainer_->relations() : kDefaultRelations; }
+  float lr() const { return started() ? trainer_->lr() : kDefaultLr; }
   bool running() const { return running_; }
   double steps_per_second() const { return meter_.per_second(); }
   int steps_last_frame() const { return pacer_.last_steps(); }  // whole steps completed
@@ -104,11 +119,12 @@ class Training {
 
  private:
   Status refuse(Status s);  // records a refusal, returns it
+  Trainer& t() { return const_cast<Trainer&>(trainer()); }  // builds on first use
   void publish();
   bool all_diverged() const;
 
   Clock now_;
-  Trainer trainer_;
+  mutable std::unique_ptr<Trainer> trainer_;  // null until first used
   FramePacer pacer_;
   RateMeter meter_;
   ChartGate gate_;

@@ -31,7 +31,7 @@ void append_mat(std::string& out, std::initializer_list<long long> shape, const 
 }  // namespace
 
 std::string Training::state_json() const {
-  const Trainer& t = trainer_;
+  const Trainer& t = trainer();
   const int R = t.relations();
   std::string out;
   out.reserve(8192);
@@ -69,7 +69,7 @@ std::string Training::state_json() const {
 
 Status Training::snapshot_json(int heads, std::string& out) const {
   TrainSnapshot s;
-  if (Status st = trainer_.snapshot(heads, s); !st) return st;
+  if (Status st = trainer().snapshot(heads, s); !st) return st;
   const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;
   out.clear();
   out.reserve(static_cast<size_t>((2 * B * L * D + 8 * D * D) * 13));

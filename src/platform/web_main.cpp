@@ -6,7 +6,8 @@
 // its framebuffer scale (and re-rasterise the fonts when the ratio changes),
 // feed GLFW's mouse positions in CSS pixels, run the app's tick
 // (app::Demo::tick: the stress mode's forward pass and the training steps;
-// paused, hidden or off-screen it runs neither), restyle the UI when the
+// paused, hidden or off-screen it runs neither; with the WebGL context lost
+// it runs the tick and draws nothing), restyle the UI when the
 // app's theme changed and draw ui::draw_ui. Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request), counts the frames it draws,
@@ -134,7 +135,14 @@ bool track_canvas_size() {
 void frame(void*) {
   using headroom::platform::guest;
   auto& gs = guest();
-  if (gs.context_lost || gs.paused) return;  // paused: out of view (the loop may run before it stops)
+  if (gs.paused) return;  // out of view or hidden (the loop may run before it stops)
+  if (gs.context_lost) {
+    // Nothing can be drawn until the context comes back, but a lost GPU is
+    // no reason to stop learning: training keeps its steps, the views
+    // catch up when the context returns.
+    headroom::platform::demo().tick();
+    return;
+  }
   if (gs.context_restored) {  // every GL object died with the old context
     gs.context_restored = false;
     ImGui_ImplOpenGL3_Shutdown();

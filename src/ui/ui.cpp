@@ -305,6 +305,23 @@ void compact_lesson(Demo& demo) {
   end_panel();
 }
 
+// The full lesson's training cards, at its end, build the trainer the first
+// time they are drawn (app/training.h "Lazy"): until they scroll into view a
+// card of about their height stands in, so a reader who never scrolls there
+// never pays for it.
+void training_cards(Demo& demo) {
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  if (!demo.training.started() && !ImGui::IsRectVisible(top, ImVec2(top.x + 1.f, top.y + 1.f))) {
+    begin_card("##train");
+    section_title("Training from random weights", "sets itself up when it scrolls into view");
+    ImGui::Dummy(ImVec2(1.f, 560.f));
+    end_card();
+    return;
+  }
+  begin_card("##train"); view_train(demo); end_card();
+  begin_card("##specialisation"); view_specialisation(demo); end_card();
+}
+
 void header() {
   ImGui::PushFont(fonts().big);
   ImGui::TextUnformatted("Headroom");
@@ -457,8 +474,7 @@ void draw_ui(Demo& demo) {
   }
   begin_card("##concat"); view_concat(demo); end_card();
   begin_card("##steps"); view_steps(demo); end_card();
-  begin_card("##train"); view_train(demo); end_card();
-  begin_card("##specialisation"); view_specialisation(demo); end_card();
+  training_cards(demo);
   begin_card("##stress"); view_stress(demo); end_card();
   ImGui::Dummy(ImVec2(1, 12));
 

@@ -122,3 +122,60 @@ TEST_CASE("training verbs through the Demo: refusals set error and keep state; t
   CHECK(d.training.trainer().step_count() == steps);
   CHECK(d.training.trainer().runs()[0].steps == 1);
 }
+
+TEST_CASE("lazy trainer: the lesson's own verbs, hash and state never build it; training's first use does, "
+          "and then trains exactly as an eagerly built one") {
+  Demo d;
+  // Everything a reader does who never opens training.
+  CHECK(d.apply_hash("heads=2&query=6&focus=0.5&view=lesson&theme=dark&weights=built"));
+  CHECK(d.set_heads(4));
+  CHECK(d.select_token(1));
+  (void)state_of(d);
+  (void)d.hash();
+  CHECK_FALSE(d.tick());
+  d.train_pause();
+  CHECK(d.set_weights("built"));
+  CHECK_FALSE(d.training.started());
+  CHECK(d.training.seed() == kDefaultSeed);
+  CHECK(d.training.relations() == kDefaultRelations);
+  CHECK(d.training.lr() == kDefaultLr);
+
+  // Each first use builds it.
+  {
+    Demo t;
+    CHECK(t.set_weights("trained"));  // the views now need a run's weights
+    CHECK(t.training.started());
+  }
+  {
+    Demo t;
+    CHECK(t.apply_hash("seed=9"));  // a link naming a seed starts its runs
+    CHECK(t.training.started());
+    CHECK(t.training.seed() == 9);
+  }
+  {
+    Demo t;
+    (void)t.training.state_json();  // train.state()
+    CHECK(t.training.started());
+  }
+  {
+    Demo t;
+    CHECK(t.train_play());
+    CHECK(t.training.started());
+  }
+
+  // Built late, the runs are the engine's own, bit for bit: the same losses
+  // and history as a Trainer built eagerly and stepped alike.
+  REQUIRE(d.train_step(6));
+  Trainer eager;
+  REQUIRE(eager.step(6).is_ok());
+  const auto& late = d.training.trainer().runs();
+  REQUIRE(late.size() == eager.runs().size());
+  for (size_t i = 0; i < late.size(); ++i) {
+    REQUIRE(late[i].history.size() == eager.runs()[i].history.size());
+    for (size_t p = 0; p < late[i].history.size(); ++p) {
+      CHECK(late[i].history[p].step == eager.runs()[i].history[p].step);
+      CHECK(late[i].history[p].loss == eager.runs()[i].history[p].loss);  // exact
+      CHECK(late[i].history[p].weight_on == eager.runs()[i].history[p].weight_on);
+    }
+  }
+}
