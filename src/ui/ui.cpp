@@ -310,8 +310,13 @@ void compact_lesson(Demo& demo) {
 // card of about their height stands in, so a reader who never scrolls there
 // never pays for it.
 void training_cards(Demo& demo) {
-  const ImVec2 top = ImGui::GetCursorScreenPos();
-  if (!demo.training.started() && !ImGui::IsRectVisible(top, ImVec2(top.x + 1.f, top.y + 1.f))) {
+  // ImGui's first frames are not laid out yet (on the first, these cards sit
+  // at y = 342 of an 800 px page whose settled layout puts them at 1506), so
+  // they decide from the third frame on, and ask for it.
+  const bool settling = ImGui::GetFrameCount() < 3;
+  if (settling) request_frames(2);
+  const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+  if (!demo.training.started() && (settling || ImGui::GetCursorScreenPos().y > bottom)) {
     begin_card("##train");
     section_title("Training from random weights", "sets itself up when it scrolls into view");
     ImGui::Dummy(ImVec2(1.f, 560.f));

@@ -1,7 +1,8 @@
 // train_worker.test.mjs: the training program (issue 18) in a dedicated
 // Worker, its own script and CTest test (browser_train_worker).
 //
-// Does: in the page, fetch headroom-train.js + headroom-train-worker.js, start
+// Does: check that the page builds its own trainer only when training is
+// first used (the full lesson's cards scrolled into view); in the page, fetch headroom-train.js + headroom-train-worker.js, start
 // them as a Worker from a blob URL (as a sandboxed frame must) and check:
 // the Worker starts and says how long fetch + compile + start took; its
 // curves equal the page's own training (window.headroom.train, main thread)
@@ -26,7 +27,33 @@ const SUITE_TIMEOUT_MS = 180_000;
 const strip = (s) => s.runs.map(({ heads, loss, floor, steps, diverged, history, perHead }) =>
   ({ heads, loss, floor, steps, diverged, history, perHead }));
 
+// The page's own trainer is built on training's first use (app/training.h
+// "Lazy"): the full lesson at 1280 x 800 draws no training card until the
+// reader scrolls down to it, and then the card trains as ever.
+async function lazyTests({ browser, url, watch }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  watch(page, 'lazy');
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+    await page.evaluate(() => window.headroom.ready);
+    await page.waitForTimeout(800);
+    await test('lazy trainer: the full lesson builds no trainer until its cards scroll into view', async () => {
+      const before = await page.evaluate(() => window.headroom.debug.layout().trainChart.runs.length);
+      assert(before === 0, `the loss chart drew ${before} runs before anyone scrolled to it`);
+      const box = await page.locator('#canvas').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 40; ++i) { await page.mouse.wheel(0, 400); await page.waitForTimeout(30); }
+      await page.waitForFunction(() => window.headroom.debug.layout().trainChart.runs.length === 3, null, { timeout: 10_000 });
+    });
+  } finally {
+    await context.close();
+  }
+}
+
 async function workerTests({ browser, url, watch }) {
+  await lazyTests({ browser, url, watch });
   const context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   watch(page, 'train-worker');
