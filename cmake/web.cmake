@@ -62,7 +62,7 @@ target_link_options(headroom PRIVATE
   -sALLOW_MEMORY_GROWTH=1
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
-  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8)
+  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAP32)
 # Shaders (one program per shaders/*.glsl) and the UI fonts, compiled in
 # through headers generated into the build folder (cmake/embed.cmake).
 include(${CMAKE_SOURCE_DIR}/cmake/embed.cmake)
@@ -107,3 +107,19 @@ foreach(src ${HEADROOM_WEB_FILES})
 endforeach()
 add_custom_target(headroom_site ALL DEPENDS ${HEADROOM_WEB_COPIES})
 add_dependencies(headroom headroom_site)
+
+# The training program (issue 18): the engine's core + train rooms and the
+# app's Training (its verbs and state JSON, the page's own code), without
+# ImGui, GL or the page's glue, as headroom-train.js + headroom-train.wasm for
+# a dedicated Worker (web/headroom-train-worker.js). The linker keeps only
+# what its exports reach. The engine keeps -O3, as in the page.
+add_executable(headroom_train src/platform/train/train_api.cpp)
+target_link_libraries(headroom_train PRIVATE headroom_app)
+target_compile_options(headroom_train PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
+target_link_options(headroom_train PRIVATE
+  -Oz -msimd128 -sFILESYSTEM=0 -sTEXTDECODER=2 -sALLOW_MEMORY_GROWTH=1
+  -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomTrainModule -sENVIRONMENT=web,worker
+  -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=UTF8ToString)
+set_target_properties(headroom_train PROPERTIES
+  OUTPUT_NAME "headroom-train" SUFFIX ".js"
+  RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")

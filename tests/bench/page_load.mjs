@@ -18,6 +18,13 @@
 //     readyMs        navigation start -> first frame presented (the total)
 //   {"variant":"page-size", "files": {name: [raw, gzip]}, "rawBytes", "gzipBytes"}
 //     every file the page fetched before its first frame, gzip -9 sizes
+//   {"variant":"train-program", "loads", "startMs", "workerStartMs", "files", "gzipBytes"}
+//     the training program (issue 18), fetched and started when training is
+//     first used, on a page that has started: startMs = fetching
+//     headroom-train.js + headroom-train-worker.js, starting the Worker from
+//     a blob URL and its start message (median); workerStartMs = inside the
+//     Worker: fetching, compiling and starting headroom-train.wasm; files
+//     with raw and gzip -9 sizes (not counted in page-size)
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
 // script, so the page needs no bench code: an instantiate(bytes) call is
 // split into compile + instantiate, which is what it does inside.
@@ -33,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../browser/harness.mjs';
 import { serveStatic } from '../../tools/serve.mjs';
+import { startWorker } from '../browser/train_worker_start.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.resolve(process.argv[2] || path.join(ROOT, 'build/web'));
@@ -100,6 +108,20 @@ async function loadOnce(browser, url) {
   }
 }
 
+// One start of the training program's Worker in a fresh context, once the page is ready.
+async function trainProgramOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.ready);
+    return await page.evaluate(startWorker);
+  } finally {
+    await context.close();
+  }
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -128,6 +150,19 @@ async function main() {
       gz += sizes[1];
     }
     console.log(JSON.stringify({ variant: 'page-size', files, rawBytes: raw, gzipBytes: gz }));
+
+    const starts = [];
+    for (let i = 0; i < LOADS; i++) starts.push(await trainProgramOnce(browser, url));
+    const trainFiles = {};
+    let trainGz = 0;
+    for (const name of ['headroom-train.js', 'headroom-train-worker.js', 'headroom-train.wasm']) {
+      const body = readFileSync(path.join(SITE, name));
+      trainFiles[name] = [body.length, gzipSync(body, { level: 9 }).length];
+      trainGz += trainFiles[name][1];
+    }
+    console.log(JSON.stringify({ variant: 'train-program', loads: LOADS,
+      startMs: round(median(starts.map((s) => s.totalMs))), workerStartMs: round(median(starts.map((s) => s.workerMs))),
+      files: trainFiles, gzipBytes: trainGz }));
   } finally {
     await browser.close();
     server.close();

@@ -1,0 +1,113 @@
+// headroom-train-worker.js: the driver of the training program
+// (headroom-train.js + headroom-train.wasm: src/platform/train/train_api.cpp)
+// inside a dedicated Worker.
+//
+// How it is started (TOOLCHAIN.md "Workers in sandboxed and CSP pages"): the
+// page fetches headroom-train.js and this file (CORS), and starts
+//   new Worker(URL.createObjectURL(new Blob([trainJs, '\n', thisFile])))
+// so a sandboxed frame (opaque origin) gets the Worker too; then it posts
+//   {type: 'init', wasmUrl}                  the absolute URL of headroom-train.wasm
+// and the Worker answers {type: 'started', ms} (fetch + compile + start, ms)
+// or {type: 'failed', message}.
+// Verbs, each answered once with {type: 'state', id, ok, state}:
+//   {id, verb: 'reset', args: [seed, r, lr]}   every run afresh
+//   {id, verb: 'step', args: [n]}              n steps of every run
+//   {id, verb: 'play'} / {id, verb: 'pause'}   train continuously / stop
+//   {id, verb: 'state'}                        the state as it is
+// While playing it trains in slices of about 30 ms (whole steps, no frame
+// budget), reads messages between slices, and posts {type: 'state', state}
+// at most every 33 ms (about 30 a second) and when it stops. `state` is the
+// program's train.state() JSON, parsed, with stepsPerSecond measured here
+// over the last second of play (0 while paused); every field the program
+// writes passes through unchanged.
+// Does not: draw, touch the page, or train while paused (nothing runs
+// between messages then).
+/* global createHeadroomTrainModule */
+'use strict';
+
+(() => {
+  const SLICE_MS = 30;
+  const POST_EVERY_MS = 33;
+  let w = null;            // the program's module, once started
+  let playing = false;
+  let lastPost = -Infinity;
+  const rate = [];         // [time, steps] of the last second of play
+  let queued = false;
+  const channel = new MessageChannel();  // a yield that is not clamped like setTimeout
+
+  const stepsPerSecond = () => {
+    if (!playing || rate.length < 2) return 0;
+    const span = (rate[rate.length - 1][0] - rate[0][0]) / 1000;
+    let steps = 0;
+    for (let i = 1; i < rate.length; ++i) steps += rate[i][1];
+    return span > 0 ? steps / span : 0;
+  };
+  const state = () => {
+    const s = JSON.parse(w.UTF8ToString(w._headroom_train_state_json()));
+    s.running = playing;
+    s.stepsPerSecond = stepsPerSecond();
+    return s;
+  };
+  const post = (extra) => {
+    lastPost = performance.now();
+    self.postMessage({ type: 'state', state: state(), ...extra });
+  };
+
+  function slice() {
+    queued = false;
+    if (!playing) return;
+    const steps = w._headroom_train_for(SLICE_MS);
+    const now = performance.now();
+    rate.push([now, steps]);
+    while (rate.length > 2 && now - rate[0][0] > 1000) rate.shift();
+    if (steps === 0) playing = false;  // every run has diverged
+    if (!playing || now - lastPost >= POST_EVERY_MS) post();
+    if (playing) { queued = true; channel.port2.postMessage(0); }
+  }
+  channel.port1.onmessage = slice;
+
+  async function start(wasmUrl) {
+    const t0 = performance.now();
+    const response = await fetch(wasmUrl);
+    if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
+    const module = await WebAssembly.compile(await response.arrayBuffer());
+    w = await createHeadroomTrainModule({
+      instantiateWasm: (imports, receive) => {
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+        return {};
+      },
+      print: (text) => console.log(text),
+      printErr: (text) => console.error(text),
+    });
+    return performance.now() - t0;
+  }
+
+  const VERBS = {
+    reset: (seed, r, lr) => w._headroom_train_reset(seed, r, lr) === 1,
+    step: (n) => w._headroom_train_step(n) === 1,
+    play: () => {
+      const ok = JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).runs.some((run) => !run.diverged);
+      if (ok && !playing) { playing = true; rate.length = 0; rate.push([performance.now(), 0]); }
+      return ok;
+    },
+    pause: () => { playing = false; rate.length = 0; return true; },
+    state: () => true,
+  };
+
+  self.onmessage = async (e) => {
+    const m = e.data || {};
+    if (m.type === 'init') {
+      try {
+        self.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
+      } catch (err) {
+        self.postMessage({ type: 'failed', message: String(err && err.message || err) });
+      }
+      return;
+    }
+    if (!w) { self.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
+    const verb = VERBS[m.verb];
+    const ok = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
+    post({ id: m.id, ok });
+    if (playing && !queued) { queued = true; channel.port2.postMessage(0); }
+  };
+})();
