@@ -147,8 +147,12 @@ void setup_fonts(float density) {
 }
 
 void same_line_if_fits(float width, float spacing) {
-  ImGui::SameLine(0, spacing);
-  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+  // Decided before moving: SameLine and then NewLine would leave an empty
+  // item at the row's far end, which widens the window's content past its
+  // room (a sideways scroll range, found at 360 px in the training card).
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float gap = spacing < 0.f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (w->DC.CursorPosPrevLine.x + gap + width <= w->WorkRect.Max.x) ImGui::SameLine(0, spacing);
 }
 
 void help_marker(const char* text) {
