@@ -9,10 +9,17 @@
 // In (from an allowed origin only):
 //   {type: 'headroom:get', id?}
 //   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?,
-//                        weights?}                 weights: 'built' | 'trained'
+//                        weights?, knockout?, tieQK?}
+//                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
 //    seed?, r?, lr? (reset), n? (step, default 1)}
 //     answered with {type: 'headroom:train-state', train: train.state(), error, id?}
+//   {type: 'headroom:tour', id?, action: 'go' | 'predict' | 'reveal' | 'replay' | 'get',
+//    step? (go), answer? (predict)}
+//     answered with {type: 'headroom:tour-state', tour: tour.state(), error, id?}
+//   and, as they happen (from messages, the API or the learner's clicks):
+//   {type: 'headroom:tour-event', event: 'entered' | 'predicted' | 'revealed',
+//    step, stepId, predicted?, measured?, score?}
 //   `error` in the reply is null, or why (part of) the message was refused;
 //   a refused field keeps its previous value.
 //
@@ -29,8 +36,9 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'weights'];
+  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'weights', 'knockout', 'tieQK'];
   const kTrainActions = ['reset', 'step', 'play', 'pause'];
+  const kTourActions = ['go', 'predict', 'reveal', 'replay', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
   function parentOrigin() {
@@ -84,6 +92,9 @@
     if (own(data, 'heads')) verb(api.setHeads, data.heads);
     if (own(data, 'focus')) verb(api.setFocus, data.focus);
     if (own(data, 'weights')) verb(api.setWeights, data.weights);
+    // After heads: a new head count clears the knockout.
+    if (own(data, 'knockout')) verb(api.setKnockout, data.knockout);
+    if (own(data, 'tieQK')) verb(api.setTieQK, data.tieQK);
     for (const k of ['view', 'theme']) {
       if (!own(data, k)) continue;
       if (typeof data[k] !== 'string') { errors.push(`${k} must be a string`); continue; }
@@ -114,6 +125,21 @@
     return { type: 'headroom:train-state', train, error };
   }
 
+  // Runs a headroom:tour action; the reply carries tour.state().
+  function applyTour(data) {
+    const action = data.action;
+    if (!kTourActions.includes(action)) {
+      return { type: 'headroom:tour-state', tour: api.tour.state(),
+        error: `headroom:tour needs action ${kTourActions.map((a) => JSON.stringify(a)).join(', ')}, not ${JSON.stringify(String(action)).slice(0, 40)}` };
+    }
+    let tour;
+    if (action === 'get') return { type: 'headroom:tour-state', tour: api.tour.state(), error: null };
+    if (action === 'go') tour = api.tour.go(data.step);
+    else if (action === 'predict') tour = api.tour.predict(data.answer);
+    else tour = api.tour[action]();
+    return { type: 'headroom:tour-state', tour, error: tour.error };
+  }
+
   function handle(event) {
     const data = event.data;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) return;  // not for us
@@ -136,8 +162,13 @@
       const reply_ = applyTrain(data);
       quiet = false;
       reply(event.source, event.origin, withId(reply_, id));
+    } else if (data.type === 'headroom:tour') {
+      quiet = true;
+      const reply_ = applyTour(data);
+      quiet = false;
+      reply(event.source, event.origin, withId(reply_, id));
     } else {
-      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get, headroom:set or headroom:train)`));
+      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get, headroom:set, headroom:train or headroom:tour)`));
     }
   }
 
@@ -153,11 +184,23 @@
     if (api && !quiet && validOrigin(parent)) reply(window.parent, parent, stateMessage(undefined, null));
   });
 
+  // The tour's events go to the parent as they happen (headroom-loader.js).
+  // Those of the page's own hash (tour=N) come before ready: sent after it.
+  const earlyEvents = [];
+  window.addEventListener('headroom:tour-event', (e) => {
+    if (!validOrigin(parent)) return;
+    if (!api) { if (earlyEvents.length < 16) earlyEvents.push(e.detail); return; }
+    reply(window.parent, parent, e.detail);
+  });
+
   function started(h) {
     if (api) return;
     api = h;
     startError = null;
-    if (validOrigin(parent)) reply(window.parent, parent, { type: 'headroom:ready', state: api.getState() });
+    if (validOrigin(parent)) {
+      reply(window.parent, parent, { type: 'headroom:ready', state: api.getState() });
+      for (const e of earlyEvents.splice(0)) reply(window.parent, parent, e);
+    }
     for (const e of queue.splice(0)) handle(e);
   }
   // A start that failed and was retried (the error box's Retry) succeeds later.

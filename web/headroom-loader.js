@@ -16,6 +16,10 @@
 //   headroom.setSentence(text)  new sentence           } a refused input keeps the
 //   headroom.selectToken(i)     query token index      } previous state and sets
 //   headroom.setFocus(f)        single head: 0..1      } state.error
+//   headroom.setKnockout([h])   0-based heads zeroed before W_O; state.knockout,
+//                               state.carried (per lesson target, 0..1)
+//   headroom.setTieQK(bool)     W_K = W_Q in every head; state.tieQK, state.scores
+//                               (per head, the query's scaled scores)
 //   headroom.setStress(n)       0 = off, else repeat the sentence to n <= 512
 //                               tokens and recompute every frame; state.stress
 //   headroom.getState()         plain JSON object: tokens (string[]), heads,
@@ -33,6 +37,8 @@
 //   headroom.hash()             the current state as a hash (without '#')
 //   headroom.setWeights(w)      'built' | 'trained': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
+//   headroom.tour.go(n), .predict(answer), .reveal(), .replay(): the
+//                               guided lesson; each returns tour.state()
 //   headroom.train.reset({seed, r, lr}), .step(n), .play(), .pause(),
 //                  .download(heads): live training; each returns
 //                               train.state(); train.snapshot(heads) the
@@ -47,7 +53,8 @@
 //
 // Keeps the state in the page's URL hash: applies it on load and on
 // hashchange, writes it back (history.replaceState) after every change, and
-// fires a window event 'headroom:statechange' (headroom-embed.js listens).
+// fires a window event 'headroom:statechange' (headroom-embed.js listens),
+// and a 'headroom:tour-event' for each tour event.
 // Follows the state's theme: <html data-theme="light|dark"> (headroom.css
 // colours the chrome from it), from the hash before the wasm runs and from
 // the state's own hash after.
@@ -133,8 +140,19 @@ function showSentence() {
   shownSentence = text;
   input.value = text;
 }
+// The tour's events (entered, predicted, revealed) as they happen, whether
+// from the API, a message or the canvas: each as a window event
+// 'headroom:tour-event' whose detail is the headroom:tour-event message
+// (headroom-embed.js forwards them to the host page).
+let lastTourEvent = 0;
+function flushTourEvents() {
+  const { events, last } = inst.tour.events(lastTourEvent);
+  lastTourEvent = last;
+  for (const e of events) window.dispatchEvent(new CustomEvent('headroom:tour-event', { detail: e }));
+}
 function syncHash() {
   if (!inst) return;
+  flushTourEvents();
   const h = inst.hash();
   if (h === lastHash) return;
   lastHash = h;

@@ -11,9 +11,10 @@
 // out of view, or in an off-screen iframe where the browser runs no animation
 // frames, answers at once and draws when it comes into view), to an instance with the verbs of
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
-// setWeights, applyHash: each returns getState(); train.reset, train.step,
+// setKnockout, setTieQK, setWeights, applyHash: each returns getState();
+// tour.go, tour.predict, tour.reveal, tour.replay: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state()) and
-// its readers (getState, hash, train.state, train.snapshot, debug.layout)
+// its readers (getState, hash, tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
@@ -187,6 +188,17 @@ function withCString(w, text, fn) {
   try { return fn(p); } finally { w._free(p); }
 }
 
+// Passes an array of int32 to a C function taking (const int*, n) (on the
+// heap); returns its result, or null when it does not fit in memory.
+function withInts(w, ints, fn) {
+  const p = w._malloc(4 * Math.max(1, ints.length));
+  if (!p) return null;
+  try {
+    ints.forEach((v, i) => { w.HEAP32[(p >> 2) + i] = v; });
+    return fn(p, ints.length);
+  } finally { w._free(p); }
+}
+
 // Passes text to `fn`, or says why JS cannot: `what` names it in messages.
 function passText(w, text, typeError, what, fn) {
   if (typeof text !== 'string') return typeError;
@@ -200,6 +212,52 @@ const trainVerb = (fn) => Object.assign(fn, {
   result: (w) => READERS.train.state(w),
   reject: (w, p) => w._headroom_train_reject(p),
 });
+
+// A verb of headroom.tour: it answers with tour.state(), and a refusal JS
+// makes is recorded in the tour's error.
+const tourVerb = (fn) => Object.assign(fn, {
+  result: (w) => READERS.tour.state(w),
+  reject: (w, p) => w._headroom_tour_reject(p),
+});
+
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+const isPoint = (p) => p !== null && typeof p === 'object' && isNum(p.x) && isNum(p.y);
+
+// tour.predict(answer): the answer's shape picks what is predicted; C++
+// checks that the open step takes that kind and that the values are in range.
+//   {x, y}                      a point (step average), in valueSpace coordinates
+//   [{x, y}, {x, y}]            two points (step two-heads); also {points: [...]}
+//   'id' or {choice: 'id'}      a choice (its ids: tour.state().steps[i].answer.choices)
+//   0.42 or {number: 0.42}      a number (step training)
+//   [i, j, k, l] or {match: [...]}  token indices (step more-heads)
+function predictTour(w, answer) {
+  const why = `tour.predict takes {x, y}, [{x, y}, {x, y}], a choice id, a number or an array of token indices, not ${shown(answer)}`;
+  if (answer !== null && typeof answer === 'object' && !Array.isArray(answer) && !isPoint(answer)) {
+    if (Object.prototype.hasOwnProperty.call(answer, 'points')) return predictTour(w, answer.points);
+    if (Object.prototype.hasOwnProperty.call(answer, 'choice')) {
+      return typeof answer.choice === 'string' ? predictTour(w, answer.choice) : why;
+    }
+    if (Object.prototype.hasOwnProperty.call(answer, 'number')) {
+      return isNum(answer.number) ? predictTour(w, answer.number) : why;
+    }
+    if (Object.prototype.hasOwnProperty.call(answer, 'match')) {
+      return Array.isArray(answer.match) ? predictTour(w, answer.match) : why;
+    }
+    return why;
+  }
+  if (isPoint(answer)) return void w._headroom_tour_predict_point(answer.x, answer.y);
+  if (isNum(answer)) return void w._headroom_tour_predict_number(answer);
+  if (typeof answer === 'string') {
+    return passText(w, answer, why, 'the choice', (p) => w._headroom_tour_predict_choice(p));
+  }
+  if (Array.isArray(answer) && answer.length === 2 && answer.every(isPoint)) {
+    return void w._headroom_tour_predict_points(answer[0].x, answer[0].y, answer[1].x, answer[1].y);
+  }
+  if (Array.isArray(answer) && answer.length <= 64 && answer.every(isInt32)) {
+    return withInts(w, answer, (p, n) => w._headroom_tour_predict_match(p, n)) === null ? 'the answer does not fit in memory' : undefined;
+  }
+  return why;
+}
 
 const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTEGER;  // C++ checks the range
 
@@ -216,6 +274,17 @@ export const VERBS = Object.freeze({
     : `a token index must be a whole number, not ${shown(i)}`),
   setFocus: (w, f) => (typeof f === 'number' && Number.isFinite(f) ? void w._headroom_set_focus(f)
     : `focus must be a number from 0 to 1, not ${shown(f)}`),
+  // Head knockout: an array of 0-based head indices ([] = none), zeroed
+  // before W_O; getState().knockout and .carried follow.
+  setKnockout: (w, heads) => {
+    if (!Array.isArray(heads) || heads.length > 32 || !heads.every(isInt32)) {
+      return `setKnockout takes an array of head indices counted from 0 (like [1]), not ${shown(heads)}`;
+    }
+    return withInts(w, heads, (p, n) => w._headroom_set_knockout(p, n)) === null ? 'the knockout does not fit in memory' : undefined;
+  },
+  // Tied query and key (W_K = W_Q in every head): true or false.
+  setTieQK: (w, tie) => (typeof tie === 'boolean' ? void w._headroom_set_tie_qk(tie ? 1 : 0)
+    : `setTieQK takes true or false, not ${shown(tie)}`),
   // 0 = off, else repeat the sentence to n <= 512 tokens and recompute every frame.
   setStress: (w, n) => (isInt32(n) ? void w._headroom_set_stress(n)
     : `the stress length must be a whole number of tokens, not ${shown(n)}`),
@@ -229,6 +298,15 @@ export const VERBS = Object.freeze({
   // the shown head count; getState().modelWeights says what is shown).
   setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${shown(choice)}`,
     'the weights choice', (p) => w._headroom_set_weights(p)),
+  // The guided lesson (src/app/tour.h): each verb returns tour.state().
+  tour: Object.freeze({
+    // go(n): open step n (1-based, within the range tour=N-M set).
+    go: tourVerb((w, n) => (isInt32(n) ? void w._headroom_tour_go(n)
+      : `tour.go needs a step number (1 to 8), not ${shown(n)}`)),
+    predict: tourVerb(predictTour),
+    reveal: tourVerb((w) => void w._headroom_tour_reveal()),
+    replay: tourVerb((w) => void w._headroom_tour_replay()),
+  }),
   // Live training (src/app/training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({
     // reset({seed, r, lr}): every run afresh; a missing field keeps its value.
@@ -270,6 +348,19 @@ export const READERS = Object.freeze({
   },
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
+  tour: Object.freeze({
+    // {step, range: [first, last], error, steps: [{id, title, text, question,
+    // answer: {kind, ...}, predicted, revealed, measured, result, feedback,
+    // score}]}
+    state: (w) => JSON.parse(w.UTF8ToString(w._headroom_tour_state_json())),
+    // The tour's events (headroom:tour-event messages) after number `since`,
+    // and the number of the last one: {events, last}. For the page's
+    // postMessage bridge; not part of the tour's API contract.
+    events: (w, since = 0) => ({
+      events: JSON.parse(w.UTF8ToString(w._headroom_tour_events_json(isNum(since) ? since : 0))),
+      last: w._headroom_tour_last_event(),
+    }),
+  }),
   train: Object.freeze({
     // {seed, r, lr, step, stepsPerSecond, running, error, runs: [{heads, loss,
     // floor, history: [[step, loss], ...], perHead: [{weightOn: [R]}]}], ...}

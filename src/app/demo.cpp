@@ -59,6 +59,10 @@ bool Demo::set_stress(int tokens) {
 
 bool Demo::set_target(Relation r, int token) { return apply(scene.set_target(r, token)); }
 
+bool Demo::set_knockout(const std::vector<int>& heads) { return apply(scene.set_knockout(heads)); }
+
+bool Demo::set_tie_qk(bool tie) { return apply(scene.set_tie_qk(tie)); }
+
 void Demo::reset_targets() {
   scene.reset_targets();
   error.clear();
@@ -128,6 +132,33 @@ bool Demo::request_download(int heads) {
   return apply(Status::ok());
 }
 
+//-----------------------------------------------------------------------------
+// tour verbs
+//-----------------------------------------------------------------------------
+namespace {
+bool tour_apply(Demo& d, const Status& s) {
+  d.tour_error = s.error;
+  d.error = s.error;
+  return s.is_ok();
+}
+}  // namespace
+
+bool Demo::tour_go(int step) { return tour_apply(*this, tour.go(*this, step)); }
+
+bool Demo::tour_predict(const Prediction& p) { return tour_apply(*this, tour.predict(*this, p)); }
+
+bool Demo::tour_reveal() { return tour_apply(*this, tour.reveal(*this)); }
+
+bool Demo::tour_replay() { return tour_apply(*this, tour.replay()); }
+
+void Demo::tour_close() {
+  tour.close();
+  tour_error.clear();
+  error.clear();
+}
+
+void Demo::tour_reject(std::string_view why) { tour_apply(*this, Status::fail(std::string(why))); }
+
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
   std::vector<std::string> messages = std::move(p.messages);
@@ -148,6 +179,17 @@ bool Demo::apply_hash(std::string_view hash) {
   }
   if (p.state.weights) (void)training.set_weights(*p.state.weights);  // parse_url_hash checked it
   training.sync_scene(scene);
+  // The tour last: entering a step sets the heads and controls it asks with.
+  // The same step and range again (the page's own hash) changes nothing.
+  if (p.state.tour) {
+    const auto [first, last, step] = *p.state.tour;
+    const bool same = tour.open() && tour.first() == first && tour.last() == last &&
+                      (step == tour.step() || (first != 1 || last != kTourSteps));
+    if (!same) {
+      const Status s = tour.open_range(*this, first, last, step);
+      if (!s) messages.push_back("the link's tour was refused: " + s.error);
+    }
+  }
   error = join_messages(messages);
   return messages.empty();
 }
@@ -159,6 +201,10 @@ std::string Demo::hash() const {
   if (tr.seed() != kDefaultSeed) s.seed = tr.seed();
   if (tr.relations() != kDefaultRelations) s.r = tr.relations();
   if (training.weights_choice() != kWeightChoices[0]) s.weights = training.weights_choice();
+  if (tour.open()) {
+    const bool whole = tour.first() == 1 && tour.last() == kTourSteps;
+    s.tour = std::array<int, 3>{tour.first(), tour.last(), whole ? tour.step() : tour.first()};
+  }
   return to_url_hash(s);
 }
 

@@ -16,7 +16,9 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "app/tour.h"
 #include "app/training.h"
 #include "engine/lesson/scene.h"
 
@@ -44,6 +46,9 @@ struct Demo {
   StressClock stress;
   // The live training runs (1, 2 and 4 heads) and which weights the views show.
   Training training;
+  // The guided lesson (tour.h): which step is open, predictions, reveals.
+  Tour tour;
+  std::string tour_error;  // the last tour verb's refusal, "" when accepted
   // A snapshot download the UI asked for (heads of the run), taken by the
   // platform after the frame; 0 when none is pending.
   int download_request = 0;
@@ -58,6 +63,10 @@ struct Demo {
   bool set_focus(float focus);
   bool set_stress(int tokens);  // 0 = off; a new length restarts the clock
   bool set_target(Relation r, int token);  // the query's target for r
+  // Lesson controls: knock heads out (0-based; zeroed before W_O) and tie
+  // query and key (W_K = W_Q). Scene::set_knockout / set_tie_qk validate.
+  bool set_knockout(const std::vector<int>& heads);
+  bool set_tie_qk(bool tie);
   void reset_targets();
   bool set_view(std::string_view view);    // one of kViews
   bool set_theme(std::string_view theme);  // one of kThemes
@@ -82,6 +91,16 @@ struct Demo {
   // `error` and in the training state's error.
   void train_reject(std::string_view why);
 
+  // Tour verbs (tour.h): the same for the tour panel, headroom.tour and
+  // postMessage. Each records a refusal in `error` and `tour_error`.
+  bool tour_go(int step);  // 1-based; opens the tour if closed
+  bool tour_predict(const Prediction& p);
+  bool tour_reveal();
+  bool tour_replay();
+  void tour_close();
+  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks)
+  std::string tour_state_json() const { return tour.state_json(tour_error); }
+
   // A URL hash ("#heads=2&..."): every field that parses and is accepted is
   // applied; the others keep their values and their messages, joined, become
   // `error` ("" when everything was accepted). Returns whether all was.
@@ -104,6 +123,9 @@ struct Demo {
 // tokens, heads, dModel, dHead, query, focus, weights (H rows of L weights for
 // the selected token), relations and targets per head, readout per head,
 // valueSpace per head (the value-space view's 2-D points and output point),
+// knockout (0-based heads), carried (per lesson target, 0..1) and
+// carriedTargets (their token indices), tieQK, scores (per head, the query's
+// scaled scores before softmax),
 // sentence (the readout in words), description (the aria-live text),
 // modelWeights ({choice, shown, note, step}: which weights the views show),
 // error.

@@ -55,7 +55,30 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r) {
   return s + " (cos " + cos_list + ")";
 }
 
+std::string controls_sentence(Scene& scene) {
+  std::string s;
+  const std::vector<int>& knocked = scene.knockout();
+  if (!knocked.empty()) {
+    s += knocked.size() == 1 ? "head " : "heads ";
+    for (size_t i = 0; i < knocked.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == knocked.size() ? " and " : ", ") + std::to_string(knocked[i] + 1);
+    s += " knocked out; the output still carries";
+    const std::vector<int> targets = scene.lesson_targets();
+    const std::vector<float> carried = scene.carried();
+    for (size_t i = 0; i < targets.size(); ++i)
+      s += std::string(i ? ", " : " ") + word(scene, targets[i]) + " " + fmt2(carried[i]);
+  }
+  if (scene.tie_qk()) s += std::string(s.empty() ? "" : "; ") + "query and key tied (W_K = W_Q)";
+  return s;
+}
+
 std::string readout_sentence(Scene& scene) {
+  const std::string controls = controls_sentence(scene);
+  if (!controls.empty()) return heads_sentence(scene) + "; " + controls;
+  return heads_sentence(scene);
+}
+
+std::string heads_sentence(Scene& scene) {
   const std::vector<HeadReadout> readout = scene.readout();
   const int H = scene.heads();
   const std::string query = word(scene, scene.query());

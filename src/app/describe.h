@@ -25,7 +25,13 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r);
 
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.
+// Ends with controls_sentence when a lesson control is on.
 std::string readout_sentence(Scene& scene);
+// readout_sentence without the controls.
+std::string heads_sentence(Scene& scene);
+// The lesson controls in words, "" when none is on: "head 2 knocked out; the
+// output still carries researcher 0.98, it 0.01; query and key tied (W_K = W_Q)".
+std::string controls_sentence(Scene& scene);
 
 // Everything a screen reader user needs: the sentence, the query, the heads,
 // the readout sentence (the aria-live region and the canvas's aria-label).

@@ -55,6 +55,23 @@ std::string state_json(Demo& demo) {
       append_values(map.key("output"), m.output);
       map.field("explained", m.explained).field("outputInPlane", m.output_in_plane);
     });
+    // Lesson controls: knocked-out heads (0-based), what the final output
+    // still carries of each lesson target (0..1, readout.h carried()), those
+    // targets' token indices, the query/key tie, and per head the query's
+    // scaled scores Q K^T / sqrt(d_head) before softmax.
+    append_values(o.key("knockout"), scene.knockout());
+    append_values(o.key("carried"), scene.carried());
+    append_values(o.key("carriedTargets"), scene.lesson_targets());
+    o.field("tieQK", scene.tie_qk());
+    append_array(o.key("scores"), trace.heads, [&](const HeadTrace& h) {
+      append_array_n(out, h.scores.cols(), [&](Eigen::Index j) { append_float(out, h.scores(q, j)); });
+    });
+    // The guided lesson's open step (0: closed) and range (tour.state() has the rest).
+    {
+      JsonObject tour(o.key("tour"));
+      tour.field("step", demo.tour.step());
+      append_values(tour.key("range"), std::vector<int>{demo.tour.first(), demo.tour.last()});
+    }
     // The sentence as typed (what the page's sentence field shows).
     o.field("text", demo.draft.data());
     // The readout sentence and the full description (the page's aria-live text).

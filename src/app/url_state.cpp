@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "engine/lesson/tokenizer.h"
+#include "app/tour.h"
 #include "engine/train/trainer.h"
 
 namespace headroom::app {
@@ -244,7 +245,7 @@ bool write_whole(const std::optional<T>& field, std::string& out) {
   return field.has_value();
 }
 
-const std::array<Key, 9> kKeys = {{
+const std::array<Key, 12> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
@@ -316,6 +317,67 @@ const std::array<Key, 9> kKeys = {{
        return read_choice("weights", kWeightChoices, std::move(v), s.weights, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.weights, out); }},
+    {"knockout", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       // 1-based head numbers in digits, separated by commas: "2" or "1,2".
+       std::vector<int> heads;
+       size_t start = 0;
+       while (start <= v.size()) {
+         size_t end = v.find(',', start);
+         if (end == std::string::npos) end = v.size();
+         int n = 0;
+         if (!parse_digits(std::string_view(v).substr(start, end - start), n) || n < 1 ||
+             heads.size() == kMaxKnockout) {
+           why = "knockout=" + shown(v) + " is not a list of head numbers counted from 1 (like 2 or 1,2)";
+           return false;
+         }
+         heads.push_back(n - 1);
+         start = end + 1;
+       }
+       std::sort(heads.begin(), heads.end());
+       s.knockout = std::move(heads);
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (!s.knockout || s.knockout->empty()) return false;
+       for (size_t i = 0; i < s.knockout->size(); ++i) out += (i ? "," : "") + std::to_string((*s.knockout)[i] + 1);
+       return true;
+     }},
+    {"tieqk", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       if (v != "0" && v != "1") {
+         why = "tieqk=" + shown(v) + " is not 1 (query and key tied) or 0 (not tied)";
+         return false;
+       }
+       s.tie_qk = v == "1";
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (s.tie_qk) out += *s.tie_qk ? "1" : "0";
+       return s.tie_qk.has_value();
+     }},
+    {"tour", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       // "N" (1..8) or "N-M" (1 <= N <= M <= 8)
+       const size_t dash = v.find('-');
+       int first = 0, last = 0;
+       const bool ok = dash == std::string::npos
+                           ? parse_digits(v, first) && (last = kTourSteps, true)
+                           : parse_digits(std::string_view(v).substr(0, dash), first) &&
+                                 parse_digits(std::string_view(v).substr(dash + 1), last);
+       if (!ok || first < 1 || last > kTourSteps || first > last) {
+         why = "tour=" + shown(v) + " is not a step 1 to " + std::to_string(kTourSteps) + " or a range N-M of them";
+         return false;
+       }
+       s.tour = dash == std::string::npos ? std::array<int, 3>{1, kTourSteps, first} : std::array<int, 3>{first, last, first};
+       return true;
+     },
+     [](const UrlState& s, std::string& out) {
+       if (!s.tour) return false;
+       const auto [first, last, step] = *s.tour;
+       out += first == 1 && last == kTourSteps ? std::to_string(step) : std::to_string(first) + "-" + std::to_string(last);
+       return true;
+     }},
     {"sentence", true,
      [](std::string v, UrlState& s, std::string&, std::string&) {
        s.sentence = std::move(v);  // the engine judges it when applied
@@ -440,6 +502,9 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
   }
   if (s.heads) refused("heads", scene.set_heads(*s.heads));
   if (s.focus) refused("focus", scene.set_focus(*s.focus));
+  // After heads: a new head count clears the knockout.
+  if (s.knockout) refused("knockout", scene.set_knockout(*s.knockout));
+  if (s.tie_qk) refused("tieqk", scene.set_tie_qk(*s.tie_qk));
   return out;
 }
 
@@ -465,6 +530,8 @@ UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string
   if (sentence != Scene::lesson_sentence()) s.sentence = std::string(sentence);
   if (!view.empty() && view != kViews[0]) s.view = std::string(view);
   if (!theme.empty() && theme != kThemes[0]) s.theme = std::string(theme);
+  if (!scene.knockout().empty()) s.knockout = scene.knockout();
+  if (scene.tie_qk()) s.tie_qk = true;
   return s;
 }
 

@@ -3,9 +3,11 @@
 //
 //   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
 //   #view=train&seed=7&r=4&weights=trained
+//   #heads=2&knockout=2&tieqk=1
 //
 // Does: parse a hash by a whitelist (heads, query, focus, view, theme,
-// sentence, and training's seed, r and weights: one table in url_state.cpp drives parsing, messages and writing)
+// sentence, knockout, tieqk, and training's seed, r and weights: one table in
+// url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
 // a lone %), NUL and other control characters, and invalid UTF-8 (checked
 // with the tokenizer's decoder; includes UTF-8-encoded lone surrogates);
@@ -37,6 +39,7 @@ namespace headroom::app {
 // 3-byte characters is 12 KB, so 16 KB fits every real link.
 constexpr size_t kMaxHashBytes = 16384;
 constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
+constexpr size_t kMaxKnockout = 8;      // heads a knockout list may name (the most heads a scene has)
 
 // The values the `view`, `theme` and `weights` keys accept; the first is the
 // default. "train" is the training view; weights "trained" makes every view
@@ -62,10 +65,18 @@ struct UrlState {
   std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
   std::optional<int> r;                 // one of kRelationChoices
   std::optional<std::string> weights;   // one of kWeightChoices
+  // Knocked-out heads, 0-based and ascending (the hash writes them 1-based:
+  // knockout=1,2); at most kMaxKnockout of them.
+  std::optional<std::vector<int>> knockout;
+  std::optional<bool> tie_qk;           // tieqk=1 (on) or 0 (off): the query/key tie
+  // The guided lesson (app/tour.h): {first, last, step}, 1-based. tour=N is
+  // {1, 8, N}; tour=N-M confines it to N..M and opens N.
+  std::optional<std::array<int, 3>> tour;
 
   bool operator==(const UrlState& o) const {
     return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
-           view == o.view && theme == o.theme && seed == o.seed && r == o.r && weights == o.weights;
+           view == o.view && theme == o.theme && seed == o.seed && r == o.r && weights == o.weights &&
+           knockout == o.knockout && tie_qk == o.tie_qk && tour == o.tour;
   }
 };
 
@@ -89,7 +100,7 @@ std::string percent_encode(std::string_view in);
 std::string to_url_hash(const UrlState& s);
 
 // Applies the scene's fields in a safe order (sentence, then query, heads,
-// focus), each through the Scene's validating setter (seed, r and weights
+// focus, knockout, tieqk), each through the Scene's validating setter (seed, r and weights
 // are the training's: Demo::apply_hash applies them). A refused field keeps the
 // Scene's previous value; a query given with a refused sentence is skipped.
 // Returns the messages for everything refused.
@@ -98,7 +109,8 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
 // The Scene's state as a UrlState, for to_url_hash; `sentence` is the text the
 // Scene was last given (it keeps only tokens). The sentence is left out when
 // it is the lesson sentence, focus when it is 0.5, view and theme when they
-// are the defaults (so a plain link stays short).
+// are the defaults, knockout when no head is knocked out, tieqk when the tie
+// is off (so a plain link stays short).
 UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string_view view,
                       std::string_view theme);
 

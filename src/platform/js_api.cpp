@@ -1,5 +1,6 @@
 // js_api.cpp: the C functions web/headroom.mjs calls to build
-// window.headroom (setHeads, setSentence, selectToken, setFocus, getState,
+// window.headroom (setHeads, setSentence, selectToken, setFocus, setKnockout,
+// setTieQK, getState, tour.go/predict/reveal/replay/state,
 // setWeights, train.reset/step/play/pause/state/snapshot/download).
 //
 // Does: forward each call to the Demo's verbs (so refusals are recorded the
@@ -17,6 +18,7 @@
 #include <emscripten.h>
 
 #include <string>
+#include <vector>
 
 #include "platform/web_app.h"
 #include "ui/ui.h"
@@ -85,6 +87,19 @@ EMSCRIPTEN_KEEPALIVE int headroom_select_token(int token) {
 EMSCRIPTEN_KEEPALIVE int headroom_set_focus(float focus) {
   wake();
   return demo().set_focus(focus) ? 1 : 0;
+}
+
+// Head knockout: `n` 0-based head indices at `heads` (the engine validates).
+EMSCRIPTEN_KEEPALIVE int headroom_set_knockout(const int* heads, int n) {
+  wake();
+  std::vector<int> list(heads, heads + (n > 0 ? n : 0));
+  return demo().set_knockout(list) ? 1 : 0;
+}
+
+// Tied query and key: 1 ties W_K to W_Q in every head, 0 unties.
+EMSCRIPTEN_KEEPALIVE int headroom_set_tie_qk(int tie) {
+  wake();
+  return demo().set_tie_qk(tie != 0) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE int headroom_set_stress(int tokens) {
@@ -199,6 +214,89 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
   headroom::platform::save_requested_download(demo());
   return 1;
 }
+
+// --- window.headroom.tour ----------------------------------------------------
+// Each verb returns 1 when accepted, 0 when refused (the tour state's error
+// says why); tour.state() reads headroom_tour_state_json.
+EMSCRIPTEN_KEEPALIVE int headroom_tour_go(int step) {
+  wake();
+  return demo().tour_go(step) ? 1 : 0;
+}
+
+namespace {
+int predict(headroom::app::Prediction p) {
+  wake();
+  return demo().tour_predict(p) ? 1 : 0;
+}
+}  // namespace
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_point(double x, double y) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Point;
+  p.xy = {static_cast<float>(x), static_cast<float>(y)};
+  return predict(p);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_points(double x0, double y0, double x1, double y1) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Points;
+  p.xy = {static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1), static_cast<float>(y1)};
+  return predict(p);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_choice(const char* id) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Choice;
+  p.choice = id ? id : "";
+  return predict(p);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_number(double v) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Number;
+  p.number = static_cast<float>(v);
+  return predict(p);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_match(const int* tokens, int n) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Match;
+  p.match.assign(tokens, tokens + (n > 0 ? n : 0));
+  return predict(p);
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_reveal() {
+  wake();
+  return demo().tour_reveal() ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_replay() {
+  wake();
+  return demo().tour_replay() ? 1 : 0;
+}
+
+// Records a refusal JS made itself for a tour verb (wrong type).
+EMSCRIPTEN_KEEPALIVE void headroom_tour_reject(const char* why) {
+  wake();
+  demo().tour_reject(why ? why : "refused");
+}
+
+// tour.state() as JSON, valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_tour_state_json() {
+  static std::string json;
+  json = demo().tour_state_json();
+  return json.c_str();
+}
+
+// The tour's events after sequence number `since` (a JSON array of
+// headroom:tour-event messages), and the last event's number.
+EMSCRIPTEN_KEEPALIVE const char* headroom_tour_events_json(double since) {
+  static std::string json;
+  json = demo().tour.events_json(static_cast<int64_t>(since));
+  return json.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE double headroom_tour_last_event() { return static_cast<double>(demo().tour.last_event()); }
 
 // Glyphs the last drawn frame could draw by neither path (ui/text.h): 0 when
 // every string was drawn by the font atlas or the browser.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "ui/views.h"
 #include "imgui.h"
 
 namespace headroom::platform {
@@ -70,7 +71,7 @@ void install_touch(const char* canvas) {
 void sync_page(app::Demo& demo) {
   demo.set_reduced_motion(js_reduced_motion() != 0);
   static std::string last;
-  std::string text = app::describe_state(demo.scene);
+  std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_state(demo.scene);
   if (!demo.error.empty()) text += " Refused: " + demo.error;
   if (text != last) {
     js_set_state_text(text.c_str());

@@ -61,6 +61,22 @@ std::string layout_json() {
   rects("heads", layout().head_rects);
   rects("views", layout().view_rects);
   rects("attention", layout().attention_rects);
+  rects("knockout", layout().knockout_rects);
+  rects("tie", layout().tie_rects);
+  rects("tourChoices", layout().tour_choices);
+  rects("tourNumber", layout().tour_number);
+  rects("tourMatch", layout().tour_match);
+  rects("tourDots", layout().tour_dots);
+  rects("tourButtons", layout().tour_buttons);
+  rects("tourOpen", layout().tour_open);
+  {
+    const ImVec4& r = layout().tour_plane;
+    const ImVec4& m = layout().tour_plane_map;
+    std::snprintf(buf, sizeof buf, ",\"tourPlane\":{\"rect\":[%.1f,%.1f,%.1f,%.1f],", r.x, r.y, r.z, r.w);
+    out += buf;
+    std::snprintf(buf, sizeof buf, "\"map\":[%.2f,%.2f,%.3f,%.3f]}", m.x, m.y, m.z, m.w);
+    out += buf;
+  }
   // The training views: their buttons, then what the loss chart drew (an
   // object, not a list of labelled rects).
   rects("trainButtons", layout().train_buttons);
@@ -193,7 +209,7 @@ namespace {
 
 void handle_shortcuts(Demo& demo) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || demo.tour.open()) return;  // the tour panel has keys of its own
   for (int n : kHeadCounts)
     if (ImGui::IsKeyPressed(static_cast<ImGuiKey>(ImGuiKey_0 + n), false)) demo.set_heads(n);
   const int q = demo.scene.query();
@@ -230,9 +246,16 @@ struct CompactView {
   const char* label;
   void (*draw)(Demo&);
 };
+void tour_button(Demo& demo);  // below
+
+// The concatenation with the lesson controls that act on it (knockout, tie).
+void controls_and_concat(Demo& demo) {
+  view_lesson_controls(demo);
+  view_concat(demo);
+}
 const CompactView kCompactViews[] = {
     {"Value space", view_value_space}, {"Tokens", view_sentence_strip}, {"Attention", view_attention},
-    {"Heatmap", view_heatmap},         {"Heads hold", view_more_heads}, {"Concat", view_concat},
+    {"Heatmap", view_heatmap},         {"Heads hold", view_more_heads}, {"Concat", controls_and_concat},
     {"Steps", view_steps},
 };
 int g_compact_view = 0;  // index into kCompactViews
@@ -270,6 +293,8 @@ void compact_lesson(Demo& demo) {
     layout().view_rects.emplace_back(a.x, a.y, b.x, b.y);
     ImGui::PopStyleColor(4);
   }
+  same_line_if_fits(ImGui::CalcTextSize("Guided tour").x + 16.f, 12.f);
+  tour_button(demo);
   ImGui::PopStyleVar(2);
   // Down to the display's bottom (a pixel short: rounding must not make the
   // window scroll); a view too tall for it scrolls inside the panel.
@@ -311,6 +336,14 @@ void header() {
   ImGui::TextDisabled("why attention has more than one head");
 }
 
+// Opens the guided lesson at its first step.
+void tour_button(Demo& demo) {
+  push_button_colors(palette().toggle_on);
+  if (ImGui::Button("Guided tour")) demo.tour_go(demo.tour.first());
+  ImGui::PopStyleColor(4);
+  record_visible_item(layout().tour_open);
+}
+
 }  // namespace
 
 void draw_ui(Demo& demo) {
@@ -326,6 +359,15 @@ void draw_ui(Demo& demo) {
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;
   layout().attention_rects.clear();
+  layout().knockout_rects.clear();
+  layout().tie_rects.clear();
+  layout().tour_choices.clear();
+  layout().tour_number.clear();
+  layout().tour_match.clear();
+  layout().tour_dots.clear();
+  layout().tour_buttons.clear();
+  layout().tour_open.clear();
+  layout().tour_plane = layout().tour_plane_map = {};
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -340,9 +382,30 @@ void draw_ui(Demo& demo) {
   ImGui::PopStyleVar();
   touch_scroll();
 
+  // The guided lesson owns the layout while it is open (every size): its
+  // panel only, at most 760 px wide.
+  if (demo.tour.open() && demo.scene.stress() == 0) {
+    const float w = ImGui::GetContentRegionAvail().x;
+    if (w > 760.f) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 0.5f * (w - 760.f));
+    ImGui::BeginGroup();
+    ImGui::PushItemWidth(-1);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(w, 760.f));
+    ImGui::BeginChild("##tour", ImVec2(std::min(w, 760.f), 0), ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
+    view_tour(demo);
+    ImGui::EndChild();
+    ImGui::PopTextWrapPos();
+    ImGui::PopItemWidth();
+    ImGui::EndGroup();
+    ImGui::End();
+    return;
+  }
   // Above the fold on every screen: title, heads (the most prominent
   // control), the readout sentence with the midpoint's numbers, focus, tokens.
-  if (!g_compact) header();
+  if (!g_compact) {
+    header();
+    ImGui::SameLine(0, 24.f);
+    tour_button(demo);
+  }
   view_heads_control(demo);
   // Stress mode replaces the lesson's views: 512 chips and bar rows would
   // measure ImGui, not the engine.
@@ -373,9 +436,10 @@ void draw_ui(Demo& demo) {
       begin_card("##value_space"); view_value_space(demo); end_card();
     } else if (demo.view == "readout") {
       view_focus(demo);
+      view_lesson_controls(demo);
       begin_card("##more_heads"); view_more_heads(demo); end_card();
     } else if (demo.view == "concat") {
-      begin_card("##concat"); view_concat(demo); end_card();
+      begin_card("##concat"); controls_and_concat(demo); end_card();
     } else if (demo.view == "steps") {
       begin_card("##steps"); view_steps(demo); end_card();
     }
@@ -390,6 +454,7 @@ void draw_ui(Demo& demo) {
   view_weights_switch(demo);
   view_readout(demo);
   view_focus(demo);
+  view_lesson_controls(demo);
   begin_card("##sentence");
   view_sentence_strip(demo);
   end_card();

@@ -61,6 +61,16 @@ struct Layout {
   // The attention view's labels (token names, head captions), each padded by
   // 3 px; only those wholly on screen, so each can be read from a screenshot.
   std::vector<ImVec4> attention_rects;
+  // The lesson controls (view_controls.cpp): one knockout toggle per head,
+  // the tie checkbox.
+  std::vector<ImVec4> knockout_rects;
+  std::vector<ImVec4> tie_rects;
+  // The tour panel (view_tour.cpp): the value-space plane's rect and its map
+  // (origin x, y in CSS px, then CSS px per plane unit in x and y, y negative),
+  // the choice buttons, the number slider, the match combos, the progress dots,
+  // and the buttons (Leave, Back, Reveal or Replay, Next); the open-tour button.
+  ImVec4 tour_plane{}, tour_plane_map{};
+  std::vector<ImVec4> tour_choices, tour_number, tour_match, tour_dots, tour_buttons, tour_open;
 };
 Layout& layout();
 
@@ -143,7 +153,7 @@ ImU32 head_color(int head, float alpha = 1.f);
 // head colours, so a run's curve is not mistaken for a head.
 ImU32 run_color(int heads, float alpha = 1.f);
 // Colour of the training task's related-token slot r (subject, complement,
-// previous token, first token).
+// previous token, coreference).
 ImU32 slot_color(int slot, float alpha = 1.f);
 // Head h's colour for text on a card (palette().heads_text: darker in the
 // light theme, so a caption keeps WCAG AA contrast).
@@ -230,6 +240,16 @@ void view_weights_switch(Demo& demo);
 // 2-head run at step 1200 (held-out loss 0.031)", or the note saying why the
 // trained ones are not shown.
 std::string weights_statement(const Demo& demo);
+
+// [13] The lesson controls: knockout toggles per head, the query/key tie,
+// and what the final output still carries of each target (view_controls.cpp).
+void view_lesson_controls(Demo& demo);
+
+// [14] The guided lesson's panel (view_tour.cpp): shown instead of the
+// views while demo.tour is open.
+void view_tour(Demo& demo);
+// The open tour step in words for the screen-reader twin ("" when closed).
+std::string tour_description(Demo& demo);
 
 // Stress: up to 512 tokens; shows the app's per-frame forward timing
 // (Demo::tick) and one head's L x L weights.

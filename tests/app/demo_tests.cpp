@@ -10,6 +10,7 @@
 
 #include "app/demo.h"
 #include "app/url_state.h"
+#include "json_read.h"
 
 using namespace headroom;
 using namespace headroom::app;
@@ -196,4 +197,38 @@ TEST_CASE("getState's text is the accepted sentence as typed; a refused one leav
   CHECK(has(state_json(d), "\"text\":\"" + typed + "\""));
   CHECK_FALSE(d.set_sentence(""));  // refused: nothing to tokenize
   CHECK(has(state_json(d), "\"text\":\"" + typed + "\""));
+}
+
+TEST_CASE("getState: knockout, carried, tieQK and scores come from the engine and follow the verbs") {
+  Demo d;
+  REQUIRE(d.set_heads(2));
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(state_json(d), v));
+  CHECK(v["knockout"].items.empty());
+  CHECK(v["tieQK"].kind == jsonr::Value::Bool);
+  CHECK_FALSE(v["tieQK"].b);
+  REQUIRE(v["carried"].items.size() == 2);
+  const std::vector<float>& carried = d.scene.carried();
+  CHECK(v["carried"][0].num == doctest::Approx(carried[0]).epsilon(1e-5));
+  const int L = static_cast<int>(d.scene.tokens().size()), q = d.scene.query();
+  REQUIRE(v["scores"].items.size() == 2);
+  REQUIRE(v["scores"][1].items.size() == static_cast<size_t>(L));
+  for (int j = 0; j < L; ++j)
+    CHECK(v["scores"][1][static_cast<size_t>(j)].num ==
+          doctest::Approx(d.scene.trace().heads[1].scores(q, j)).epsilon(1e-5));
+
+  REQUIRE(d.set_knockout({1}));
+  REQUIRE(d.set_tie_qk(true));
+  v = jsonr::Value{};
+  REQUIRE(jsonr::parse(state_json(d), v));
+  REQUIRE(v["knockout"].items.size() == 1);
+  CHECK(v["knockout"][0].num == 1);
+  CHECK(v["tieQK"].b);
+  CHECK(has(d.hash(), "knockout=2"));
+  CHECK(has(d.hash(), "tieqk=1"));
+  // a refusal keeps both and says why
+  CHECK_FALSE(d.set_knockout({5}));
+  CHECK(has(d.error, "does not exist"));
+  CHECK(d.scene.knockout() == std::vector<int>{1});
+  CHECK(d.scene.tie_qk());
 }

@@ -231,3 +231,35 @@ TEST_CASE("training keys: view=train, seed, r and weights parse, refuse bad valu
   CHECK(parse_url_hash("seed=0").state.seed == int64_t{0});
   CHECK(parse_url_hash("seed=007").state.seed == int64_t{7});
 }
+
+TEST_CASE("lesson-control keys: knockout (1-based) and tieqk parse, refuse bad values, apply and round-trip") {
+  UrlParse p = parse_url_hash("#heads=4&knockout=3,1&tieqk=1");
+  CHECK(p.messages.empty());
+  CHECK(p.state.knockout == std::vector<int>{0, 2});  // 0-based, ascending
+  CHECK(p.state.tie_qk == true);
+  Scene scene;
+  CHECK(apply_url_state(scene, p.state).empty());
+  CHECK(scene.heads() == 4);
+  CHECK(scene.knockout() == std::vector<int>{0, 2});
+  CHECK(scene.tie_qk());
+  const std::string hash = to_url_hash(url_state_of(scene, Scene::lesson_sentence(), "lesson", "light"));
+  CHECK(hash.find("knockout=1,3") != std::string::npos);
+  CHECK(hash.find("tieqk=1") != std::string::npos);
+  CHECK(parse_url_hash(hash).state == url_state_of(scene, Scene::lesson_sentence(), "lesson", "light"));
+  CHECK(parse_url_hash("tieqk=0").state.tie_qk == false);
+
+  const char* bad[] = {"knockout=0", "knockout=", "knockout=1,", "knockout=,1", "knockout=-1", "knockout=1;2",
+                       "knockout=1.5", "knockout=1,2,3,4,5,6,7,8,1", "tieqk=2", "tieqk=true", "tieqk=", "tieqk=01"};
+  for (const char* h : bad) {
+    CAPTURE(h);
+    UrlParse b = parse_url_hash(h);
+    REQUIRE(b.messages.size() == 1);
+    CHECK(b.messages[0].find("kept") != std::string::npos);
+    CHECK_FALSE(b.state.knockout);
+    CHECK_FALSE(b.state.tie_qk);
+  }
+  // a head the scene does not have: the engine refuses, the knockout is kept
+  Applied a = apply("heads=2&knockout=3");
+  CHECK(a.scene.knockout().empty());
+  CHECK(any_contains(a.messages, "knockout was refused"));
+}

@@ -57,8 +57,16 @@ Status check_weights(const AttentionWeights& w) {
 //-----------------------------------------------------------------------------
 namespace {
 
+// Head knockout (ForwardOptions::knockout): the knocked-out heads' columns of
+// the concatenation become zero before W_O reads them.
+void zero_knocked_out(Trace& trace, const AttentionWeights& w, uint32_t knockout) {
+  const int dh = w.d_head();
+  for (int h = 0; h < w.heads && h < 32; ++h)
+    if (knockout & (1u << h)) trace.concat.middleCols(h * dh, dh).setZero();
+}
+
 // Shapes are checked and the Trace sized by forward().
-void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal) {
+void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal, uint32_t knockout) {
   const Eigen::Index L = x.rows(), dh = w.d_head();
   const int H = w.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
@@ -92,6 +100,7 @@ void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool c
     trace.concat.middleCols(h * dh, dh) = t.out;
   }
   // pass 6: output projection Y = concat W_O                           (L x D)
+  zero_knocked_out(trace, w, knockout);
   trace.out.noalias() = trace.concat * w.wo;
 }
 
@@ -110,7 +119,7 @@ void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool c
 //   pass 6  Y = concat W_O               gemm (L, D, D)
 // The GEMMs pack B into trace.scratch too (see kernels/gemm_f32.cpp), so
 // nothing is allocated once the Trace has these shapes.
-void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal,
+void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool causal, uint32_t knockout,
                      const kernels::KernelSet& k) {
   const int L = static_cast<int>(x.rows()), D = w.d_model, dh = w.d_head(), H = w.heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
@@ -147,6 +156,7 @@ void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool
                   sizeof(float) * static_cast<size_t>(dh));
   }
   // pass 6: output projection                                            (L x D)
+  zero_knocked_out(trace, w, knockout);
   kernels::gemm_f32(g_out, L, D, D, trace.concat.data(), D, w.wo.data(), D, trace.out.data(), D,
                     work);
 }
@@ -162,6 +172,9 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const Forw
     return Status::fail("X has " + std::to_string(x.cols()) + " columns, d_model is " +
                         std::to_string(w.d_model));
   if (x.rows() < 1) return Status::fail("X has no rows: the sequence is empty");
+  if (w.heads < 32 && (opt.knockout >> w.heads) != 0)
+    return Status::fail("the knockout names a head the weights do not have (they have " + std::to_string(w.heads) +
+                        ")");
 
   // Size every buffer once; same shapes next time means no allocation.
   const Eigen::Index L = x.rows(), D = w.d_model, dh = w.d_head();
@@ -178,9 +191,9 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const Forw
   trace.out.resize(L, D);
 
   if (opt.backend == Backend::Eigen)
-    forward_eigen(x, w, trace, opt.causal);
+    forward_eigen(x, w, trace, opt.causal, opt.knockout);
   else
-    forward_kernels(x, w, trace, opt.causal, kernels::kernel_set(opt.backend));
+    forward_kernels(x, w, trace, opt.causal, opt.knockout, kernels::kernel_set(opt.backend));
   return Status::ok();
 }
 

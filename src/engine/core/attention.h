@@ -3,6 +3,8 @@
 // Does: Y = concat_h( softmax(Q_h K_h^T / sqrt(dh)) V_h ) W_O with
 //   Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h        (X: L x D, W_*^h: D x dh)
 // and records every intermediate in a Trace, the one thing views and tests read.
+// Optionally knocks heads out (their columns of the concatenation are zeroed
+// before W_O: ForwardOptions::knockout).
 // Does not: know about sentences, tokens, GL or the UI; allocate once the Trace
 // has the right shapes with the kernel backends (buffers are reused between
 // calls; tests/engine/alloc_tests.cpp checks it). Eigen's own GEMM may take
@@ -10,6 +12,7 @@
 //
 // Shapes: L tokens, D = d_model, H heads, dh = D / H (see tensor.h).
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "kernels/backend.h"
@@ -48,6 +51,10 @@ struct Trace {
 struct ForwardOptions {
   bool causal = false;  // token i may attend only to j <= i
   Backend backend = Backend::Eigen;
+  // Head knockout: bit h set zeroes head h's columns of the concatenation
+  // before W_O (so Y no longer sees that head). trace.heads[h].out keeps what
+  // the head computed. Heads 0..31 only; a bit at or above `heads` is refused.
+  uint32_t knockout = 0;
 };
 
 // Runs the forward pass into `trace`, reusing its buffers. On a shape error

@@ -1,6 +1,8 @@
 // readout.cpp: weights, cosines, nearest token, entropy. See readout.h.
 #include "readout.h"
 
+#include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 
 namespace headroom {
@@ -37,6 +39,32 @@ HeadReadout head_readout(const HeadTrace& ht, int q, const std::vector<Relation>
   }
   r.entropy = ent;
   return r;
+}
+
+std::vector<float> carried(const Trace& trace, const AttentionWeights& w, int query,
+                           const std::vector<int>& targets) {
+  std::vector<float> out(targets.size(), 0.f);
+  if (targets.empty() || trace.heads.empty()) return out;
+  const int dh = w.d_head();
+  // 1. back through W_O: solve c W_O = y, i.e. W_O^T c^T = y^T (least squares)
+  const Eigen::VectorXd y = trace.out.row(query).transpose().cast<double>();
+  const MatD wo_t = w.wo.transpose().cast<double>();
+  const Eigen::VectorXd c = wo_t.completeOrthogonalDecomposition().solve(y);
+  const Eigen::Index T = static_cast<Eigen::Index>(targets.size());
+  for (int h = 0; h < w.heads; ++h) {
+    const HeadTrace& ht = trace.heads[static_cast<size_t>(h)];
+    // 2. c_h ~ sum_t a_t V_h[t]: columns of A are the targets' values
+    MatD a(dh, T);
+    for (Eigen::Index t = 0; t < T; ++t) a.col(t) = ht.v.row(targets[static_cast<size_t>(t)]).transpose().cast<double>();
+    if (a.norm() == 0.0) continue;
+    const Eigen::VectorXd mix = a.completeOrthogonalDecomposition().solve(c.segment(h * dh, dh));
+    // 3. the most any head holds of each target
+    for (Eigen::Index t = 0; t < T; ++t) {
+      const float v = static_cast<float>(std::clamp(mix[t], 0.0, 1.0));
+      out[static_cast<size_t>(t)] = std::max(out[static_cast<size_t>(t)], v);
+    }
+  }
+  return out;
 }
 
 }  // namespace headroom

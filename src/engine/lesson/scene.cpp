@@ -219,6 +219,7 @@ Status Scene::set_heads(int heads) {
   if (heads != heads_) {
     dirty_ = true;
     override_.reset();  // its shapes are for the old count
+    knockout_.clear();  // other heads
   }
   heads_ = heads;
   return Status::ok();
@@ -228,7 +229,7 @@ Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
-  if (token != query_) readout_dirty_ = maps_dirty_ = true;  // X, W and the trace stay
+  if (token != query_) readout_dirty_ = maps_dirty_ = carried_dirty_ = true;  // X, W and the trace stay
   query_ = token;
   return Status::ok();
 }
@@ -281,6 +282,32 @@ Status Scene::set_weights_override(const AttentionWeights* w) {
   override_ = *w;
   dirty_ = true;
   return Status::ok();
+}
+
+Status Scene::set_knockout(const std::vector<int>& heads) {
+  std::vector<int> sorted = heads;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] < 0 || sorted[i] >= heads_)
+      return Status::fail("head " + std::to_string(sorted[i]) + " (0-based) does not exist; with " +
+                          std::to_string(heads_) + (heads_ == 1 ? " head the only one is 0" : " heads they are 0.." +
+                          std::to_string(heads_ - 1)));
+    if (i > 0 && sorted[i] == sorted[i - 1])
+      return Status::fail("head " + std::to_string(sorted[i]) + " is listed twice in the knockout");
+  }
+  if (sorted != knockout_) dirty_ = true;
+  knockout_ = std::move(sorted);
+  return Status::ok();
+}
+
+Status Scene::set_tie_qk(bool tie) {
+  if (tie != tie_qk_) dirty_ = true;
+  tie_qk_ = tie;
+  return Status::ok();
+}
+
+std::vector<int> Scene::lesson_targets() const {
+  return {target(query_, order_[0]), target(query_, order_[1])};
 }
 
 int Scene::target(int token, Relation r) const {
@@ -347,6 +374,8 @@ void Scene::build() {
       for (int c = 0; c < kContentDim; ++c) wv(kContent + c, c) = 1.f;
     else
       wv.block(kContent, 0, kContentDim, dh) = orthonormal(kContentDim, dh, 0xC0FFEEull + static_cast<uint64_t>(h));
+    // Tied query and key: the query projection serves as the key projection.
+    if (tie_qk_) w_.wk[static_cast<size_t>(h)] = wq;
   }
   w_.wo = output_mix();
 }
@@ -370,9 +399,10 @@ const Trace& Scene::trace() {
 
 const Trace& Scene::recompute() {
   if (dirty_) return trace();
-  readout_dirty_ = maps_dirty_ = true;
+  readout_dirty_ = maps_dirty_ = carried_dirty_ = true;
   ForwardOptions opt;
   opt.backend = backend_;
+  for (int h : knockout_) opt.knockout |= 1u << h;
   const Status s = forward(x_, w_, trace_, opt);
   (void)s;  // build() produces consistent shapes by construction
   return trace_;
@@ -390,6 +420,14 @@ const std::vector<ValueMap>& Scene::value_maps() {
   for (const HeadTrace& ht : tr.heads) maps_.push_back(value_map(ht, q, a, b));
   maps_dirty_ = false;
   return maps_;
+}
+
+const std::vector<float>& Scene::carried() {
+  const Trace& tr = trace();
+  if (!carried_dirty_) return carried_;
+  carried_ = headroom::carried(tr, w_, query_, lesson_targets());
+  carried_dirty_ = false;
+  return carried_;
 }
 
 const std::vector<HeadReadout>& Scene::readout() {

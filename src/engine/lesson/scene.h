@@ -79,6 +79,16 @@ class Scene {
   // query's first two relationships, and focus has no effect.
   Status set_weights_override(const AttentionWeights* w);
   bool weights_overridden() const { return override_.has_value(); }
+  // Head knockout: these heads' outputs (0-based, each < heads(), none twice)
+  // are zeroed before W_O. A new head count clears it. Refused lists change
+  // nothing.
+  Status set_knockout(const std::vector<int>& heads);
+  const std::vector<int>& knockout() const { return knockout_; }  // ascending
+  // Tied query and key: W_K = W_Q in every head of the built weights (the
+  // query projections serve as keys, so score(i -> j) = score(j -> i)).
+  // Trained weights are shown as trained (a tied run is the training's).
+  Status set_tie_qk(bool tie);
+  bool tie_qk() const { return tie_qk_; }
 
   // Recomputes X, weights and the Trace if anything changed; cheap otherwise.
   const Trace& trace();
@@ -110,6 +120,12 @@ class Scene {
   // targets of the first two relationships (subject and complement by
   // default), so the 1-head midpoint and the 2-head outputs share one plane.
   const std::vector<ValueMap>& value_maps();
+  // The query's lesson targets: the targets of the first two relationships
+  // (subject and complement by default), the value maps' anchors.
+  std::vector<int> lesson_targets() const;
+  // What the final output still carries of each lesson target, 0..1 (readout.h
+  // carried(): after W_O and any knockout), cached like readout().
+  const std::vector<float>& carried();
   // Role names of a token ("noun", "verb", ...), for the UI.
   std::string roles(int token) const;
 
@@ -135,6 +151,8 @@ class Scene {
   int query_ = 0;
   float focus_ = 0.5f;
   int stress_ = 0;
+  std::vector<int> knockout_;  // ascending head indices
+  bool tie_qk_ = false;
   Backend backend_ = default_backend();  // SIMD128 kernels on the web
   bool dirty_ = true;
   Mat x_;
@@ -145,7 +163,8 @@ class Scene {
   // value maps. A new query re-reads the trace; it does not recompute it.
   std::vector<HeadReadout> readout_;
   std::vector<ValueMap> maps_;
-  bool readout_dirty_ = true, maps_dirty_ = true;
+  std::vector<float> carried_;
+  bool readout_dirty_ = true, maps_dirty_ = true, carried_dirty_ = true;
 };
 
 }  // namespace headroom

@@ -1,0 +1,123 @@
+// tour.h: the guided lesson: predict, then see.
+//
+// Does: hold the tour's eight steps (average, options, two-heads,
+// coordinates, more-heads, query-key, training, recap: their words, question
+// and the kind of answer each takes), which step is open and the range a
+// host confined it to (hash tour=N or tour=N-M), each step's prediction, and
+// on reveal the numbers the engine measures at that moment from the demo's
+// live Scene (and copies of it with one setting changed) and the live
+// training. Scores a prediction against what was measured (0..1). Entering a
+// step puts the demo in the state the step asks about (step two-heads asks
+// with one head); revealing puts it in the state the reveal shows (two
+// heads). Logs what the learner did (entered, predicted, revealed) as
+// numbered events, the postMessage bridge forwards them to a host page.
+// Does not: compute attention (every number comes from Scene and Training),
+// draw (src/ui/view_tour.cpp), or animate (the UI eases between the numbers
+// it is given; anim_generation tells it when to start again).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/status.h"
+
+namespace headroom::app {
+
+struct Demo;
+
+enum class AnswerKind { Point, Points, Choice, Number, Match, None };
+
+struct TourChoice {
+  const char* id;
+  const char* label;
+};
+
+// The fixed words and answer of one step.
+struct TourStepInfo {
+  const char* id;
+  const char* title;
+  const char* text;      // the claim, in a few sentences
+  const char* question;  // what the learner predicts
+  AnswerKind kind;
+  std::vector<TourChoice> choices;  // Choice steps (and Point's alternative for `average`)
+};
+
+constexpr int kTourSteps = 8;
+const std::array<TourStepInfo, kTourSteps>& tour_steps();
+// Step `training` trains the runs to at least this many steps before measuring.
+constexpr int kTourTrainSteps = 250;
+
+// A learner's prediction (which fields mean something depends on `kind`).
+struct Prediction {
+  AnswerKind kind = AnswerKind::None;
+  std::vector<float> xy;    // Point: x, y; Points: x0, y0, x1, y1 (valueSpace coordinates)
+  std::string choice;       // Choice (and `average`'s alternative to a point)
+  float number = 0;         // Number
+  std::vector<int> match;   // Match: a token index per relationship
+};
+
+// A step's record.
+struct TourRecord {
+  bool predicted = false;
+  Prediction prediction;
+  bool revealed = false;
+  std::string measured;         // JSON object of the engine's numbers
+  std::vector<std::string> result;  // the reveal in words, line by line (panel and screen reader)
+  std::string feedback;         // how the prediction compares, in words ("" when nothing was predicted)
+  float score = -1;             // 0..1, or < 0: not scored
+  // Numbers the panel draws (valueSpace coordinates of the live Scene).
+  std::vector<float> from;      // where an animation starts: x, y per moving point
+  std::vector<float> to;        // where it ends
+};
+
+class Tour {
+ public:
+  bool open() const { return step_ > 0; }
+  int step() const { return step_; }  // 1-based; 0 when closed
+  int first() const { return first_; }
+  int last() const { return last_; }
+  const TourRecord& record(int step) const { return records_[static_cast<size_t>(step - 1)]; }
+  // Bumped by every reveal and replay: the UI restarts its animation.
+  int anim_generation() const { return anim_; }
+
+  // Opens step n (1-based, within the range) and puts the demo in the state
+  // the step asks about; a step revealed before is revealed again (measured
+  // anew, without a second "revealed" event).
+  Status go(Demo& demo, int n);
+  // Confines the tour to steps first..last and opens `step` (hash tour=N-M).
+  Status open_range(Demo& demo, int first, int last, int step);
+  void close();
+  // The open step's prediction; refused when the step takes another kind,
+  // the value is out of range, or the step was already revealed.
+  Status predict(Demo& demo, const Prediction& p);
+  // Measures the open step with the engine and puts the demo in the state
+  // the reveal shows; works without a prediction (then nothing is scored).
+  Status reveal(Demo& demo);
+  // Plays the open step's reveal animation again (refused before the reveal).
+  Status replay();
+
+  // {step, range: [first, last], error, steps: [{id, title, question,
+  // answer: {kind, ...}, predicted, revealed, measured, feedback, score}]}
+  std::string state_json(std::string_view error) const;
+  // Events (entered, predicted, revealed) with a sequence number above
+  // `since`, as a JSON array of the postMessage objects (type
+  // "headroom:tour-event"); the last kMaxEvents are kept.
+  std::string events_json(int64_t since) const;
+  int64_t last_event() const { return next_event_ - 1; }
+  static constexpr size_t kMaxEvents = 64;
+
+ private:
+  void log(const char* event, const std::string& extra);
+  void enter(Demo& demo);            // the asking state
+  Status measure(Demo& demo, bool emit);
+  int step_ = 0, first_ = 1, last_ = kTourSteps;
+  int anim_ = 0;
+  std::array<TourRecord, kTourSteps> records_{};
+  std::deque<std::pair<int64_t, std::string>> events_;
+  int64_t next_event_ = 1;
+};
+
+}  // namespace headroom::app

@@ -1,0 +1,69 @@
+// view_controls.cpp: [13] the lesson controls: knock heads out, tie query
+// and key, and what the final output still carries of the query's targets.
+//
+// Does: one toggle per head ("knock out" head h: Demo::set_knockout), one
+// checkbox for the tie (Demo::set_tie_qk), and the carried numbers the
+// engine measured (Scene::carried(), readout.h), with their definition in a
+// help marker. Records the toggles' and the checkbox's rects in layout() so
+// browser tests click them for real.
+// Does not: zero anything or compute what is carried (the engine does).
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/text.h"
+#include "ui/views.h"
+
+namespace headroom::ui {
+
+void view_lesson_controls(Demo& demo) {
+  Scene& scene = demo.scene;
+  const int H = scene.heads();
+  std::vector<int> knocked = scene.knockout();
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(7, 3));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 6));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Knock out");
+  for (int h = 0; h < H; ++h) {
+    const bool off = std::find(knocked.begin(), knocked.end(), h) != knocked.end();
+    char label[32];
+    std::snprintf(label, sizeof label, "%s%d##knock%d", off ? "x head " : "head ", h + 1, h);
+    same_line_if_fits(ImGui::CalcTextSize(label).x + 16.f);
+    push_button_colors(off ? palette().toggle_on : palette().heads_off);
+    if (ImGui::Button(label)) {
+      std::vector<int> next = knocked;
+      if (off) next.erase(std::find(next.begin(), next.end(), h));
+      else next.push_back(h);
+      demo.set_knockout(next);
+    }
+    ImGui::PopStyleColor(4);
+    record_visible_item(layout().knockout_rects);
+  }
+  same_line_if_fits(150.f, 14.f);
+  bool tie = scene.tie_qk();
+  if (ImGui::Checkbox("tie query = key", &tie)) demo.set_tie_qk(tie);
+  record_visible_item(layout().tie_rects);
+  ImGui::SameLine();
+  help_marker(
+      "knock out: head h's output is set to zero before W_O, so the final output no longer sees it. "
+      "tie: every head uses its W_Q as W_K too, so score(i -> j) = q_i . q_j / sqrt(d_head) = score(j -> i).");
+  ImGui::PopStyleVar(2);
+
+  // What the final output carries of each of the query's two lesson targets.
+  const std::vector<int> targets = scene.lesson_targets();
+  const std::vector<float> carried = scene.carried();
+  std::string line = "output carries";
+  char buf[32];
+  for (size_t i = 0; i < targets.size(); ++i) {
+    std::snprintf(buf, sizeof buf, " %.2f", static_cast<double>(carried[i]));
+    line += (i ? ", " : " ") + scene.tokens()[static_cast<size_t>(targets[i])].text + buf;
+  }
+  text_wrapped(line);
+  ImGui::SameLine();
+  help_marker(
+      "carried, 0 to 1, per target t: map the final output back through W_O to the heads' slices; write "
+      "each head's slice as a mix a_1 v_1 + a_2 v_2 of the two targets' value vectors (least squares); "
+      "carried = the largest a_t over the heads. 1: some head holds t's whole value; 0.5: half of it "
+      "(a split); 0: no head holds any (knocked out, or never read).");
+}
+
+}  // namespace headroom::ui

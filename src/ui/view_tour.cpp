@@ -1,0 +1,509 @@
+// view_tour.cpp: [14] the guided lesson's panel: the step's text, its
+// question, the answer widget, Reveal, the result beside the guess, Replay,
+// progress dots, Back / Next.
+//
+// Does: draw the open step of app::Tour and send what the learner does
+// through the Demo's tour verbs (the same as headroom.tour and postMessage):
+// a marker dragged (or moved with the arrow keys) in the value-space plane,
+// two markers for two heads, a choice, a number, a token per relationship.
+// After a reveal it eases the marker(s) from the guess (or the one head's
+// output) to the engine's output(s) in about a second (at once with reduced
+// motion), and lists the measured numbers. Keys while the tour is open:
+// arrows answer, Enter reveals, R replays, N / B next / back, Tab picks the
+// marker or row the arrows move. Fits 360 x 560 without scrolling: the plane
+// takes the height the words leave.
+// Does not: measure, score or keep the answer (app/tour.h does); compute
+// attention (the plane's points are Scene::value_maps()).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "ui/text.h"
+#include "ui/ui.h"
+#include "ui/views.h"
+
+namespace headroom::ui {
+
+namespace {
+
+using app::AnswerKind;
+using app::Prediction;
+using app::TourRecord;
+using app::TourStepInfo;
+
+constexpr double kRevealSeconds = 1.0;
+
+// What the learner has placed but not sent yet (markers before the second
+// one, keyboard moves), per step; reset when the step changes.
+struct Draft {
+  int step = 0;
+  float xy[4] = {0, 0, 0, 0};
+  int placed = 0;      // markers placed (0..2)
+  int selected = 0;    // the marker (or match row) the arrows move
+  int dragging = -1;   // the marker under the mouse, -1: none
+  float number = 0.5f;
+  bool number_set = false;
+  int match[4] = {-1, -1, -1, -1};
+  int choice = -1;     // keyboard cursor among the choices
+  int anim_seen = -1;  // the tour's anim_generation last started
+  double anim_start = -1;
+};
+Draft& draft() {
+  static Draft d;
+  return d;
+}
+
+float ease(float t) { return t * t * (3.f - 2.f * t); }
+
+// Progress of the reveal animation, 0..1 (1 with reduced motion).
+float reveal_progress(const Demo& demo) {
+  Draft& d = draft();
+  if (d.anim_seen != demo.tour.anim_generation()) {
+    d.anim_seen = demo.tour.anim_generation();
+    d.anim_start = ImGui::GetTime();
+  }
+  if (demo.reduced_motion || d.anim_start < 0) return 1.f;
+  const double t = (ImGui::GetTime() - d.anim_start) / kRevealSeconds;
+  if (t >= 1.0) return 1.f;
+  request_frames(2);
+  return ease(static_cast<float>(t));
+}
+
+Prediction point_prediction(const Draft& d, bool two) {
+  Prediction p;
+  p.kind = two ? AnswerKind::Points : AnswerKind::Point;
+  p.xy.assign(d.xy, d.xy + (two ? 4 : 2));
+  return p;
+}
+
+// The plane of the value space (Scene::value_maps()[0]): the origin, the two
+// targets, the other tokens faint; the learner's markers; after the reveal
+// the output(s), eased in from where the animation starts.
+void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, float height) {
+  Draft& d = draft();
+  Scene& scene = demo.scene;
+  const ValueMap& m = scene.value_maps()[0];
+  const int a = m.anchor_a, b = m.anchor_b;
+  const bool two = info.kind == AnswerKind::Points;
+  const ImVec2 pa(m.points(a, 0), m.points(a, 1)), pb(m.points(b, 0), m.points(b, 1));
+  // bounds: the origin and the two targets, padded; equal scale on both axes
+  float x0 = std::min({0.f, pa.x, pb.x}), x1 = std::max({0.f, pa.x, pb.x});
+  float y0 = std::min({0.f, pa.y, pb.y}), y1 = std::max({0.f, pa.y, pb.y});
+  const float span = std::max({x1 - x0, y1 - y0, 1e-3f});
+  x0 -= 0.3f * span; x1 += 0.3f * span; y0 -= 0.3f * span; y1 += 0.3f * span;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float scale = std::min(width / (x1 - x0), height / (y1 - y0));
+  const float cx = origin.x + width * 0.5f, cy = origin.y + height * 0.5f;
+  const float mx = 0.5f * (x0 + x1), my = 0.5f * (y0 + y1);
+  auto to_screen = [&](float x, float y) { return ImVec2(cx + (x - mx) * scale, cy - (y - my) * scale); };
+  auto to_plane = [&](ImVec2 s) {
+    return ImVec2(std::clamp(mx + (s.x - cx) / scale, x0, x1), std::clamp(my - (s.y - cy) / scale, y0, y1));
+  };
+
+  // A label beside point p, flipped to the left where it would pass the right edge.
+  const float right = origin.x + width - 4.f;
+  auto label_at = [&](ImVec2 p, float dy, ImU32 col, const std::string& text) {
+    const float w = text_size(text).x;
+    const float x = p.x + 10.f + w > right ? p.x - 10.f - w : p.x + 10.f;
+    draw_text(ImGui::GetWindowDrawList(), ImVec2(x, p.y + dy), col, text);
+  };
+  ImGui::InvisibleButton("##tour_plane", ImVec2(width, height));
+  layout().tour_plane = ImVec4(origin.x, origin.y, origin.x + width, origin.y + height);
+  {  // the plane's mapping for tests: plane (x, y) -> CSS px
+    const ImVec2 o = to_screen(0, 0), u = to_screen(1, 1);
+    layout().tour_plane_map = ImVec4(o.x, o.y, u.x - o.x, u.y - o.y);
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), palette().panel, 6.f);
+  const ImVec2 o = to_screen(0, 0);
+  dl->AddLine(ImVec2(o.x - 6, o.y), ImVec2(o.x + 6, o.y), palette().axis);
+  dl->AddLine(ImVec2(o.x, o.y - 6), ImVec2(o.x, o.y + 6), palette().axis);
+  // the other tokens, faint, where they fall inside the frame
+  for (int j = 0; j < m.points.rows(); ++j) {
+    if (j == a || j == b) continue;
+    const float px = m.points(j, 0), py = m.points(j, 1);
+    if (px < x0 || px > x1 || py < y0 || py > y1) continue;
+    dl->AddCircleFilled(to_screen(px, py), 2.5f, palette().point_far);
+  }
+  // the two targets, labelled
+  const int targets[2] = {a, b};
+  for (int k = 0; k < 2; ++k) {
+    const ImVec2 p = to_screen(m.points(targets[k], 0), m.points(targets[k], 1));
+    dl->AddLine(o, p, palette().guide, 1.f);
+    dl->AddCircleFilled(p, 5.f, palette().point);
+    dl->AddCircle(p, 8.f, palette().point_ring, 0, 1.5f);
+    label_at(p, -8.f, palette().text_secondary, scene.tokens()[static_cast<size_t>(targets[k])].text);
+  }
+
+  // The learner's markers: the sent prediction, or the draft.
+  const bool predicted = rec.predicted && (rec.prediction.kind == AnswerKind::Point || rec.prediction.kind == AnswerKind::Points);
+  if (predicted && d.dragging < 0) {
+    for (size_t i = 0; i < rec.prediction.xy.size(); ++i) d.xy[i] = rec.prediction.xy[i];
+    d.placed = two ? 2 : 1;
+  }
+  // mouse: a click places the next marker, a drag moves the nearest one;
+  // the prediction is sent on release (once every marker is placed)
+  if (!rec.revealed) {
+    if (ImGui::IsItemActivated()) {
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      int nearest = -1;
+      float best = 18.f;
+      for (int k = 0; k < d.placed; ++k) {
+        const ImVec2 s = to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
+        const float dist = std::hypot(s.x - mouse.x, s.y - mouse.y);
+        if (dist < best) { best = dist; nearest = k; }
+      }
+      if (nearest < 0) nearest = d.placed < (two ? 2 : 1) ? d.placed++ : d.selected;
+      d.dragging = nearest;
+      d.selected = nearest;
+    }
+    if (d.dragging >= 0 && ImGui::IsItemActive()) {
+      const ImVec2 p = to_plane(ImGui::GetIO().MousePos);
+      d.xy[2 * d.dragging] = p.x;
+      d.xy[2 * d.dragging + 1] = p.y;
+    }
+    if (d.dragging >= 0 && ImGui::IsItemDeactivated()) {
+      d.dragging = -1;
+      if (d.placed == (two ? 2 : 1)) demo.tour_predict(point_prediction(d, two));
+    }
+  }
+  const float t = rec.revealed ? reveal_progress(demo) : 0.f;
+  for (int k = 0; k < d.placed; ++k) {
+    const ImVec2 s = to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
+    const ImU32 col = two ? head_color(k) : palette().text;
+    dl->AddCircle(s, 9.f, col, 0, d.selected == k && !rec.revealed ? 3.f : 2.f);
+    dl->AddLine(ImVec2(s.x - 5, s.y), ImVec2(s.x + 5, s.y), col, 1.5f);
+    dl->AddLine(ImVec2(s.x, s.y - 5), ImVec2(s.x, s.y + 5), col, 1.5f);
+    char label[24];
+    std::snprintf(label, sizeof label, two ? "guess %d" : "guess", k + 1);
+    label_at(s, 2.f, palette().text_faint, label);
+  }
+  // after the reveal: the output(s), eased from where the animation starts
+  if (rec.revealed && rec.to.size() >= 2 && rec.from.size() == rec.to.size()) {
+    if (info.kind == AnswerKind::Point) {  // the midpoint, hollow
+      const ImVec2 mid = to_screen(0.5f * (pa.x + pb.x), 0.5f * (pa.y + pb.y));
+      dl->AddCircle(mid, 5.f, palette().ghost, 0, 1.5f);
+    }
+    for (size_t k = 0; k + 1 < rec.to.size(); k += 2) {
+      const float x = rec.from[k] + (rec.to[k] - rec.from[k]) * t, y = rec.from[k + 1] + (rec.to[k + 1] - rec.from[k + 1]) * t;
+      const ImVec2 s = to_screen(std::clamp(x, x0, x1), std::clamp(y, y0, y1));
+      const ImU32 col = head_color(static_cast<int>(k / 2));
+      dl->AddCircleFilled(s, 7.f, col);
+      dl->AddCircle(s, 7.f, palette().marker_edge, 0, 1.5f);
+      if (t >= 1.f) {
+        char label[24];
+        std::snprintf(label, sizeof label, rec.to.size() > 2 ? "head %d" : "output", static_cast<int>(k / 2) + 1);
+        label_at(s, -18.f, palette().text, label);
+      }
+    }
+  }
+}
+
+// The arrows move the selected marker (Shift: finer); Tab picks the other.
+void plane_keys(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
+  Draft& d = draft();
+  const bool two = info.kind == AnswerKind::Points;
+  if (rec.revealed) return;
+  if (ImGui::IsKeyPressed(ImGuiKey_Tab, false) && two) d.selected = 1 - d.selected;
+  const ValueMap& m = demo.scene.value_maps()[0];
+  const float span = std::max(1e-3f, std::hypot(m.points(m.anchor_a, 0) - m.points(m.anchor_b, 0),
+                                                m.points(m.anchor_a, 1) - m.points(m.anchor_b, 1)));
+  const float step = (ImGui::GetIO().KeyShift ? 0.02f : 0.08f) * span;
+  float dx = 0, dy = 0;
+  if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) dx -= step;
+  if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) dx += step;
+  if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) dy += step;
+  if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) dy -= step;
+  if (dx == 0 && dy == 0) return;
+  while (d.placed <= d.selected) {  // the first press places the marker between the targets
+    d.xy[2 * d.placed] = 0.5f * (m.points(m.anchor_a, 0) + m.points(m.anchor_b, 0));
+    d.xy[2 * d.placed + 1] = 0.5f * (m.points(m.anchor_a, 1) + m.points(m.anchor_b, 1)) - 0.3f * span * d.placed;
+    ++d.placed;
+  }
+  d.xy[2 * d.selected] += dx;
+  d.xy[2 * d.selected + 1] += dy;
+  if (d.placed == (two ? 2 : 1)) demo.tour_predict(point_prediction(d, two));
+}
+
+// One button per choice; the chosen one lit. Up/Down move, Space picks.
+void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, bool keys) {
+  Draft& d = draft();
+  const int n = static_cast<int>(info.choices.size());
+  if (keys && !rec.revealed) {
+    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) d.choice = (d.choice + 1) % n;
+    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) d.choice = (d.choice + n - 1) % n;
+    if (d.choice >= 0 && ImGui::IsKeyPressed(ImGuiKey_Space, false)) {
+      Prediction p;
+      p.kind = AnswerKind::Choice;
+      p.choice = info.choices[static_cast<size_t>(d.choice)].id;
+      demo.tour_predict(p);
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const app::TourChoice& c = info.choices[static_cast<size_t>(i)];
+    const bool on = rec.predicted && rec.prediction.kind == AnswerKind::Choice && rec.prediction.choice == c.id;
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(c.label).x + 2 * ImGui::GetStyle().FramePadding.x + 4.f);
+    push_button_colors(on ? palette().toggle_on : palette().heads_off);
+    if (d.choice == i && !rec.revealed) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.f);
+    ImGui::BeginDisabled(rec.revealed);
+    char id[64];
+    std::snprintf(id, sizeof id, "%s##choice_%s", c.label, c.id);
+    if (ImGui::Button(id)) {
+      Prediction p;
+      p.kind = AnswerKind::Choice;
+      p.choice = c.id;
+      d.choice = i;
+      demo.tour_predict(p);
+    }
+    ImGui::EndDisabled();
+    if (d.choice == i && !rec.revealed) ImGui::PopStyleVar();
+    ImGui::PopStyleColor(4);
+    record_visible_item(layout().tour_choices);
+  }
+}
+
+// A slider 0..1; Left/Right move it by 0.05 (Shift 0.01); sent on release.
+void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
+  Draft& d = draft();
+  if (rec.predicted && rec.prediction.kind == AnswerKind::Number && !ImGui::IsAnyItemActive()) {
+    d.number = rec.prediction.number;
+    d.number_set = true;
+  }
+  ImGui::BeginDisabled(rec.revealed);
+  ImGui::SetNextItemWidth(std::min(320.f, ImGui::GetContentRegionAvail().x));
+  ImGui::SliderFloat("##tour_number", &d.number, 0.f, 1.f, d.number_set ? "loss %.2f" : "drag to guess");
+  record_visible_item(layout().tour_number);
+  const bool sent = ImGui::IsItemDeactivatedAfterEdit();
+  ImGui::EndDisabled();
+  bool moved = false;
+  if (keys && !rec.revealed) {
+    const float step = ImGui::GetIO().KeyShift ? 0.01f : 0.05f;
+    if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) { d.number = std::max(0.f, d.number - step); moved = true; }
+    if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) { d.number = std::min(1.f, d.number + step); moved = true; }
+  }
+  if (sent || moved) {
+    d.number_set = true;
+    Prediction p;
+    p.kind = AnswerKind::Number;
+    p.number = d.number;
+    demo.tour_predict(p);
+  }
+}
+
+// Per relationship, a row of the tokens it could look at (a combo);
+// Up/Down pick the row, Left/Right the token.
+void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
+  Draft& d = draft();
+  static const char* kNames[4] = {"subject", "complement", "previous token", "antecedent (of a pronoun)"};
+  const auto& tokens = demo.scene.tokens();
+  const int L = static_cast<int>(tokens.size());
+  if (rec.predicted && rec.prediction.kind == AnswerKind::Match)
+    for (int i = 0; i < 4; ++i) d.match[i] = rec.prediction.match[static_cast<size_t>(i)];
+  bool changed = false;
+  if (keys && !rec.revealed) {
+    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) d.selected = (d.selected + 1) % 4;
+    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) d.selected = (d.selected + 3) % 4;
+    int& v = d.match[d.selected];
+    if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) { v = std::min(L - 1, v + 1); changed = true; }
+    if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) { v = std::max(0, v < 0 ? 0 : v - 1); changed = true; }
+  }
+  const float label_w = std::min(170.f, ImGui::GetContentRegionAvail().x * 0.5f);
+  ImGui::BeginDisabled(rec.revealed);
+  for (int i = 0; i < 4; ++i) {
+    ImGui::PushID(i);
+    ImGui::AlignTextToFramePadding();
+    if (d.selected == i && !rec.revealed) ImGui::TextUnformatted(">");
+    else ImGui::TextUnformatted(" ");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(kNames[i]);
+    ImGui::SameLine(label_w);
+    ImGui::SetNextItemWidth(std::min(160.f, ImGui::GetContentRegionAvail().x));
+    const char* shown = d.match[i] >= 0 && d.match[i] < L ? tokens[static_cast<size_t>(d.match[i])].text.c_str() : "pick a token";
+    if (ImGui::BeginCombo("##match", shown)) {
+      for (int j = 0; j < L; ++j)
+        if (ImGui::Selectable(tokens[static_cast<size_t>(j)].text.c_str(), d.match[i] == j)) {
+          d.match[i] = j;
+          d.selected = i;
+          changed = true;
+        }
+      ImGui::EndCombo();
+    }
+    record_visible_item(layout().tour_match);
+    ImGui::PopID();
+  }
+  ImGui::EndDisabled();
+  if (changed && std::all_of(d.match, d.match + 4, [](int v) { return v >= 0; })) {
+    Prediction p;
+    p.kind = AnswerKind::Match;
+    p.match.assign(d.match, d.match + 4);
+    demo.tour_predict(p);
+  }
+}
+
+// Height of `text` wrapped at `width` in the current font.
+float wrapped_height(const std::string& text, float width) {
+  return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
+}
+
+// The progress dots: one per step of the range, the open one filled; a click
+// opens that step.
+void dots(Demo& demo) {
+  const int first = demo.tour.first(), last = demo.tour.last();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int n = first; n <= last; ++n) {
+    if (n > first) ImGui::SameLine(0, 4.f);
+    char id[16];
+    std::snprintf(id, sizeof id, "##dot%d", n);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    if (ImGui::InvisibleButton(id, ImVec2(16, 16))) demo.tour_go(n);
+    const bool here = n == demo.tour.step();
+    const bool done = demo.tour.record(n).revealed;
+    const ImVec2 c(p.x + 8, p.y + 8);
+    if (here) dl->AddCircleFilled(c, 6.f, palette().accent.bg);
+    else if (done) dl->AddCircleFilled(c, 4.5f, palette().text_faint);
+    else dl->AddCircle(c, 4.5f, palette().text_faint, 0, 1.5f);
+    record_visible_item(layout().tour_dots);
+  }
+}
+
+}  // namespace
+
+std::string tour_description(Demo& demo) {
+  if (!demo.tour.open()) return {};
+  const int n = demo.tour.step();
+  const TourStepInfo& info = app::tour_steps()[static_cast<size_t>(n - 1)];
+  const TourRecord& rec = demo.tour.record(n);
+  std::string s = "Guided tour, step " + std::to_string(n) + " of " + std::to_string(app::kTourSteps) + ": " +
+                  info.title + ". " + info.text + " Question: " + info.question;
+  if (rec.predicted) s += " You have answered.";
+  if (rec.revealed) {
+    s += " Result:";
+    for (const std::string& l : rec.result) s += " " + l;
+    if (!rec.feedback.empty()) s += " " + rec.feedback;
+  }
+  return s;
+}
+
+void view_tour(Demo& demo) {
+  app::Tour& tour = demo.tour;
+  const int n = tour.step();
+  if (Draft& d = draft(); d.step != n) {
+    d = Draft{};
+    d.step = n;
+    d.anim_seen = tour.anim_generation();  // a step entered is not a reveal to animate
+  }
+  const TourStepInfo& info = app::tour_steps()[static_cast<size_t>(n - 1)];
+  const TourRecord& rec = tour.record(n);
+  const bool keys = !ImGui::GetIO().WantTextInput && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+  layout().tour_buttons.clear();
+
+  // Keys: Enter reveals, R replays, N / B next and back.
+  if (keys) {
+    if ((ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false)) && !rec.revealed)
+      demo.tour_reveal();
+    else if (ImGui::IsKeyPressed(ImGuiKey_R, false) && rec.revealed) demo.tour_replay();
+    else if (ImGui::IsKeyPressed(ImGuiKey_N, false) && n < tour.last()) demo.tour_go(n + 1);
+    else if (ImGui::IsKeyPressed(ImGuiKey_B, false) && n > tour.first()) demo.tour_go(n - 1);
+    if (tour.step() != n) return;  // the next frame draws the new step
+  }
+
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  const bool narrow = wrap < 420.f;
+  // header: dots, step count, leave
+  dots(demo);
+  ImGui::SameLine(0, 10.f);
+  ImGui::TextDisabled("step %d of %d", n, app::kTourSteps);
+  ImGui::SameLine();
+  const char* leave = "Leave tour";
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - ImGui::CalcTextSize(leave).x - 16.f));
+  if (ImGui::SmallButton(leave)) {
+    demo.tour_close();
+    return;
+  }
+  record_visible_item(layout().tour_buttons);
+
+  ImGui::PushFont(fonts().bold);
+  ImGui::TextUnformatted(wrap_at_spaces(info.title, wrap).c_str());
+  ImGui::PopFont();
+  // Before the reveal: the claim and the question. After it: the question,
+  // then the result in place of the claim (a small frame has room for one).
+  const bool show_text = !rec.revealed || !narrow;
+  if (show_text) ImGui::TextUnformatted(wrap_at_spaces(info.text, wrap).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
+  ImGui::TextUnformatted(wrap_at_spaces(info.question, wrap).c_str());
+  ImGui::PopStyleColor();
+
+  // the result's height, known before the widget so the plane can take the rest
+  std::vector<std::string> result = rec.revealed ? rec.result : std::vector<std::string>{};
+  if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback);
+  if (rec.revealed && rec.score >= 0) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "score %.2f (1 = spot on)", static_cast<double>(rec.score));
+    result.push_back(buf);
+  }
+  float result_h = 0;
+  for (std::string& l : result) {
+    l = wrap_at_spaces(l, wrap);
+    result_h += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
+  }
+  const float buttons_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+  const char* kKeysHint = "keys: arrows answer, Enter reveals, R replays, N next, B back";
+  const float keys_h = wrapped_height(kKeysHint, wrap) + ImGui::GetStyle().ItemSpacing.y;
+
+  switch (info.kind) {
+    case AnswerKind::Point:
+    case AnswerKind::Points: {
+      if (info.kind == AnswerKind::Point && !rec.revealed) choice_widget(demo, info, rec, false);
+      const float room = ImGui::GetContentRegionAvail().y - result_h - buttons_h - keys_h - 20.f;
+      const float h = std::clamp(room, 90.f, 300.f);
+      plane_widget(demo, info, rec, h);
+      if (keys) plane_keys(demo, info, rec);
+      break;
+    }
+    case AnswerKind::Choice: choice_widget(demo, info, rec, keys); break;
+    case AnswerKind::Number: number_widget(demo, rec, keys); break;
+    case AnswerKind::Match: match_widget(demo, rec, keys); break;
+    default: break;
+  }
+
+  // the result, beside the guess
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(8, ImGui::GetStyle().ItemSpacing.y * 0.5f));
+  for (size_t i = 0; i < result.size(); ++i) {
+    const bool feedback = i >= rec.result.size();
+    if (feedback) ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
+    ImGui::TextUnformatted(result[i].c_str());
+    if (feedback) ImGui::PopStyleColor();
+  }
+  ImGui::PopStyleVar();
+
+  // Back, Reveal / Replay, Next
+  ImGui::BeginDisabled(n <= tour.first());
+  if (ImGui::Button("< Back")) demo.tour_go(n - 1);
+  ImGui::EndDisabled();
+  record_visible_item(layout().tour_buttons);
+  ImGui::SameLine();
+  if (!rec.revealed) {
+    push_button_colors(palette().accent);
+    if (ImGui::Button("Reveal")) demo.tour_reveal();
+    ImGui::PopStyleColor(4);
+  } else {
+    if (ImGui::Button("Replay")) demo.tour_replay();
+  }
+  record_visible_item(layout().tour_buttons);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(n >= tour.last());
+  if (ImGui::Button("Next >")) demo.tour_go(n + 1);
+  ImGui::EndDisabled();
+  record_visible_item(layout().tour_buttons);
+  if (!demo.tour_error.empty()) {
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+    ImGui::TextUnformatted("refused (see below)");
+    ImGui::PopStyleColor();
+  }
+  text_disabled_wrapped("%s", kKeysHint);
+}
+
+}  // namespace headroom::ui

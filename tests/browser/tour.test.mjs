@@ -1,0 +1,244 @@
+// tour.test.mjs: issue 16's browser suite: the guided lesson through the real
+// mouse and keyboard, tour=N-M, the fit of every step at three frame sizes,
+// and the tour's events from a sandboxed cross-origin frame.
+//
+// Does: drag the marker of step `average` in the value-space plane (mouse
+// down, move, up on the canvas) and check the prediction the engine got is
+// where the mouse let go; click Reveal and check the output marker's pixels
+// appear where the engine's output is; click Replay and Next; answer step
+// `options` with the keyboard (Down, Space, Enter, N); open embed.html#tour=3-3
+// and check the range, the hash and a refused go(2); check debug.fit() for
+// every step before and after its reveal at 360 x 560, 540 x 560 and
+// 720 x 560 (and view=train), saving the 720 x 560 screenshots; host
+// embed.html in a sandbox="allow-scripts" iframe of another origin and log
+// the headroom:tour-event messages of a full pass through the tour driven
+// by headroom:tour messages.
+// Does not: judge the measured numbers (tests/app/tour_tests.cpp does).
+//
+// Run: node tests/browser/tour.test.mjs    (after ./build.sh build)
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { assert, test } from './harness.mjs';
+import { decodePng } from './png.mjs';
+import { runSuite } from './suite_main.mjs';
+import { serveStatic } from '../../tools/serve.mjs';
+
+const SUITE_TIMEOUT_MS = 300_000;
+const SIZES = [[360, 560], [540, 560], [720, 560]];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// What debug.fit() says is wrong (as in course_hosts.test.mjs): text cut,
+// content wider than its window, or a window that scrolls.
+function misfits(fit, noScroll = true) {
+  if (!fit.drawn) return ['nothing drawn'];
+  const bad = [];
+  for (const c of fit.clipped) if (c.axis.includes('x') || noScroll) bad.push(`text cut (${c.axis}): "${c.text}"`);
+  for (const w of fit.windows) {
+    if (w.content[0] > w.room[0] + 1) bad.push(`${w.name}: content ${w.content[0]} px wide in ${w.room[0]}`);
+    if (noScroll && (w.scrollMax[1] > 0 || w.scrollbar[0] || w.scrollbar[1])) bad.push(`${w.name}: scrolls (${w.scrollMax[1]} px)`);
+  }
+  return bad;
+}
+
+async function tourTests({ browser, url, watch, artifacts }) {
+  const open = async (name, hash, [width, height] = [720, 560], options = {}) => {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, ...options });
+    const page = await context.newPage();
+    watch(page, name);
+    await page.goto(`${url}embed.html${hash}`);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.ready);
+    await sleep(400);
+    return page;
+  };
+  const layout = (page) => page.evaluate(() => window.headroom.debug.layout());
+  const tour = (page) => page.evaluate(() => window.headroom.tour.state());
+  const center = ([x0, y0, x1, y1]) => [(x0 + x1) / 2, (y0 + y1) / 2];
+  const click = async (page, rect) => {
+    const [x, y] = center(rect);
+    await page.mouse.click(x, y);
+    await sleep(400);
+  };
+  // RGB of the canvas at CSS pixel (x, y) (DPR 1).
+  const pixel = async (page, x, y) => {
+    const png = decodePng(await page.screenshot());
+    const i = (Math.round(y) * png.width + Math.round(x)) * 4;
+    return [png.rgba[i], png.rgba[i + 1], png.rgba[i + 2]];
+  };
+  const differ = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > 60;
+
+  await test('mouse: drag a prediction in the plane, Reveal (the output appears where the engine puts it), Replay, Next', async () => {
+    const page = await open('mouse', '#tour=1');
+    const l = await layout(page);
+    const [ox, oy, sx, sy] = l.tourPlane.map;
+    assert(sx > 0 && sy < 0, `plane map ${l.tourPlane.map}`);
+    const vs = (await page.evaluate(() => window.headroom.getState())).valueSpace[0];
+    const toScreen = ([x, y]) => [ox + x * sx, oy + y * sy];
+    // drag from near the origin to a point a quarter of the way from researcher to it
+    const researcher = vs.points[1], it = vs.points[7];
+    const goal = [0.75 * researcher[0] + 0.25 * it[0], 0.75 * researcher[1] + 0.25 * it[1]];
+    const [gx, gy] = toScreen(goal);
+    const [sx0, sy0] = toScreen([0.2 * researcher[0], 0.2 * researcher[1] + 0.1]);
+    await page.mouse.move(sx0, sy0);
+    await page.mouse.down();
+    for (let k = 1; k <= 8; ++k) { await page.mouse.move(sx0 + (gx - sx0) * k / 8, sy0 + (gy - sy0) * k / 8); await sleep(40); }
+    await page.mouse.up();
+    await sleep(400);
+    let t = await tour(page);
+    const p = t.steps[0].predicted;
+    assert(p && p.kind === 'point', JSON.stringify(p));
+    const err = Math.hypot(p.x - goal[0], p.y - goal[1]) * Math.abs(sx);
+    assert(err < 3, `prediction ${p.x},${p.y} is ${err.toFixed(1)} px from where the mouse let go`);
+    await click(page, l.tourButtons[2]);  // Leave, Back, Reveal, Next
+    await sleep(1500);
+    // the plane moved up (the choice buttons went): map again
+    const l2 = await layout(page);
+    const [ox2, oy2, sx2, sy2] = l2.tourPlane.map;
+    const out = [ox2 + vs.output[0] * sx2, oy2 + vs.output[1] * sy2];
+    const before = await pixel(page, l2.tourPlane.rect[0] + 6, l2.tourPlane.rect[1] + 6);  // the plane's background
+    t = await tour(page);
+    assert(t.steps[0].revealed && t.steps[0].score !== null, JSON.stringify(t.steps[0]).slice(0, 300));
+    assert(Math.abs(t.steps[0].measured.output[0] - vs.output[0]) < 1e-4, 'measured output is the engine\'s');
+    const after = await pixel(page, out[0], out[1]);
+    assert(differ(before, after), `no output marker drawn at the engine's output: background ${before}, there ${after}`);
+    await page.screenshot({ path: path.join(artifacts, 'tour-mouse-revealed.png') });
+    const anim = t.animation;
+    await click(page, (await layout(page)).tourButtons[2]);  // now Replay
+    assert((await tour(page)).animation === anim + 1, 'Replay restarts the animation');
+    await sleep(1300);
+    assert(!differ(after, await pixel(page, out[0], out[1])), 'after the replay the marker is back on the output');
+    await click(page, (await layout(page)).tourButtons[3]);  // Next
+    t = await tour(page);
+    assert(t.step === 2, `Next opened step ${t.step}`);
+    assert(/tour=2/.test(await page.evaluate(() => window.headroom.hash())), 'the hash follows the step');
+    await page.context().close();
+  });
+
+  await test('keyboard: step options answered with Down and Space, revealed with Enter, N goes on', async () => {
+    const page = await open('keys', '#tour=2');
+    await click(page, [5, 540, 15, 550]);  // focus the canvas on an empty spot
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    await sleep(300);
+    let t = await tour(page);
+    assert(t.steps[1].predicted && t.steps[1].predicted.id === 'split', JSON.stringify(t.steps[1].predicted));
+    await page.keyboard.press('Enter');
+    await sleep(300);
+    t = await tour(page);
+    assert(t.steps[1].revealed && t.steps[1].measured.outcomes.length === 3, 'Enter revealed');
+    await page.keyboard.press('n');
+    await sleep(300);
+    assert((await tour(page)).step === 3, 'N opened step 3');
+    const live = await page.evaluate(() => document.getElementById('headroom-state').textContent);
+    assert(/step 3 of 8/.test(live) && /Two heads/.test(live), `screen-reader twin: ${live.slice(0, 120)}`);
+    await page.context().close();
+  });
+
+  await test('tour=3-3: one step, the hash keeps the range, a step outside it is refused', async () => {
+    const page = await open('range', '#tour=3-3');
+    let t = await tour(page);
+    assert(t.step === 3 && t.range[0] === 3 && t.range[1] === 3, JSON.stringify([t.step, t.range]));
+    assert((await page.evaluate(() => window.headroom.getState())).heads === 1, 'step two-heads asks with one head');
+    t = await page.evaluate(() => window.headroom.tour.go(2));
+    assert(t.step === 3 && /range/.test(t.error), `go(2): ${t.error}`);
+    assert((await layout(page)).tourDots.length === 1, 'one progress dot');
+    t = await page.evaluate(() => window.headroom.tour.predict([{ x: 1, y: 0 }, { x: 0, y: 1 }]));
+    assert(t.error === null && t.steps[2].predicted.kind === 'points', JSON.stringify(t.error));
+    t = await page.evaluate(() => window.headroom.tour.reveal());
+    assert((await page.evaluate(() => window.headroom.getState())).heads === 2, 'the reveal shows two heads');
+    assert(/tour=3-3/.test(await page.evaluate(() => window.headroom.hash())), 'hash');
+    await page.context().close();
+  });
+
+  await test(`fit: every step before and after its reveal at ${SIZES.map((s) => s.join(' x ')).join(', ')}, and view=train`, async () => {
+    const bad = [];
+    for (const size of SIZES) {
+      const page = await open(`fit-${size[0]}`, '#tour=1', size);
+      for (let n = 1; n <= 8; ++n) {
+        await page.evaluate((k) => window.headroom.tour.go(k), n);
+        for (const phase of ['before', 'after']) {
+          if (phase === 'after') await page.evaluate(() => window.headroom.tour.reveal());
+          await sleep(phase === 'after' ? 1300 : 300);
+          for (const m of misfits(await page.evaluate(() => window.headroom.debug.fit()))) bad.push(`${size.join('x')} step ${n} ${phase}: ${m}`);
+          if (size[0] === 720) await page.screenshot({ path: path.join(artifacts, `tour-720-step${n}-${phase}.png`) });
+        }
+      }
+      await page.evaluate(() => window.headroom.applyHash('view=train'));
+      await page.evaluate(() => window.headroom.tour.go(1));  // still open: leave it through the UI
+      await click(page, (await layout(page)).tourButtons[0]);
+      await sleep(300);
+      // view=train scrolls by design (a chart and a table); nothing may be cut sideways
+      for (const m of misfits(await page.evaluate(() => window.headroom.debug.fit()), false)) bad.push(`${size.join('x')} view=train: ${m}`);
+      await page.context().close();
+    }
+    assert(bad.length === 0, bad.join('\n'));
+  });
+
+  await test('events: a sandboxed cross-origin frame reports entered, predicted and revealed for a full pass', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 640 } });
+    const page = await context.newPage();
+    watch(page, 'host');
+    // A sandboxed frame's origin is "null": its fetches need the CORS header.
+    const site = path.resolve(process.env.HEADROOM_SITE || path.join(artifacts, '../web'));
+    const cors = await serveStatic(site, 0, { headers: { 'Access-Control-Allow-Origin': '*' } });
+    const app = `http://127.0.0.1:${cors.address().port}/`;
+    // The course page: another origin (another port), served for real (a
+    // page the browser did not fetch from an address counts as public, and
+    // public pages may not frame 127.0.0.1).
+    const hostPage = `<!doctype html>
+      <iframe id="f" sandbox="allow-scripts" src="${app}embed.html#tour=1" width="720" height="560"></iframe>
+      <script>
+        window.log = []; window.replies = [];
+        const f = document.getElementById('f');
+        addEventListener('message', (e) => {
+          if (e.source !== f.contentWindow) return;
+          if (e.data.type === 'headroom:tour-event') window.log.push(e.data);
+          else window.replies.push(e.data);
+        });
+        window.send = (m) => new Promise((resolve) => {
+          const id = Math.random().toString(36).slice(2);
+          const t = setInterval(() => {
+            const r = window.replies.find((x) => x.id === id);
+            if (r) { clearInterval(t); resolve(r); }
+          }, 20);
+          f.contentWindow.postMessage({ ...m, id }, '*');
+        });
+      </script>`;
+    const host = createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end(hostPage); });
+    await new Promise((r) => host.listen(0, '127.0.0.1', r));
+    const HOST = `http://127.0.0.1:${host.address().port}`;
+    await page.goto(`${HOST}/course.html`);
+    await page.waitForFunction(() => window.replies.some((r) => r.type === 'headroom:ready'), null, { timeout: 60_000 });
+    const answers = { 1: { choice: 'between' }, 2: 'split', 3: [{ x: 0.8, y: 0.05 }, { x: 0.1, y: 0.8 }], 4: 'it',
+                      5: [1, 7, 5, 5], 6: 'equal', 7: 0.5 };
+    for (let n = 1; n <= 8; ++n) {
+      if (n > 1) await page.evaluate((k) => window.send({ type: 'headroom:tour', action: 'go', step: k }), n);
+      if (answers[n] !== undefined) {
+        const r = await page.evaluate((a) => window.send({ type: 'headroom:tour', action: 'predict', answer: a }), answers[n]);
+        assert(r.type === 'headroom:tour-state' && r.error === null, `step ${n}: ${r.error}`);
+      }
+      const r = await page.evaluate(() => window.send({ type: 'headroom:tour', action: 'reveal' }));
+      assert(r.tour.steps[n - 1].revealed, `step ${n} not revealed`);
+    }
+    const bad = await page.evaluate(() => window.send({ type: 'headroom:tour', action: 'go', step: 12 }));
+    assert(bad.error && bad.tour.step === 8, `go 12: ${bad.error}`);
+    await sleep(300);
+    const log = await page.evaluate(() => window.log);
+    await writeFile(path.join(artifacts, 'tour-events.json'), JSON.stringify(log, null, 1));
+    const kinds = log.map((e) => `${e.event}:${e.stepId}`);
+    assert(kinds[0] === 'entered:average', kinds.slice(0, 3).join(' '));
+    for (const id of ['average', 'options', 'two-heads', 'coordinates', 'more-heads', 'query-key', 'training', 'recap']) {
+      assert(kinds.includes(`entered:${id}`) && kinds.includes(`revealed:${id}`), `events for ${id}: ${kinds.join(' ')}`);
+      if (id !== 'recap') assert(kinds.includes(`predicted:${id}`), `predicted:${id}`);
+    }
+    const revealed = log.filter((e) => e.event === 'revealed' && e.stepId !== 'recap');
+    assert(revealed.every((e) => typeof e.score === 'number' && e.measured && e.predicted), 'revealed events carry predicted, measured and score');
+    await context.close();
+    cors.close();
+    host.close();
+  });
+}
+
+runSuite('tour', tourTests, SUITE_TIMEOUT_MS);
