@@ -75,7 +75,7 @@ constexpr std::array<ImU32, 8> kHeadsDark = {rgb(110, 160, 230), rgb(240, 140, 7
 
 // Training runs (1, 2, 4 heads): charcoal (light grey on dark), magenta,
 // amber-brown. Slots: subject red, complement blue, previous token violet,
-// first token grey.
+// coreference grey.
 constexpr std::array<ImU32, 3> kRunsLight = {rgb(56, 56, 66), rgb(219, 41, 153), rgb(158, 112, 0)};
 constexpr std::array<ImU32, 3> kRunsDark = {rgb(210, 210, 218), rgb(240, 90, 190), rgb(225, 175, 50)};
 constexpr std::array<ImU32, 4> kSlotsLight = {rgb(204, 33, 38), rgb(26, 115, 191), rgb(128, 89, 179), rgb(140, 140, 140)};

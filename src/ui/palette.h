@@ -54,7 +54,7 @@ struct Palette {
   std::array<ImU32, 8> heads;  // head h's colour is heads[h % 8]
   // Training runs of 1, 2 and 4 heads (none is a head colour), and the
   // training task's related-token slots (subject, complement, previous
-  // token, first token).
+  // token, coreference).
   std::array<ImU32, 3> runs;
   std::array<ImU32, 4> slots;
   std::array<ImU32, 8> heads_text;  // the same hues for text: contrast >= 4.5 on the card and on a table's shaded row

@@ -1,7 +1,7 @@
 // view_specialisation.cpp: [11] specialisation over time: for every training
 // run (1, 2, 4 heads) and each of its heads, the held-out average weight the
 // query puts on each related token (subject, complement, and with R = 4 the
-// previous and the first token), over the steps, so the moment a head
+// previous token and coreference), over the steps, so the moment a head
 // "picks" a relationship shows as its line rising away from the others.
 //
 // Does: one small chart per run and head, lines coloured by slot (keyed

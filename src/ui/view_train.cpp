@@ -109,7 +109,8 @@ void controls_inner(Demo& demo) {
   }
   ImGui::SameLine();
   help_marker("R = related tokens the query must output, each in its own slot: 2 = subject and complement; "
-              "4 adds the previous token and the first token. Changing R starts the runs again.");
+              "4 adds the previous token (found by position) and coreference (the one other token with the "
+              "query's agreement features: found by content). Changing R starts the runs again.");
 
   // Learning rate (live) and the speed cap.
   // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero

@@ -153,7 +153,7 @@ ImU32 head_color(int head, float alpha = 1.f);
 // head colours, so a run's curve is not mistaken for a head.
 ImU32 run_color(int heads, float alpha = 1.f);
 // Colour of the training task's related-token slot r (subject, complement,
-// previous token, first token).
+// previous token, coreference).
 ImU32 slot_color(int slot, float alpha = 1.f);
 // Head h's colour for text on a card (palette().heads_text: darker in the
 // light theme, so a caption keeps WCAG AA contrast).

@@ -47,6 +47,20 @@ TaskBatch make(const TaskConfig& cfg, uint64_t seed, int64_t first, int count, u
   return b;
 }
 
+// The token of example e other than q whose agreement columns equal q's, read
+// from x alone; -1 if none, -2 if more than one.
+int agreeing_token(const TaskBatch& b, int e, int q) {
+  const int L = b.cfg.tokens;
+  const Eigen::Index row0 = static_cast<Eigen::Index>(e) * L;
+  int found = -1;
+  for (int j = 0; j < L; ++j) {
+    if (j == q) continue;
+    if (b.x.block(row0 + j, kTaskAgreementColumn, 1, 16) != b.x.block(row0 + q, kTaskAgreementColumn, 1, 16)) continue;
+    found = found == -1 ? j : -2;
+  }
+  return found;
+}
+
 }  // namespace
 
 TEST_CASE("portable cos2pi, sin2pi and log agree with the C library") {
@@ -101,7 +115,7 @@ TEST_CASE("a generated batch is the same on every platform (checksum)") {
   const TaskBatch b = make(cfg, 12345, 100, 8);
   // Measured natively (x86-64 glibc); the wasm build of this suite checks the
   // same number, which is what "bit for bit on native and wasm" means.
-  CHECK(checksum(b) == 14356266521926858397ull);
+  CHECK(checksum(b) == 10374380446675743114ull);  // issue 17: R = 4 has coreference
 }
 
 TEST_CASE("examples depend on the seed and their index only") {
@@ -175,7 +189,7 @@ TEST_CASE("queries, slots, pointers and targets follow the rules") {
       const int L = cfg.tokens;
       const TaskBatch b = make(cfg, 5, 0, 200);
       CHECK(b.masked == 200 * queries);
-      std::set<int> query_positions, subject_positions;
+      std::set<int> query_positions, subject_positions, offsets;
       int masked = 0;
       for (int e = 0; e < 200; ++e) {
         int in_example = 0;
@@ -207,16 +221,79 @@ TEST_CASE("queries, slots, pointers and targets follow the rules") {
           }
           if (R == 4) {
             CHECK(b.related[static_cast<size_t>(row * R + 2)] == q - 1);
-            CHECK(b.related[static_cast<size_t>(row * R + 3)] == 0);
+            // coreference: read from x alone, the one other token with the
+            // query's agreement features
+            const int found = agreeing_token(b, e, q);
+            CHECK(found >= 0);
+            CHECK(b.related[static_cast<size_t>(row * R + 3)] == found);
+            offsets.insert(found - q);
           }
         }
         CHECK(in_example == queries);
       }
       CHECK(masked == b.masked);
       // positions vary: queries and subjects land on many positions
-      CHECK(query_positions.size() >= static_cast<size_t>(R == 4 ? L - 2 : L));
+      CHECK(query_positions.size() >= static_cast<size_t>(R == 4 ? L - 1 : L));
+      // the antecedent sits anywhere: before and after the query, near and far
+      if (R == 4) CHECK(offsets.size() >= static_cast<size_t>(2 * (L - 1) - 3));
       CHECK(subject_positions.size() >= static_cast<size_t>(L - 3));
     }
+}
+
+TEST_CASE("coreference is findable only by content: the agreement stream moves it and nothing else") {
+  TaskConfig cfg;
+  cfg.relations = 4;
+  cfg.queries = 10;
+  const int L = cfg.tokens, R = 4;
+  TaskStreams s = task_streams(4, 1);
+  TaskBatch a, b;
+  REQUIRE(generate_task_batch(cfg, s, 0, 300, a).is_ok());
+  s.agreement ^= 0x5A5A5A;  // new pairings and classes, same everything else
+  REQUIRE(generate_task_batch(cfg, s, 0, 300, b).is_ok());
+  const Eigen::Index A = kTaskAgreementColumn;
+  // everything outside the agreement block is bit-identical...
+  CHECK(a.x.leftCols(A) == b.x.leftCols(A));
+  CHECK(a.x.rightCols(D - A - 16) == b.x.rightCols(D - A - 16));
+  CHECK(a.mask == b.mask);
+  CHECK(a.target.leftCols(3 * k) == b.target.leftCols(3 * k));
+  // ...and the antecedents moved, the targets following the features
+  int moved = 0, queries = 0;
+  for (int e = 0; e < 300; ++e)
+    for (int q = 0; q < L; ++q) {
+      const Eigen::Index row = static_cast<Eigen::Index>(e) * L + q;
+      for (int r = 0; r < 3; ++r)
+        CHECK(a.related[static_cast<size_t>(row * R + r)] == b.related[static_cast<size_t>(row * R + r)]);
+      if (a.mask[static_cast<size_t>(row)] == 0.f) continue;
+      ++queries;
+      const int ta = a.related[static_cast<size_t>(row * R + 3)], tb = b.related[static_cast<size_t>(row * R + 3)];
+      CHECK(ta == agreeing_token(a, e, q));
+      CHECK(tb == agreeing_token(b, e, q));
+      moved += ta != tb;
+      CHECK(b.target.block(row, 3 * k, 1, k) == b.x.block(static_cast<Eigen::Index>(e) * L + tb, 0, 1, k));
+    }
+  // a new pairing keeps a query's antecedent about 1 time in 8 (1 of ~8 allowed tokens)
+  CHECK(moved > queries * 3 / 4);
+  // the block is three one-hot groups of unit norm, and a query's agreement
+  // says nothing about position: the antecedent's offset has mean ~0 over
+  // many queries (before and after the query alike)
+  double offset_sum = 0;
+  for (int e = 0; e < 300; ++e)
+    for (int q = 0; q < L; ++q) {
+      const Eigen::Index row = static_cast<Eigen::Index>(e) * L + q;
+      CHECK(std::fabs(a.x.block(row, A, 1, 16).squaredNorm() - 1.f) < 1e-5f);
+      if (a.mask[static_cast<size_t>(row)] != 0.f) offset_sum += a.related[static_cast<size_t>(row * R + 3)] - q;
+    }
+  CHECK(std::fabs(offset_sum / queries) < 1.0);
+  // R = 2 keeps the random antecedent pointer: no agreement block
+  TaskBatch two;
+  cfg.relations = 2;
+  REQUIRE(generate_task_batch(cfg, task_streams(4, 1), 0, 20, two).is_ok());
+  for (Eigen::Index row = 0; row < two.x.rows(); ++row) {
+    // a position code (cos, sin pairs) is never zero in both of a pair;
+    // agreement features are exactly 3 non-zero entries
+    CHECK((two.x.block(row, A, 1, 16).array() != 0.f).count() >= 8);
+    CHECK((a.x.block(row, A, 1, 16).array() != 0.f).count() == 3);
+  }
 }
 
 TEST_CASE("the loss: naive reference, zero scores 1, target scores 0, gradient") {
@@ -274,7 +351,7 @@ TEST_CASE("bad task settings are refused and the batch is kept") {
   CHECK_FALSE(generate_task_batch(bad, task_streams(1, 1), 0, 4, b).is_ok());
   bad = TaskConfig{};
   bad.relations = 4;
-  bad.queries = bad.tokens - 1;  // R = 4: a query needs two tokens before it
+  bad.queries = bad.tokens - 1;  // R = 4: at most L - 2 queries (each needs a previous token and an antecedent)
   CHECK_FALSE(generate_task_batch(bad, task_streams(1, 1), 0, 4, b).is_ok());
   CHECK_FALSE(generate_task_batch(TaskConfig{}, task_streams(1, 1), 0, 0, b).is_ok());
   CHECK_FALSE(generate_task_batch(TaskConfig{}, task_streams(1, 1), -1, 2, b).is_ok());

@@ -294,4 +294,11 @@ Status backward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchT
   return Status::ok();
 }
 
+void tie_query_key_grads(AttentionGrads& g) {
+  for (size_t h = 0; h < g.wq.size(); ++h) {
+    g.wq[h] += g.wk[h];
+    g.wk[h] = g.wq[h];
+  }
+}
+
 }  // namespace headroom

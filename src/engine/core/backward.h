@@ -75,4 +75,12 @@ Status forward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchTr
 Status backward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchTrace& t,
                       const Mat& dy, AttentionGrads& g, Backend backend, Mat* dx = nullptr);
 
+// Tied query and key (W_K = W_Q, one matrix per head): the loss depends on
+// the shared matrix W through both projections, so dLoss/dW = dW_Q + dW_K.
+// Given the gradients of backward_batch on weights with wk[h] == wq[h],
+// writes that sum into BOTH g.wq[h] and g.wk[h], so an optimiser that treats
+// them as two matrices moves them identically (Adam's moments for the two
+// start equal and stay equal, bit for bit).
+void tie_query_key_grads(AttentionGrads& g);
+
 }  // namespace headroom

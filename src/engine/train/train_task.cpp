@@ -20,18 +20,36 @@ static_assert(kTaskOutputDims == kTaskDModel, "no readout: T = D");
 
 
 // Stream ids for task_streams.
-constexpr uint64_t kStructureStream = 0x5712, kContentStream = 0xC047;
+constexpr uint64_t kStructureStream = 0x5712, kContentStream = 0xC047, kAgreementStream = 0xA64E;
+
+// Cap on redraws of the agreement pairing (train_task.h): with L = 12 and 10
+// queries about 1 draw in 20 is accepted, so this is never reached by a
+// configuration that has a valid pairing at all.
+constexpr int kMaxPairingDraws = 1000000;
+
+// Agreement class c (0 .. kTaskAgreementClasses - 1) as features in the
+// agreement block: number c % 2, gender (c / 2) % 3, person c / 6, each a
+// one-hot group, scaled so the block has unit norm.
+void write_agreement(float* row, int c) {
+  float* a = row + kTaskAgreementColumn;
+  for (int i = 0; i < embed::kCode; ++i) a[i] = 0.f;
+  const float v = 1.f / std::sqrt(3.f);
+  a[c % 2] = v;
+  a[2 + (c / 2) % 3] = v;
+  a[5 + c / 6] = v;
+}
 
 }  // namespace
 
 Status check_task(const TaskConfig& cfg) {
   if (cfg.relations != 2 && cfg.relations != 4)
-    return Status::fail("R (related tokens) must be 2 (subject, complement) or 4 (+ previous, first token), got " +
+    return Status::fail("R (related tokens) must be 2 (subject, complement) or 4 (+ previous token, coreference), got " +
                         std::to_string(cfg.relations));
   if (cfg.tokens < 5 || cfg.tokens > kTaskMaxTokens)
     return Status::fail("an example has 5 .. " + std::to_string(kTaskMaxTokens) + " tokens, got " +
                         std::to_string(cfg.tokens));
   const int max_queries = cfg.relations == 4 ? cfg.tokens - 2 : cfg.tokens;
+  static_assert(2 * kTaskAgreementClasses >= kTaskMaxTokens, "every pair of tokens gets a class of its own");
   if (cfg.queries < 1 || cfg.queries > max_queries)
     return Status::fail("queries per example must be 1 .. " + std::to_string(max_queries) + ", got " +
                         std::to_string(cfg.queries));
@@ -43,7 +61,7 @@ const char* task_slot_name(int slot) {
     case 0: return "subject";
     case 1: return "complement";
     case 2: return "previous token";
-    case 3: return "first token";
+    case 3: return "coreference";
     default: return "?";
   }
 }
@@ -53,19 +71,27 @@ float task_loss_scale(const TaskConfig& cfg) {
 }
 
 TaskStreams task_streams(uint64_t seed, uint64_t purpose) {
-  return {prng::mix_seed(seed, purpose, kStructureStream), prng::mix_seed(seed, purpose, kContentStream)};
+  return {prng::mix_seed(seed, purpose, kStructureStream), prng::mix_seed(seed, purpose, kContentStream),
+          prng::mix_seed(seed, purpose, kAgreementStream)};
 }
 
 // Example e, in this order:
 //   structure rng = Rng{mix_seed(streams.structure, e)}:
 //     1. query positions: a partial Fisher-Yates shuffle of the valid
-//        positions (R = 2: 0..L-1, R = 4: 2..L-1), `queries` draws;
+//        positions (R = 2: 0..L-1, R = 4: 1..L-1), `queries` draws;
 //     2. per token i = 0..L-1: role word (below(11)), in-clause (below(4) == 0),
 //        subject bit (below(8) == 0), then 4 pointer positions (below(L) each);
 //     3. per query, in the order of step 1: subject, then complement, each
 //        drawn uniformly from the positions not yet excluded (the query; with
-//        R = 4 also 0 and query - 1; and the subject for the complement);
+//        R = 4 also query - 1; and the subject for the complement);
 //        they overwrite that query's first two pointers.
+//   agreement rng = Rng{mix_seed(streams.agreement, e)} (R = 4 only):
+//     4. the pairing: a Fisher-Yates shuffle of 0..L-1 (L - 1 draws), tokens
+//        2m and 2m + 1 of it paired (L odd: the last one alone); redrawn
+//        until no query is alone, paired with its previous token, its subject
+//        or its complement;
+//     5. classes: a partial Fisher-Yates shuffle of the kTaskAgreementClasses
+//        classes, one draw per pair (then the lone token), in shuffle order.
 //   content rng = Rng{mix_seed(streams.content, e)}: per token i = 0..L-1,
 //     k gauss() values, divided by their norm (a uniform unit vector).
 Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, int64_t first,
@@ -92,12 +118,16 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
   int pointers[kTaskMaxTokens][embed::kPointers];
   float content[kTaskMaxTokens][kTaskContentDims];
   int candidates[kTaskMaxTokens];
+  int order[kTaskMaxTokens];
+  int partner[kTaskMaxTokens];       // R = 4: the other token of i's class, -1 if alone
+  int agreement[kTaskMaxTokens];     // R = 4: i's agreement class
+  int classes[kTaskAgreementClasses];
 
   for (int b = 0; b < count; ++b) {
     const uint64_t e = static_cast<uint64_t>(first + b);
     prng::Rng srng{prng::mix_seed(streams.structure, e)};
     // 1. query positions
-    const int lo = R == 4 ? 2 : 0;
+    const int lo = R == 4 ? 1 : 0;
     int n_valid = 0;
     for (int i = lo; i < L; ++i) valid[n_valid++] = i;
     for (int q = 0; q < cfg.queries; ++q) {
@@ -119,11 +149,11 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
     for (int qi = 0; qi < cfg.queries; ++qi) {
       const int q = query_of[qi];
       roles[q] = kTaskQueryRoles | (roles[q] & (kInClause | kSubject | kFirst));
-      int slot_target[4] = {-1, -1, q - 1, 0};
+      int slot_target[4] = {-1, -1, q - 1, -1};
       for (int slot = 0; slot < 2; ++slot) {
         int n = 0;
         for (int j = 0; j < L; ++j) {
-          const bool excluded = j == q || (R == 4 && (j == 0 || j == q - 1)) || (slot == 1 && j == slot_target[0]);
+          const bool excluded = j == q || (R == 4 && j == q - 1) || (slot == 1 && j == slot_target[0]);
           if (!excluded) candidates[n++] = j;
         }
         slot_target[slot] = candidates[srng.below(n)];
@@ -132,6 +162,39 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
       out.mask[static_cast<size_t>(row0 + q)] = 1.f;
       for (int slot = 0; slot < R; ++slot)
         out.related[static_cast<size_t>((row0 + q) * R + slot)] = slot_target[slot];
+    }
+    // 4., 5. agreement features (R = 4): every token shares its class with
+    // exactly one other token (or none); a query's partner is its antecedent.
+    if (R == 4) {
+      prng::Rng arng{prng::mix_seed(streams.agreement, e)};
+      bool ok = false;
+      for (int draw = 0; draw < kMaxPairingDraws && !ok; ++draw) {
+        for (int i = 0; i < L; ++i) order[i] = i;
+        for (int i = L - 1; i > 0; --i) std::swap(order[i], order[arng.below(i + 1)]);
+        for (int i = 0; i < L; ++i) partner[order[i]] = -1;
+        for (int i = 0; i + 1 < L; i += 2) {
+          partner[order[i]] = order[i + 1];
+          partner[order[i + 1]] = order[i];
+        }
+        ok = true;
+        for (int qi = 0; qi < cfg.queries && ok; ++qi) {
+          const int q = query_of[qi];
+          const int* rel = &out.related[static_cast<size_t>((row0 + q) * R)];
+          ok = partner[q] >= 0 && partner[q] != rel[0] && partner[q] != rel[1] && partner[q] != rel[2];
+        }
+      }
+      if (!ok) return Status::fail("no pairing of agreement features fits this configuration");
+      for (int c = 0; c < kTaskAgreementClasses; ++c) classes[c] = c;
+      const int groups = (L + 1) / 2;
+      for (int g = 0; g < groups; ++g) {
+        std::swap(classes[g], classes[g + arng.below(kTaskAgreementClasses - g)]);
+        agreement[order[2 * g]] = classes[g];
+        if (2 * g + 1 < L) agreement[order[2 * g + 1]] = classes[g];
+      }
+      for (int qi = 0; qi < cfg.queries; ++qi) {
+        const int q = query_of[qi];
+        out.related[static_cast<size_t>((row0 + q) * R + 3)] = partner[q];
+      }
     }
     // content: a uniform unit vector per token
     prng::Rng crng{prng::mix_seed(streams.content, e)};
@@ -145,7 +208,10 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
       for (int c = 0; c < k; ++c) content[i][c] *= inv;
     }
     // rows: embedding, then the targets of query rows
-    for (int i = 0; i < L; ++i) embed::embed_token(&out.x(row0 + i, 0), content[i], roles[i], i, pointers[i]);
+    for (int i = 0; i < L; ++i) {
+      embed::embed_token(&out.x(row0 + i, 0), content[i], roles[i], i, pointers[i]);
+      if (R == 4) write_agreement(&out.x(row0 + i, 0), agreement[i]);  // replaces the antecedent pointer
+    }
     for (int qi = 0; qi < cfg.queries; ++qi) {
       const int q = query_of[qi];
       for (int slot = 0; slot < R; ++slot) {

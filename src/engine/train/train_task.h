@@ -14,20 +14,38 @@
 //   drawn afresh for every token of every example from the CONTENT stream, so
 //   nothing can be memorised: the only way to output a token's content is to
 //   attend to it. Everything else (roles, query positions, targets, pointers)
-//   comes from the STRUCTURE stream: changing one stream leaves the other's
-//   draws untouched. k = 32 <= D / H for every H the trainer runs (1, 2, 4).
+//   comes from the STRUCTURE stream, agreement features (R = 4) from the
+//   AGREEMENT stream: changing one stream leaves the others' draws untouched. k = 32 <= D / H for every H the trainer runs (1, 2, 4).
 // - Queries: `queries` distinct random token positions per example, each with
 //   R related tokens, all distinct and distinct from the query:
 //     slot 0  subject      random position; the query's subject pointer
-//                          (columns [64, 80)) holds p(subject)
+//                          (columns [64, 80)) holds p(subject): found by a
+//                          pointer, at any distance (long range)
 //     slot 1  complement   random position; complement pointer [80, 96)
-//     slot 2  previous token  query - 1   (R = 4 only; found by position)
-//     slot 3  first token     0           (R = 4 only; found by position)
-//   With R = 4 a query sits at position >= 2 and its subject and complement
-//   avoid positions 0 and query - 1. The antecedent and object pointers of a
-//   query, and all four pointers of the other tokens, point at uniformly
-//   random positions (in the scene every token carries pointers too; here they
-//   carry no information, so a key must not read them).
+//     slot 2  previous token  query - 1   (R = 4 only; found by relative
+//                          position: local context)
+//     slot 3  coreference  (R = 4 only) the one other token whose agreement
+//                          features equal the query's: found by CONTENT
+//   With R = 4 a query sits at position >= 1 and its subject and complement
+//   avoid query - 1. The antecedent and object pointers of a query, and all
+//   four pointers of the other tokens, point at uniformly random positions
+//   (in the scene every token carries pointers too; here they carry no
+//   information, so a key must not read them).
+// - Agreement (R = 4 only): each token gets agreement features, number
+//   (2 values) x gender (3) x person (3) = kTaskAgreementClasses classes,
+//   written as three one-hot groups scaled to unit norm into the 16 columns
+//   [96, 112) where the scene keeps its antecedent pointer (columns 8..15 of
+//   the block are 0): with R = 4 there is no antecedent pointer, so nothing
+//   positional says where the antecedent is. Drawn per example from the
+//   AGREEMENT stream: the tokens are paired at random (L odd: one stays
+//   alone) and each pair gets a class no other token has, so every query
+//   shares its features with exactly one other token, its antecedent, which
+//   may sit anywhere, before or after the query, near or far; the pairing is
+//   redrawn until no query's antecedent is its subject, complement or
+//   previous token. Matching is symmetric: a query's antecedent has the
+//   query as ITS partner. Changing only the agreement stream moves the
+//   antecedents and changes nothing but the agreement columns, slot 3 of
+//   `related` and slot 3's target columns (tests/engine/train_task_tests.cpp).
 // - Roles: every token gets the lexicon's roles of one word drawn from a fixed
 //   list (noun, verb, pronoun, determiner, relative, preposition, punctuation,
 //   adjective, auxiliary, conjunction, number), plus "in a clause" with
@@ -74,16 +92,19 @@ constexpr int kTaskDModel = 128;       // D
 constexpr int kTaskContentDims = 32;   // k
 constexpr int kTaskOutputDims = 128;   // T (= D: no readout)
 constexpr int kTaskMaxTokens = 32;     // L cap (the position code is tuned to 32)
+constexpr int kTaskAgreementClasses = 18;  // number 2 x gender 3 x person 3
+constexpr int kTaskAgreementColumn = 96;   // R = 4: agreement features in [96, 112)
+                                           // (the scene's antecedent pointer block)
 
 struct TaskConfig {
-  int relations = 2;  // R: 2 (subject, complement) or 4 (+ previous token, first token)
+  int relations = 2;  // R: 2 (subject, complement) or 4 (+ previous token, coreference)
   int tokens = 12;    // L: 5 .. kTaskMaxTokens
   int queries = 1;    // masked query tokens per example: 1 .. L (R = 2) or L - 2 (R = 4)
 };
 
 // Why the configuration is not a task, or ok.
 Status check_task(const TaskConfig& cfg);
-// "subject", "complement", "previous token" or "first token".
+// "subject", "complement", "previous token" or "coreference" (slots 0..3).
 const char* task_slot_name(int slot);
 // R / T: the variance of one target entry.
 float task_loss_scale(const TaskConfig& cfg);
@@ -92,6 +113,7 @@ float task_loss_scale(const TaskConfig& cfg);
 struct TaskStreams {
   uint64_t structure = 0;  // roles, query positions, targets, pointers
   uint64_t content = 0;    // every token's content vector
+  uint64_t agreement = 0;  // R = 4: the pairing and the agreement classes
 };
 // The streams of `purpose` (any number: the trainer uses one for training
 // batches and another for the held-out set) under `seed`.
@@ -110,7 +132,10 @@ struct TaskBatch {
 
 // Fills `out` with examples first .. first + count - 1 of the streams
 // (example e depends only on the streams, e and cfg, never on first or count).
-// Refuses a bad cfg or count < 1 and leaves `out` unchanged.
+// Refuses a bad cfg or count < 1 and leaves `out` unchanged. (With R = 4 it
+// could also fail, mid-batch, when no agreement pairing fits an example after
+// a million draws: a configuration with hardly any token that is not a query;
+// the trainer's L = 12, 10 queries needs about 20 draws.)
 Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, int64_t first,
                            int count, TaskBatch& out);
 

@@ -121,7 +121,7 @@ struct Trainer::Impl {
 };
 
 Trainer::Trainer() : impl_(std::make_unique<Impl>()) {
-  const Status s = reset(kDefaultSeed, kDefaultRelations, kDefaultLr);
+  const Status s = reset(kDefaultSeed, kDefaultRelations, kDefaultLr, false);
   (void)s;  // the defaults are in range
 }
 
@@ -133,8 +133,9 @@ Trainer::~Trainer() = default;
 namespace {
 // W_Q, W_K, W_V, W_O as D x D, each uniform(-1/sqrt(D), 1/sqrt(D)), drawn in
 // that order, row-major, from Rng{mix_seed(seed, kInitPurpose)}; head h of H
-// takes columns h*dh .. of the first three.
-AttentionWeights initial_weights(int64_t seed, int heads) {
+// takes columns h*dh .. of the first three; a tied run (tie_qk) takes W_Q's
+// columns for W_K too.
+AttentionWeights initial_weights(int64_t seed, int heads, bool tie_qk) {
   prng::Rng rng{prng::mix_seed(static_cast<uint64_t>(seed), kInitPurpose)};
   const double a = 1.0 / std::sqrt(static_cast<double>(D));
   Mat full[4];
@@ -149,7 +150,7 @@ AttentionWeights initial_weights(int64_t seed, int heads) {
   const int dh = D / heads;
   for (int h = 0; h < heads; ++h) {
     w.wq.push_back(full[0].middleCols(h * dh, dh));
-    w.wk.push_back(full[1].middleCols(h * dh, dh));
+    w.wk.push_back((tie_qk ? full[0] : full[1]).middleCols(h * dh, dh));
     w.wv.push_back(full[2].middleCols(h * dh, dh));
   }
   w.wo = full[3];
@@ -233,6 +234,7 @@ bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) 
   if (loss > kDivergeLoss)
     return stop("the training loss reached " + number(loss) + " (limit " + number(kDivergeLoss) + ")");
   s = backward_batch(batch.x, batch.examples, work.w, work.trace, work.dy, work.grads, backend);
+  if (run.tie_qk) tie_query_key_grads(work.grads);
   if (!finite(work.grads)) return stop("a gradient is not finite");
   work.good = work.w;
   work.adam.step(work.w, work.grads);
@@ -247,7 +249,7 @@ bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) 
 //-----------------------------------------------------------------------------
 // [SECTION] public verbs
 //-----------------------------------------------------------------------------
-Status Trainer::reset(int64_t seed, int r, float lr) {
+Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   if (seed < 0 || seed > kMaxSeed)
     return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed) + ", got " +
                         std::to_string(seed));
@@ -266,6 +268,7 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
   cfg_ = cfg;
   seed_ = seed;
   lr_ = lr;
+  tie_qk_ = tie_qk;
   step_ = 0;
   step_lr_ = lr;
   m.gap = kEvalGap;
@@ -273,17 +276,19 @@ Status Trainer::reset(int64_t seed, int r, float lr) {
   m.cur = Impl::Cursor{};
   m.runs.clear();
   runs_.clear();
-  for (int heads : kTrainHeads) {
-    RunWork work;
-    work.w = initial_weights(seed, heads);
-    const Status lr_ok = work.adam.set_lr(lr);
-    (void)lr_ok;  // lr was checked above
-    m.runs.push_back(std::move(work));
-    TrainRun run;
-    run.heads = heads;
-    run.floor = 1.f - static_cast<float>(std::min(heads, r)) / static_cast<float>(r);
-    runs_.push_back(std::move(run));
-  }
+  for (int tied = 0; tied <= (tie_qk ? 1 : 0); ++tied)
+    for (int heads : kTrainHeads) {
+      RunWork work;
+      work.w = initial_weights(seed, heads, tied == 1);
+      const Status lr_ok = work.adam.set_lr(lr);
+      (void)lr_ok;  // lr was checked above
+      m.runs.push_back(std::move(work));
+      TrainRun run;
+      run.heads = heads;
+      run.tie_qk = tied == 1;
+      run.floor = 1.f - static_cast<float>(std::min(heads, r)) / static_cast<float>(r);
+      runs_.push_back(std::move(run));
+    }
   m.pending.assign(runs_.size(), EvalPoint{});
   m.has_pending.assign(runs_.size(), false);
   for (size_t i = 0; i < runs_.size(); ++i) m.evaluate(cfg_, 0, lr, i, runs_[i]);
@@ -384,15 +389,15 @@ bool Trainer::run_unit() {
   return true;
 }
 
-const TrainRun* Trainer::run(int heads) const {
+const TrainRun* Trainer::run(int heads, bool tied) const {
   for (const TrainRun& r : runs_)
-    if (r.heads == heads) return &r;
+    if (r.heads == heads && r.tie_qk == tied) return &r;
   return nullptr;
 }
 
-const AttentionWeights* Trainer::weights(int heads) const {
+const AttentionWeights* Trainer::weights(int heads, bool tied) const {
   for (size_t i = 0; i < runs_.size(); ++i)
-    if (runs_[i].heads == heads) return &impl_->runs[i].w;
+    if (runs_[i].heads == heads && runs_[i].tie_qk == tied) return &impl_->runs[i].w;
   return nullptr;
 }
 
@@ -406,13 +411,17 @@ Mat join_heads(const std::vector<Mat>& blocks) {
 }
 }  // namespace
 
-Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
-  const AttentionWeights* w = weights(heads);
-  if (!w) return Status::fail("no training run has " + std::to_string(heads) + " heads (runs: 1, 2, 4)");
+Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
+  const AttentionWeights* w = weights(heads, tied);
+  if (!w) {
+    if (tied && !tie_qk_) return Status::fail("there are no tied runs: reset with the query/key tie on first");
+    return Status::fail("no " + std::string(tied ? "tied " : "") + "training run has " + std::to_string(heads) +
+                        " heads (runs: 1, 2, 4)");
+  }
   // The batch of the run's next step (one further for a run already trained
   // in the step in progress, counted or not yet: see run_unit), and this
   // run's loss and gradients on it.
-  const size_t i = static_cast<size_t>(run(heads) - runs_.data());
+  const size_t i = static_cast<size_t>(run(heads, tied) - runs_.data());
   const int64_t at = step_ + (impl_->in_step && impl_->runs[i].ahead ? 1 : 0);
   TaskBatch batch;
   Status s = generate_task_batch(cfg_, task_streams(static_cast<uint64_t>(seed_), kTrainPurpose),
@@ -425,10 +434,12 @@ Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
   if (s = forward_batch(batch.x, batch.examples, *w, trace, backend); !s) return s;
   const float loss = task_loss(batch, trace.out, &dy);
   if (s = backward_batch(batch.x, batch.examples, *w, trace, dy, grads, backend); !s) return s;
+  if (tied) tie_query_key_grads(grads);
   if (!std::isfinite(loss) || !finite(grads))
     return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
 
   out.heads = heads;
+  out.tie_qk = tied;
   out.step = at;
   out.seed = seed_;
   out.relations = cfg_.relations;
@@ -447,7 +458,7 @@ Status Trainer::snapshot(int heads, TrainSnapshot& out) const {
   out.loss_scale = task_loss_scale(cfg_);
   out.loss = loss;
   out.gq = join_heads(grads.wq);
-  out.gk = join_heads(grads.wk);
+  out.gk = tied ? Mat() : join_heads(grads.wk);
   out.gv = join_heads(grads.wv);
   out.go = grads.wo;
   return Status::ok();

@@ -1,7 +1,8 @@
 // trainer.h: training runs side by side, one per head count, on the task of
 // train_task.h.
 //
-// Does: keep one run per head count H in kTrainHeads = {1, 2, 4}, each the
+// Does: keep one run per head count H in kTrainHeads = {1, 2, 4} (and, when
+// reset with tie_qk, a second, TIED run per head count after them), each the
 // engine's multi-head attention (D = 128, d_head = D / H, no MLP, no readout:
 // the prediction is Y), its own weights and its own Adam, all trained on the
 // same batches from the same seed. Per run it measures the held-out loss, the
@@ -33,6 +34,13 @@
 // ran (set_lr mid-step applies from the next step). step(n) first finishes a
 // step in progress (that counts as one of the n).
 //
+// Tied query and key (reset's tie_qk): the runs are listed untied 1, 2, 4,
+// then tied 1, 2, 4; a tied run's key projection IS its query projection (one
+// matrix per head, W_K = W_Q at every step, its gradient dW_Q + dW_K:
+// backward.h's tie_query_key_grads), so its scores are symmetric,
+// score(i -> j) = score(j -> i). It starts from the untied runs' W_Q, W_V and
+// W_O (W_K := W_Q) and trains on the same batches.
+//
 // Initial weights: W_Q, W_K, W_V, W_O drawn as D x D matrices, uniform in
 // (-1/sqrt(D), 1/sqrt(D)), from the seed; every run starts from the same four
 // matrices, heads taking column blocks of D / H. Adam: betas 0.9 / 0.999,
@@ -42,9 +50,10 @@
 // the seed's training streams (B = kTrainBatch, L = kTrainTokens, each example
 // with kTrainQueries query tokens: the masked rows). The held-out set is
 // kHeldOutExamples examples of a disjoint stream, generated at reset.
-// Measured (tests/engine/trainer_tests.cpp, natively, seeds 1..5): R = 2 after
-// 200 steps, 1 / 2 / 4 heads at about 0.52 / 0.001 / 0.001 (floors 0.5 / 0 /
-// 0); R = 4 after 300 steps, about 0.77 / 0.53 / 0.001-0.01 (0.75 / 0.5 / 0).
+// Measured (tests/engine/trainer_tests.cpp, natively): R = 2 after 200 steps
+// (seeds 1..5), 1 / 2 / 4 heads at about 0.52 / 0.001 / 0.001 (floors 0.5 /
+// 0 / 0); R = 4 (with coreference by agreement) after 400 steps (seeds 1..3),
+// about 0.76 / 0.51 / 0.001 (0.75 / 0.5 / 0).
 //
 // Held-out evaluation schedule (the "history"): after reset (step 0) and then
 // whenever the step counter reaches the next evaluation step, next =
@@ -104,6 +113,7 @@ struct EvalPoint {
 // One run's state, as the app reads it. Every float is finite.
 struct TrainRun {
   int heads = 0;
+  bool tie_qk = false;             // W_K = W_Q (see "Tied query and key")
   float floor = 0.f;               // 1 - min(H, R) / R
   int64_t steps = 0;               // steps this run has completed (see "Units"); never goes
                                    // back but on reset, stops growing if diverged
@@ -126,6 +136,8 @@ struct TrainRun {
 // already trained in a step in progress (see "Units").
 struct TrainSnapshot {
   int heads = 0;
+  bool tie_qk = false;               // a tied run: wk equals wq, gq is the shared
+                                     // matrix's gradient dW_Q + dW_K, gk is empty
   int64_t step = 0, seed = 0;
   int relations = 0;                 // R
   int batch = 0, tokens = 0, d_model = 0, outputs = 0;  // B, L, D, T
@@ -150,15 +162,16 @@ enum class TrainUnit { kTrain, kEval, kNone };
 
 class Trainer {
  public:
-  Trainer();  // reset(kDefaultSeed, kDefaultRelations, kDefaultLr)
+  Trainer();  // reset(kDefaultSeed, kDefaultRelations, kDefaultLr, false)
   ~Trainer();
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
 
   // Starts every run afresh from `seed` (0 .. kMaxSeed) with R = r (2 or 4)
-  // and learning rate lr (kMinLr .. kMaxLr); evaluates step 0. On a bad value
-  // returns why and changes nothing.
-  Status reset(int64_t seed, int r, float lr);
+  // and learning rate lr (kMinLr .. kMaxLr), with tied runs beside the untied
+  // ones when tie_qk; evaluates step 0. On a bad value returns why and
+  // changes nothing.
+  Status reset(int64_t seed, int r, float lr, bool tie_qk = false);
   // Learning rate for the following steps (kMinLr .. kMaxLr); keeps the
   // previous one on error.
   Status set_lr(float lr);
@@ -177,17 +190,19 @@ class Trainer {
 
   int64_t seed() const { return seed_; }
   int relations() const { return cfg_.relations; }
+  bool tie_qk() const { return tie_qk_; }
   float lr() const { return lr_; }
   int64_t step_count() const { return step_; }
   const std::vector<TrainRun>& runs() const { return runs_; }
-  // The run with `heads` heads, or nullptr if there is none.
-  const TrainRun* run(int heads) const;
+  // The run with `heads` heads (tied or not), or nullptr if there is none.
+  const TrainRun* run(int heads, bool tied = false) const;
   // The trained weights of that run (nullptr if none): to drive the scene's views.
-  const AttentionWeights* weights(int heads) const;
+  const AttentionWeights* weights(int heads, bool tied = false) const;
 
-  // Fills `out` for the run with `heads` heads (see TrainSnapshot); refuses a
-  // head count with no run.
-  Status snapshot(int heads, TrainSnapshot& out) const;
+  // Fills `out` for the run with `heads` heads, tied or not (see
+  // TrainSnapshot); refuses a run that does not exist.
+  Status snapshot(int heads, TrainSnapshot& out) const { return snapshot(heads, false, out); }
+  Status snapshot(int heads, bool tied, TrainSnapshot& out) const;
 
  private:
   struct Impl;
@@ -195,6 +210,7 @@ class Trainer {
   TaskConfig cfg_;
   int64_t seed_ = kDefaultSeed;
   float lr_ = kDefaultLr;
+  bool tie_qk_ = false;
   float step_lr_ = kDefaultLr;  // the rate of the step in progress
   int64_t step_ = 0;
   std::vector<TrainRun> runs_;
