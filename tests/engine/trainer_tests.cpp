@@ -568,7 +568,9 @@ TEST_CASE("trainer: a tied run's snapshot gradient matches central differences o
       Eigen::Index i = 0, j = 0;
       s.gq.middleCols(h * dh, dh).cwiseAbs().maxCoeff(&i, &j);
       const std::pair<Eigen::Index, Eigen::Index> entries[] = {{i, h * dh + j}, {96, h * dh + 3}, {50, h * dh + dh - 1}};
-      for (const auto& [r, c] : entries) {
+      for (const auto& entry : entries) {
+        // (not a structured binding: INFO's lambda cannot capture one in C++17)
+        const Eigen::Index r = entry.first, c = entry.second;
         const double eps = 1e-4, keep = w(r, c);
         w(r, c) = keep + eps;
         const double up = naive_loss(s, w, w, wv, wo);
