@@ -185,8 +185,20 @@ function startHashSync() {
   $('canvas').addEventListener('keyup', later);
 }
 
+// The full page (index.html at the top level, not in a frame) gives the
+// canvas the keyboard, so the keys it advertises work from the start; a
+// frame never takes focus (it would steal the keys of whatever the reader
+// is typing in the host page).
+function ownsKeyboard() {
+  try { return window.top === window && !document.body.classList.contains('embed'); } catch (e) { return false; }
+}
+function focusCanvas() {
+  if (ownsKeyboard()) $('canvas').focus({ preventScroll: true });
+}
 // The page's sentence field (index.html; a host page may not have one):
-// Enter or Apply sends it through setSentence; a refusal is shown under it.
+// Enter or Apply sends it through setSentence. A refusal is shown under it
+// and the field keeps the refused text, marked (aria-invalid) until edited;
+// an accepted sentence hands the keyboard back to the canvas.
 function wireSentenceForm() {
   const form = $('sentence-form'), input = $('sentence'), error = $('sentence-error');
   if (!form || !input) return;
@@ -194,6 +206,18 @@ function wireSentenceForm() {
     e.preventDefault();
     const s = window.headroom.setSentence(input.value);
     if (error) error.textContent = s.error ? `Refused: ${s.error}` : '';
+    if (s.error) {
+      input.setAttribute('aria-invalid', 'true');
+      if (error) input.setAttribute('aria-errormessage', 'sentence-error');
+    } else {
+      input.removeAttribute('aria-invalid');
+      focusCanvas();
+    }
+  });
+  input.addEventListener('input', () => {
+    if (!input.hasAttribute('aria-invalid')) return;
+    input.removeAttribute('aria-invalid');
+    if (error) error.textContent = '';
   });
 }
 
@@ -212,8 +236,7 @@ function start() {
   }).then((h) => {
     inst = h;
     $('status').classList.add('hidden');
-    // No canvas.focus(): a frame that takes focus at start steals the keys of
-    // whatever the reader is typing in the host page.
+    focusCanvas();
     if (!started) {
       started = true;
       startHashSync();

@@ -1,6 +1,8 @@
 // page_glue.cpp: see page_glue.h.
 #include "platform/page_glue.h"
 
+#include <cfloat>
+
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
@@ -52,6 +54,11 @@ EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
     if (type == EMSCRIPTEN_EVENT_TOUCHSTART) io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
     if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) {
       io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
+      // A finger that lifted hovers nothing: without this, the last touched
+      // item stays highlighted and its tooltip stays open after a tap or a
+      // swipe. ImGui applies the move a frame after the release (its input
+      // queue trickles), so the tap still clicks where it landed.
+      io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
       g_touch_id = -1;
     }
   }

@@ -10,7 +10,8 @@
 // it runs the tick and draws nothing), restyle the UI when the
 // app's theme changed and draw ui::draw_ui. Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
-// for; see guest.cpp and ui::take_frame_request), counts the frames it draws,
+// for; see guest.cpp and ui::take_frame_request) and then until two frames
+// in a row draw the same (settled), counts the frames it draws,
 // and rebuilds its GL objects after a lost WebGL context comes back.
 // Does not: hold demo logic (src/app), lay out views (src/ui) or the JS API
 // (js_api.cpp).
@@ -28,7 +29,9 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "imgui.h"
@@ -52,6 +55,7 @@ struct Platform {
   float font_density = 0;       // devicePixelRatio the fonts were rasterised for
   bool first_frame_done = false;
   std::string theme;            // app::Demo::theme the ImGui style was set up for
+  uint64_t last_draw = 0;       // draw_fingerprint of the last drawn frame
 };
 Platform g;
 
@@ -70,6 +74,46 @@ EM_JS(void, js_first_frame, (), {
 EM_JS(void, js_startup_mark, (const char* name), {
   if (typeof performance !== "undefined" && performance.mark) performance.mark("headroom:" + UTF8ToString(name));
 });
+
+// Height (CSS px) of the page's refusal line above the canvas (index.html's
+// #sentence-error; 0 when empty, hidden or absent): room the canvas lends.
+EM_JS(double, js_message_room, (), {
+  var e = document.getElementById("sentence-error");
+  return e ? e.offsetHeight : 0;
+});
+
+// A fingerprint of everything a frame draws: vertices, indices, clip rects,
+// textures and callbacks of every command. Two equal fingerprints in a row
+// mean the frame has settled: ImGui's layout (a card sized to last frame's
+// content, a button's new highlight) and every tween have stopped moving.
+uint64_t draw_fingerprint(const ImDrawData* d) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  auto mix = [&h](const void* p, size_t n) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, b + i, 8);
+      h = (h ^ w) * 0x100000001B3ull;
+      h ^= h >> 29;
+    }
+    for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001B3ull;
+  };
+  mix(&d->DisplaySize, sizeof d->DisplaySize);
+  for (int l = 0; l < d->CmdListsCount; ++l) {
+    const ImDrawList* list = d->CmdLists[l];
+    mix(list->VtxBuffer.Data, static_cast<size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(list->IdxBuffer.Data, static_cast<size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : list->CmdBuffer) {
+      mix(&c.ClipRect, sizeof c.ClipRect);
+      mix(&c.TextureId, sizeof c.TextureId);
+      mix(&c.ElemCount, sizeof c.ElemCount);
+      mix(&c.UserCallback, sizeof c.UserCallback);
+      mix(&c.UserCallbackData, sizeof c.UserCallbackData);
+    }
+  }
+  return h;
+}
 
 // Backing-store pixels per CSS pixel, as Emscripten's GLFW scales mouse events.
 void backing_scale(double& sx, double& sy) {
@@ -121,6 +165,7 @@ bool track_canvas_size() {
   }
   g.css_w = css_w;
   g.css_h = css_h;
+  headroom::ui::set_message_room(static_cast<float>(js_message_room()));
   const float density = static_cast<float>(dpr > 0 ? dpr : 1.0);
   if (density != g.font_density) {
     headroom::ui::setup_fonts(density);
@@ -177,6 +222,11 @@ void frame(void*) {
   headroom::platform::guest_after_frame();
 
   ImGui::Render();
+  // Frames until settled: after any input keep drawing until two frames in a
+  // row draw the same (then, with nothing else asking, the loop idles).
+  const uint64_t drawn = draw_fingerprint(ImGui::GetDrawData());
+  if (drawn != g.last_draw) headroom::platform::wake(1);
+  g.last_draw = drawn;
   gs.missing_glyphs = headroom::ui::missing_glyphs(ImGui::GetDrawData());
   glViewport(0, 0, g.fb_w, g.fb_h);
   const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(headroom::ui::palette().window);
@@ -217,6 +267,8 @@ int main() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini in the browser
+  // A blinking text cursor would never let a frame settle: it stays solid.
+  io.ConfigInputTextCursorBlink = false;
   g.theme = headroom::platform::demo().theme;
   headroom::ui::setup_style(g.theme == "dark");
   g.font_density = static_cast<float>(emscripten_get_device_pixel_ratio());

@@ -60,6 +60,15 @@ std::string layout_json() {
   rects("tokens", layout().token_rects);
   rects("heads", layout().head_rects);
   rects("views", layout().view_rects);
+  {  // an object, not a list of labelled rects: "(?)" is a marker, not a label
+    out += ",\"help\":{";
+    const size_t start = out.size();
+    rects("markers", layout().help_rects);
+    out.erase(start, 1);  // rects() put a comma after "{"
+    const ImVec4& r = layout().help_open;
+    std::snprintf(buf, sizeof buf, ",\"open\":[%.1f,%.1f,%.1f,%.1f]}", r.x, r.y, r.z, r.w);
+    out += buf;
+  }
   rects("attention", layout().attention_rects);
   rects("knockout", layout().knockout_rects);
   rects("tie", layout().tie_rects);
@@ -105,9 +114,11 @@ namespace {
 // Displays narrower or shorter than this (CSS px) get the compact layout.
 constexpr ImVec2 kCompactBelow(760.f, 700.f);
 bool g_compact = false;  // the last frame's layout (draw_ui)
+float g_message_room = 0.f;  // set_message_room
 }  // namespace
 
 bool compact_layout() { return g_compact; }
+void set_message_room(float css_px) { g_message_room = css_px > 0.f ? css_px : 0.f; }
 
 void setup_style(bool dark) {
   use_palette(dark);
@@ -147,18 +158,38 @@ void setup_fonts(float density) {
 }
 
 void same_line_if_fits(float width, float spacing) {
-  ImGui::SameLine(0, spacing);
-  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+  // Decided before moving: SameLine and then NewLine would leave an empty
+  // item at the row's far end, which widens the window's content past its
+  // room (a sideways scroll range, found at 360 px in the training card).
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float gap = spacing < 0.f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (w->DC.CursorPosPrevLine.x + gap + width <= w->WorkRect.Max.x) ImGui::SameLine(0, spacing);
 }
 
+// Hover shows the help as a tooltip; a click or a tap opens it as a popup
+// that stays until the next click or tap elsewhere (a finger cannot hover).
 void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");
-  if (ImGui::BeginItemTooltip()) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.f);
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  layout().help_rects.emplace_back(a.x, a.y, b.x, b.y);
+  ImGui::PushID(text);
+  const float wrap = std::min(ImGui::GetFontSize() * 40.f, ImGui::GetIO().DisplaySize.x - 40.f);
+  auto body = [&] {
+    ImGui::PushTextWrapPos(wrap);
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
+  };
+  if (ImGui::IsItemClicked()) ImGui::OpenPopup("help");
+  if (ImGui::BeginPopup("help")) {
+    body();
+    const ImVec2 p = ImGui::GetWindowPos(), q = ImGui::GetWindowSize();
+    layout().help_open = ImVec4(p.x, p.y, p.x + q.x, p.y + q.y);
+    ImGui::EndPopup();
+  } else if (ImGui::BeginItemTooltip()) {
+    body();
     ImGui::EndTooltip();
   }
+  ImGui::PopID();
 }
 
 ImU32 head_color(int head, float alpha) {
@@ -351,6 +382,8 @@ void draw_ui(Demo& demo) {
   // Only what this frame draws: a view not shown has no rects.
   layout().token_rects.clear();
   layout().view_rects.clear();
+  layout().help_rects.clear();
+  layout().help_open = {};
   // The training views fill these when drawn.
   layout().train_buttons.clear();
   layout().download_rects.clear();
@@ -373,7 +406,7 @@ void draw_ui(Demo& demo) {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   const bool phone = vp->WorkSize.x < 600.f;
-  g_compact = vp->WorkSize.x < kCompactBelow.x || vp->WorkSize.y < kCompactBelow.y;
+  g_compact = vp->WorkSize.x < kCompactBelow.x || vp->WorkSize.y + g_message_room < kCompactBelow.y;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, phone ? ImVec2(10, 10) : ImVec2(22, 16));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |

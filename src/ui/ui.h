@@ -42,6 +42,10 @@ std::string layout_json();
 // Whether the last frame used the compact layout (a frame too small for the
 // views stacked in one scrolling column: see ui.cpp).
 bool compact_layout();
+// Room (CSS px) that a passing message outside the canvas takes from it (the
+// page's refusal line above the canvas): the layout is chosen on the
+// canvas's size plus this, so a refusal never turns the full page compact.
+void set_message_room(float css_px);
 
 // Whether the last drawn frame fits its display, as JSON (fit_probe.cpp):
 // {"drawn", "display":[w,h], "compact", "windows":[{name, child, pos, size,

@@ -146,13 +146,18 @@ void controls_inner(Demo& demo) {
   float log_lr = std::log10(t.lr());
   char lr_text[32];
   std::snprintf(lr_text, sizeof lr_text, "%.1e", static_cast<double>(t.lr()));
-  ImGui::SetNextItemWidth(220);
+  // A slider is as wide as its row leaves beside its label (at most its own width).
+  const auto slider_width = [](float most, const char* label) {
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x - ImGui::GetStyle().ItemInnerSpacing.x;
+    return std::clamp(room, 80.f, most);
+  };
+  ImGui::SetNextItemWidth(slider_width(220.f, "learning rate"));
   if (ImGui::SliderFloat("learning rate##train", &log_lr, -5.f, 0.f, lr_text, ImGuiSliderFlags_NoRoundToFormat))
     demo.train_set_lr(std::pow(10.f, log_lr));
   ImGui::SetItemTooltip("Adam's step size, applied from the next step (too large and a run diverges)");
   same_line_if_fits(170.f + ImGui::CalcTextSize("steps / frame at most").x, 18.f);
   int cap = tr.max_steps_per_frame();
-  ImGui::SetNextItemWidth(160);
+  ImGui::SetNextItemWidth(slider_width(160.f, "steps / frame at most"));
   if (ImGui::SliderInt("steps / frame at most##train", &cap, 1, app::FramePacer::kMaxStepsPerFrame, "%d",
                        ImGuiSliderFlags_Logarithmic))
     demo.train_set_speed(cap);
@@ -177,9 +182,10 @@ void controls_inner(Demo& demo) {
   ImGui::TextUnformatted("download snapshot:");
   for (const TrainRun& run : t.runs()) {
     if (run.tie_qk) continue;  // train.snapshot(heads, {tieQK: true}) has the tied ones
-    ImGui::SameLine();
     char label[32];
     std::snprintf(label, sizeof label, "%d head%s##dl%d", run.heads, run.heads == 1 ? "" : "s", run.heads);
+    // Swatch and button wrap together onto the next line where the row is full.
+    same_line_if_fits(16.f + ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.f);
     // The run's colour as a short line before its button (coloured text on a
     // button would not keep its contrast in both themes).
     const ImVec2 p = ImGui::GetCursorScreenPos();

@@ -39,6 +39,8 @@ struct Layout {
   std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
   std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
   std::vector<ImVec4> view_rects;   // the compact layout's view buttons, in order (empty in the full layout)
+  std::vector<ImVec4> help_rects;   // every "(?)" help marker drawn this frame, in drawing order
+  ImVec4 help_open{};               // the help popup open this frame (zero when none)
   // The training views' buttons, those visible this frame (empty when not
   // drawn or scrolled away): each holds its label, like the rects above.
   std::vector<ImVec4> train_buttons;   // play / pause, step, new seed

@@ -166,7 +166,14 @@ TEST_CASE("tick: paused trains nothing; running fits units into the frame budget
   CHECK(t.steps_last_frame() == 0);
   CHECK(t.trainer().step_count() == 0);
   CHECK(t.trainer().mid_step());
-  for (const TrainRun& run : t.trainer().runs()) CHECK(run.steps == 1);
+  // Trained but not yet counted: a run counts step 1 once its held-out check
+  // has passed (so a check that fails never takes a step back).
+  Trainer untrained;
+  REQUIRE(untrained.reset(1, 2, 3e-3f).is_ok());
+  for (int heads : kTrainHeads) {
+    CHECK(t.trainer().run(heads)->steps == 0);
+    CHECK(t.trainer().weights(heads)->wo != untrained.weights(heads)->wo);
+  }
   CHECK(t.trainer().runs()[1].history.size() == 1u);
   CHECK(parse_state(t)["stepsPerFrame"].num == 0);
   CHECK(t.pacer().estimate_ms(0) == doctest::Approx(4.0));
@@ -175,6 +182,7 @@ TEST_CASE("tick: paused trains nothing; running fits units into the frame budget
   CHECK(t.tick(false));
   CHECK(t.units_last_frame() == 3);
   CHECK(t.trainer().next_unit() == TrainUnit::kEval);
+  for (const TrainRun& run : t.trainer().runs()) CHECK(run.steps == 0);  // run 1: 3 of 4 chunks
   CHECK(t.pacer().estimate_ms(1) == doctest::Approx(4.0));
   // Free units: the speed cap (in whole steps) ends the frame; the step in
   // progress counts as one.

@@ -7,6 +7,8 @@
 // two-head weights read the lesson sentence the way the lesson says; the same
 // seed gives the same curves bit for bit however step(n) is chunked; an absurd
 // learning rate is caught with a message and nothing non-finite gets out; a
+// step the held-out check undoes was never counted (a run's steps never go
+// back, unit by unit) and leaves the last good step's weights; a
 // snapshot's loss and gradients match a naive double-precision reference
 // (central differences for the gradients).
 #include <doctest/doctest.h>
@@ -323,7 +325,22 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
   REQUIRE(mixed.snapshot(1, snap).is_ok());
   CHECK(snap.step == 8);
   REQUIRE(mixed.snapshot(4, snap).is_ok());
-  CHECK(snap.step == (mixed.run(4)->steps));
+  CHECK(snap.step == 8);
+  // ... but a run counts step 8 (an evaluation step) only once its held-out
+  // check has passed: none has yet (run 1 is in its second chunk)
+  for (const TrainRun& run : mixed.runs()) CHECK(run.steps == 7);
+  // the mid-step snapshot is the one whole steps give at step 8
+  Trainer at8;
+  REQUIRE(at8.reset(5, 2, 3e-3f).is_ok());
+  REQUIRE(at8.step(7).is_ok());
+  REQUIRE(at8.set_lr(1e-2f).is_ok());
+  REQUIRE(at8.step(1).is_ok());
+  TrainSnapshot ref8;
+  REQUIRE(at8.snapshot(4, ref8).is_ok());
+  CHECK(ref8.step == 8);
+  CHECK(snap.loss == ref8.loss);
+  CHECK(snap.x == ref8.x);
+  CHECK(snap.wo == ref8.wo);
   REQUIRE(mixed.step(14).is_ok());
   for (Trainer* t : {&units, &mixed}) {
     REQUIRE(t->step_count() == 21);
@@ -392,6 +409,57 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
     CHECK_FALSE(run.diverged);
     CHECK(run.message.empty());
     CHECK(run.steps == 5);
+  }
+  CHECK(finite_state(t));
+}
+
+TEST_CASE("trainer: a step the held-out check undoes was never counted: steps never go back") {
+  // Found by fuzz_training (issue 20): on an evaluation step a run's training
+  // unit passed its checks and counted the step, then its held-out check (a
+  // later unit, maybe a later frame) failed and took it back: the state read
+  // steps = s, then s - 1. Measured (seeds 1..6, R = 2, units one at a time):
+  // a rate of 0.06 .. 10 from reset passes step 1 or 2's training-batch checks
+  // and blows up the held-out loss. Here: 5 good steps at 1e-2, then lr 1 from
+  // step 6 (an evaluation step: 1..8 all are), which every run trains and its
+  // held-out check then refuses.
+  Trainer t, ref;
+  REQUIRE(t.reset(2, 2, kDefaultLr).is_ok());
+  REQUIRE(ref.reset(2, 2, kDefaultLr).is_ok());
+  REQUIRE(ref.step(5).is_ok());  // the last good step, in whole steps
+  std::vector<int64_t> seen(t.runs().size(), 0);
+  int trained_in_6 = 0;
+  while (t.step_count() < 10) {
+    if (t.step_count() == 5 && !t.mid_step() && t.lr() != 1.f) REQUIRE(t.set_lr(1.f).is_ok());
+    const bool train_unit = t.next_unit() == TrainUnit::kTrain;
+    const int64_t step = t.step_count();
+    t.run_unit();
+    for (size_t i = 0; i < seen.size(); ++i) {
+      const TrainRun& run = t.runs()[i];
+      CAPTURE(run.heads);
+      CAPTURE(step);
+      CHECK(run.steps >= seen[i]);
+      seen[i] = run.steps;
+    }
+    if (train_unit && step == 5) ++trained_in_6;
+  }
+  CHECK(trained_in_6 == static_cast<int>(kTrainHeads.size()));  // every run's training unit of step 6 ran
+  for (int heads : kTrainHeads) {
+    CAPTURE(heads);
+    const TrainRun& run = *t.run(heads);
+    INFO(run.message);
+    REQUIRE(run.diverged);
+    CHECK(run.message.find("stopped at step 6 with lr 1: the held-out loss") != std::string::npos);
+    CHECK(run.message.find("the weights are those of step 5") != std::string::npos);
+    CHECK(run.steps == 5);
+    CHECK(run.history.back().step == 5);
+    const AttentionWeights& w = *t.weights(heads);
+    const AttentionWeights& good = *ref.weights(heads);
+    CHECK(w.wo == good.wo);
+    for (size_t h = 0; h < w.wq.size(); ++h) {
+      CHECK(w.wq[h] == good.wq[h]);
+      CHECK(w.wk[h] == good.wk[h]);
+      CHECK(w.wv[h] == good.wv[h]);
+    }
   }
   CHECK(finite_state(t));
 }

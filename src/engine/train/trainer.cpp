@@ -52,6 +52,7 @@ std::string number(double v) {
 struct RunWork {
   AttentionWeights w;
   AttentionWeights good;  // the weights before the current step (restored on divergence)
+  bool ahead = false;     // trained in the step in progress: w is one step past step_count()
   Adam adam;
   BatchTrace trace;       // the training batch's forward / backward, then held-out chunks
   AttentionGrads grads;
@@ -107,6 +108,8 @@ struct Trainer::Impl {
     has_pending[r] = false;
   }
   // One step of one run on `batch`; false (and run.message) if it diverged.
+  // Does not count the step (run_unit does, once the step is complete for
+  // the run: on an evaluation step only after its held-out check).
   bool train(int64_t step, float lr, TrainRun& run, RunWork& work);
   // Marks the run stopped at `step` (the step that failed) with the reason.
   static void stop(TrainRun& run, int64_t step, float lr, const std::string& why) {
@@ -200,9 +203,9 @@ void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr
     ok = ok && std::isfinite(p.weight_on[j]);
   }
   if (!ok) {  // the step's own checks passed, but the held-out set blows up
-    if (step > 0) {  // undo that step
+    if (step > 0) {  // undo that step (it was never counted in run.steps)
       work.w = work.good;
-      --run.steps;
+      work.ahead = false;
     }
     stop(run, step, lr, "the held-out loss is not finite or above " + number(kDivergeLoss));
     return;
@@ -239,7 +242,7 @@ bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) 
     work.w = work.good;
     return stop("a weight is not finite");
   }
-  ++run.steps;
+  work.ahead = true;
   return true;
 }
 
@@ -340,18 +343,25 @@ bool Trainer::run_unit() {
     for (RunWork& work : m.runs) {
       const Status ok = work.adam.set_lr(lr_);
       (void)ok;  // checked by reset / set_lr
+      work.ahead = false;
     }
     m.in_step = true;
     m.cur = Impl::Cursor{};
   }
   Impl::Cursor& c = m.cur;
   c = Impl::settle(c, runs_, eval_step);
+  // A run's step counts once the step is complete for that run: after its
+  // training unit, or on an evaluation step after its held-out check (which
+  // may still undo the step), so TrainRun::steps never goes back.
   if (c.phase == Impl::Phase::kTrain) {
-    m.train(step_ + 1, step_lr_, runs_[c.run], m.runs[c.run]);
+    TrainRun& run = runs_[c.run];
+    if (m.train(step_ + 1, step_lr_, run, m.runs[c.run]) && !eval_step) ++run.steps;
     ++c.run;
   } else if (c.phase == Impl::Phase::kEval) {
-    m.evaluate_chunk(cfg_, step_ + 1, step_lr_, c.chunk, c.run, runs_[c.run]);
+    TrainRun& run = runs_[c.run];
+    m.evaluate_chunk(cfg_, step_ + 1, step_lr_, c.chunk, c.run, run);
     if (++c.chunk == kHeldOutExamples / kTrainBatch) {
+      if (!run.diverged) ++run.steps;
       c.chunk = 0;
       ++c.run;
     }
@@ -409,8 +419,10 @@ Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
                         " heads (runs: 1, 2, 4)");
   }
   // The batch of the run's next step (one further for a run already trained
-  // in the step in progress), and this run's loss and gradients on it.
-  const int64_t at = std::max(step_, run(heads, tied)->steps);
+  // in the step in progress, counted or not yet: see run_unit), and this
+  // run's loss and gradients on it.
+  const size_t i = static_cast<size_t>(run(heads, tied) - runs_.data());
+  const int64_t at = step_ + (impl_->in_step && impl_->runs[i].ahead ? 1 : 0);
   TaskBatch batch;
   Status s = generate_task_batch(cfg_, task_streams(static_cast<uint64_t>(seed_), kTrainPurpose),
                                  at * kTrainBatch, kTrainBatch, batch);

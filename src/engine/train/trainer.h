@@ -26,8 +26,11 @@
 // run, chunk by chunk), so a run is evaluated with the weights of the step the
 // point is recorded at, before its next training step. step_count(), the
 // history and next_eval advance only when the step's last unit is done; in
-// between, weights(h) and TrainRun::steps of a run already trained are one
-// step ahead. The learning rate of a step is the one set when its first unit
+// between, weights(h) of a run already trained are one step ahead. A run's
+// TrainRun::steps counts the step once it is complete for that run: right
+// after its training unit, or on an evaluation step only after its held-out
+// check passed (that check can still undo the step), so it never goes back
+// except on reset. The learning rate of a step is the one set when its first unit
 // ran (set_lr mid-step applies from the next step). step(n) first finishes a
 // step in progress (that counts as one of the n).
 //
@@ -62,9 +65,11 @@
 //
 // Divergence: before applying a step a run checks its training-batch loss and
 // gradients; a non-finite value or a loss above kDivergeLoss (predicting zero
-// scores 1) stops that run with a message naming the step and the lr. Its
-// weights stay those of the last good step; the other runs go on; reset
-// recovers.
+// scores 1) stops that run with a message naming the step and the lr. On an
+// evaluation step the held-out loss is checked too, after the step: if it is
+// not finite or above kDivergeLoss the step is undone and the run stops the
+// same way. Its weights stay those of the last good step, TrainRun::steps
+// counts the good steps; the other runs go on; reset recovers.
 //
 // Shapes: B batch, L tokens, D = 128, T = D outputs, R related tokens, H heads.
 #pragma once
@@ -110,7 +115,8 @@ struct TrainRun {
   int heads = 0;
   bool tie_qk = false;             // W_K = W_Q (see "Tied query and key")
   float floor = 0.f;               // 1 - min(H, R) / R
-  int64_t steps = 0;               // steps this run has taken (stops growing if diverged)
+  int64_t steps = 0;               // steps this run has completed (see "Units"); never goes
+                                   // back but on reset, stops growing if diverged
   std::vector<EvalPoint> history;  // see the schedule above; never empty after reset
   bool diverged = false;
   std::string message;             // why it stopped, "" while healthy

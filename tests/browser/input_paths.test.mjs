@@ -1,0 +1,224 @@
+// input_paths.test.mjs: what the learner sees after real input, checked in
+// the screenshot's pixels (issue 15):
+// 1. a phone (390 x 844, DPR 3, touch): a tap on each heads button and each
+//    view button, and 500 ms later the screenshot shows that button, and only
+//    that one, selected (a finger that lifted leaves no hover highlight);
+//    the page then stops drawing (settled, zero frames while idle);
+// 2. a refused sentence at 1366 x 768 keeps the full layout (the top of the
+//    canvas looks the same, no compact tabs) and marks the field until edited;
+// 3. the full page owns the keyboard: "2" right after load sets 2 heads, and
+//    after Enter in the sentence field "4" goes to the canvas, not the field.
+// Does not: read getState() alone for what is on screen: every selection
+// is checked in pixels; state is read only to confirm the verb happened.
+//
+// Run: node tests/browser/input_paths.test.mjs   (after ./build.sh build)
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodePng } from './png.mjs';
+import { assert, test } from './harness.mjs';
+import { runSuite } from './suite_main.mjs';
+
+const LESSON = 'The researcher who wrote the paper said it was wrong.';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function open(browser, url, watch, name, options) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  watch(page, name);
+  await page.goto(url);
+  await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+  await page.evaluate(() => window.headroom.ready);
+  await settled(page);
+  return { context, page };
+}
+
+// Waits until the page has drawn no frame for 600 ms (it settled and idles).
+async function settled(page, timeoutMs = 20_000) {
+  const t0 = Date.now();
+  let last = await page.evaluate(() => window.headroom.getState().frames);
+  for (;;) {
+    await sleep(600);
+    const now = await page.evaluate(() => window.headroom.getState().frames);
+    if (now === last) return now;
+    assert(Date.now() - t0 < timeoutMs, `the page never stopped drawing (frames ${now})`);
+    last = now;
+  }
+}
+
+// The canvas as decoded RGBA, with a CSS-px rect reader: mean colour of the
+// rect's inner part (a 3 px margin keeps borders and anti-aliasing out).
+async function shoot(page, file) {
+  const png = await page.locator('#canvas').screenshot();
+  if (file) await writeFile(file, png);
+  const img = decodePng(png);
+  const box = await page.locator('#canvas').boundingBox();
+  const sx = img.width / box.width, sy = img.height / box.height;
+  img.mean = ([x0, y0, x1, y1]) => {
+    const a = Math.round((x0 + 3) * sx), b = Math.round((x1 - 3) * sx);
+    const c = Math.round((y0 + 3) * sy), d = Math.round((y1 - 3) * sy);
+    const sum = [0, 0, 0];
+    for (let y = c; y < d; ++y)
+      for (let x = a; x < b; ++x) for (let k = 0; k < 3; ++k) sum[k] += img.rgba[(y * img.width + x) * 4 + k];
+    const n = Math.max(1, (b - a) * (d - c));
+    return sum.map((s) => s / n);
+  };
+  return img;
+}
+
+const dist = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+
+// Which button of `rects` looks unlike the others: the one whose mean colour
+// is farthest from every other's nearest neighbour; returns [index, margin]
+// where margin is how far it stands out (colour distance) minus how far the
+// next most different one does.
+function oddOneOut(img, rects) {
+  const means = rects.map((r) => img.mean(r));
+  const apart = means.map((m, i) => Math.min(...means.filter((_, j) => j !== i).map((o) => dist(m, o))));
+  const order = apart.map((a, i) => [a, i]).sort((x, y) => y[0] - x[0]);
+  return [order[0][1], order[0][0] - order[1][0]];
+}
+
+async function tapRect(page, rect) {
+  const box = await page.locator('#canvas').boundingBox();
+  await page.touchscreen.tap(box.x + (rect[0] + rect[2]) / 2, box.y + (rect[1] + rect[3]) / 2);
+}
+
+async function inputPathTests({ browser, url, watch, artifacts }) {
+  await test('phone: a tap on each heads button shows that button alone selected 500 ms later, then the page idles', async () => {
+    const { context, page } = await open(browser, `${url}#heads=1`, watch, 'phone-heads',
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const rects = (await page.evaluate(() => window.headroom.debug.layout())).heads;
+    const labels = [1, 2, 4, 8].slice(0, rects.length);
+    assert(rects.length >= 3, `heads buttons: ${JSON.stringify(rects)}`);
+    // Away from 1 first, so every button is checked after being tapped
+    // from another selection (the finding was "1" tapped from 2).
+    for (const i of [1, 0, 2, 1, ...labels.keys()]) {
+      await tapRect(page, rects[i]);
+      await sleep(500);
+      const img = await shoot(page, path.join(artifacts, `input-phone-heads-${labels[i]}.png`));
+      const [odd, margin] = oddOneOut(img, rects);
+      const s = await page.evaluate(() => window.headroom.getState());
+      assert(s.heads === labels[i], `tapped "${labels[i]}": state has ${s.heads} heads`);
+      assert(odd === i && margin > 20,
+        `tapped "${labels[i]}": the screenshot shows button ${labels[odd]} as the odd one out (margin ${margin.toFixed(1)})`);
+    }
+    await settled(page);
+    const frames = await page.evaluate(() => window.headroom.getState().frames);
+    await sleep(1500);
+    const later = await page.evaluate(() => window.headroom.getState().frames);
+    assert(later === frames, `the page kept drawing while idle: ${frames} -> ${later} frames`);
+    await context.close();
+  });
+
+  await test('phone: a tap on each view button shows that button alone selected 500 ms later', async () => {
+    const { context, page } = await open(browser, url, watch, 'phone-views',
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const first = (await page.evaluate(() => window.headroom.debug.layout())).views;
+    assert(first.length >= 3, `the phone shows no view buttons: ${JSON.stringify(first)}`);
+    const order = [...first.keys()].slice(1).concat([0]);
+    for (const i of order) {
+      const rects = (await page.evaluate(() => window.headroom.debug.layout())).views;
+      await tapRect(page, rects[i]);
+      await sleep(500);
+      const img = await shoot(page, path.join(artifacts, `input-phone-view-${i}.png`));
+      const now = (await page.evaluate(() => window.headroom.debug.layout())).views;
+      const [odd, margin] = oddOneOut(img, now);
+      assert(odd === i && margin > 20, `tapped view button ${i}: the screenshot shows ${odd} as the odd one out (margin ${margin.toFixed(1)})`);
+    }
+    await context.close();
+  });
+
+  await test('phone: a tap on "(?)" opens its help, the next tap elsewhere closes it', async () => {
+    const { context, page } = await open(browser, url, watch, 'phone-help',
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const layout = await page.evaluate(() => window.headroom.debug.layout());
+    assert(layout.help.markers.length > 0, 'the phone layout draws no "(?)" marker');
+    const before = await shoot(page);
+    await tapRect(page, layout.help.markers[0]);
+    await sleep(500);
+    const shown = await shoot(page, path.join(artifacts, 'input-phone-help-open.png'));
+    const popup = (await page.evaluate(() => window.headroom.debug.layout())).help.open;
+    assert(popup[2] - popup[0] > 100 && popup[3] - popup[1] > 20, `no help popup after the tap: ${JSON.stringify(popup)}`);
+    assert(popup[2] <= 390 + 0.5, `the help runs off the phone's screen: ${JSON.stringify(popup)}`);
+    assert(dist(shown.mean(popup), before.mean(popup)) > 3, 'the popup\'s place on screen looks as it did before the tap');
+    // The window's padding at the top left corner: a tap on nothing.
+    await tapRect(page, [0, 0, 6, 6]);
+    await sleep(500);
+    const closed = await shoot(page, path.join(artifacts, 'input-phone-help-closed.png'));
+    const after = (await page.evaluate(() => window.headroom.debug.layout())).help.open;
+    assert(after.every((v) => v === 0), `the help stays open after a tap elsewhere: ${JSON.stringify(after)}`);
+    assert(dist(closed.mean(popup), before.mean(popup)) < 1, 'the popup\'s place on screen did not come back');
+    await context.close();
+  });
+
+  await test('1366 x 768: a refused sentence keeps the full layout and marks the field until it is edited', async () => {
+    const { context, page } = await open(browser, url, watch, 'refusal', { viewport: { width: 1366, height: 768 } });
+    const fit0 = await page.evaluate(() => window.headroom.debug.fit());
+    const before = await shoot(page, path.join(artifacts, 'input-refusal-before.png'));
+    assert(fit0.compact === false, 'the full page at 1366 x 768 is compact before any refusal');
+    const canvas0 = await page.locator('#canvas').boundingBox();
+    await page.locator('#sentence').fill('word '.repeat(400));
+    await page.locator('#sentence').press('Enter');
+    await page.waitForFunction(() => document.getElementById('sentence-error').textContent.length > 0);
+    await settled(page);
+    const after = await shoot(page, path.join(artifacts, 'input-refusal-after.png'));
+    const canvas1 = await page.locator('#canvas').boundingBox();
+    const fit1 = await page.evaluate(() => window.headroom.debug.fit());
+    const layout1 = await page.evaluate(() => window.headroom.debug.layout());
+    assert(canvas1.height < canvas0.height, `the refusal took no room (canvas ${canvas0.height} -> ${canvas1.height} px): the test proves nothing`);
+    assert(fit1.compact === false && layout1.views.length === 0,
+      `a refusal turned the page compact (compact ${fit1.compact}, ${layout1.views.length} view tabs)`);
+    // Pixels: the top 200 CSS px of the canvas (title, heads, sentence) are
+    // drawn the same before and after.
+    const rows = Math.round(200 * before.height / canvas0.height);
+    let diff = 0;
+    for (let i = 0; i < rows * before.width * 4; i += 4)
+      for (let k = 0; k < 3; ++k) diff += Math.abs(before.rgba[i + k] - after.rgba[i + k]);
+    diff /= rows * before.width * 3;
+    assert(diff < 2, `the top of the canvas changed after the refusal (mean pixel difference ${diff.toFixed(2)})`);
+    const field = page.locator('#sentence');
+    assert(await field.getAttribute('aria-invalid') === 'true', 'the refused text is not marked');
+    assert((await field.inputValue()).startsWith('word word'), 'the refused text was not kept');
+    await field.press('End');
+    await field.type('x');
+    assert(await field.getAttribute('aria-invalid') === null, 'the mark stays after an edit');
+    assert(await page.locator('#sentence-error').textContent() === '', 'the refusal stays after an edit');
+    await context.close();
+  });
+
+  await test('full page: "2" right after load sets 2 heads; after Enter in the field, "4" goes to the canvas', async () => {
+    const { context, page } = await open(browser, `${url}#heads=1`, watch, 'keys', { viewport: { width: 1366, height: 768 } });
+    const rects = (await page.evaluate(() => window.headroom.debug.layout())).heads;
+    await page.keyboard.press('2');
+    await settled(page);
+    let img = await shoot(page, path.join(artifacts, 'input-keys-2.png'));
+    let s = await page.evaluate(() => window.headroom.getState());
+    assert(s.heads === 2, `"2" after load: ${s.heads} heads (the canvas has no keyboard focus)`);
+    assert(oddOneOut(img, rects)[0] === 1, 'the screen does not show "2" selected');
+    const field = page.locator('#sentence');
+    await field.fill(LESSON.replace('wrong', 'right'));
+    await field.press('Enter');
+    await settled(page);
+    await page.keyboard.press('4');
+    await settled(page);
+    img = await shoot(page, path.join(artifacts, 'input-keys-4.png'));
+    s = await page.evaluate(() => window.headroom.getState());
+    assert(!(await field.inputValue()).includes('4'), `"4" went into the field: ${await field.inputValue()}`);
+    assert(s.heads === 4 && s.tokens.includes('right'), `after Enter then "4": ${s.heads} heads, tokens ${s.tokens}`);
+    assert(oddOneOut(img, rects)[0] === 2, 'the screen does not show "4" selected');
+    await context.close();
+  });
+
+  await test('a frame does not take the keyboard: "2" after load leaves the host page keys alone', async () => {
+    const { context, page } = await open(browser, `${url}embed.html#heads=1`, watch, 'embed-keys', { viewport: { width: 720, height: 560 } });
+    const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    assert(focused !== 'canvas', 'the embed took the keyboard focus at start');
+    await page.keyboard.press('2');
+    await sleep(300);
+    const s = await page.evaluate(() => window.headroom.getState());
+    assert(s.heads === 1, `"2" with no focus changed the embed: ${s.heads} heads`);
+    await context.close();
+  });
+}
+
+await runSuite('input paths', inputPathTests, 300_000);
