@@ -2,8 +2,9 @@
 // (headroom-train.js + headroom-train.wasm: src/platform/train/train_api.cpp)
 // inside a dedicated Worker.
 //
-// How it is started (TOOLCHAIN.md "Workers in sandboxed and CSP pages"): the
-// page fetches headroom-train.js and this file (CORS), and starts
+// How it is started (web/headroom-train.mjs; TOOLCHAIN.md "Workers in
+// sandboxed and CSP pages"): the page fetches headroom-train.js and this file
+// (CORS), and starts
 //   new Worker(URL.createObjectURL(new Blob([trainJs, '\n', thisFile])))
 // so a sandboxed frame (opaque origin) gets the Worker too; then it posts
 //   {type: 'init', wasmUrl}                  the absolute URL of headroom-train.wasm
@@ -18,15 +19,21 @@
 // budget), reads messages between slices, and posts {type: 'state', state}
 // at most every 33 ms (about 30 a second) and when it stops. `state` is the
 // program's train.state() JSON, parsed, with stepsPerSecond measured here
-// over the last second of play (0 while paused); every field the program
+// over the last second of play (0 while paused) and postedMs (this driver's
+// performance.now() when it posted); every field the program
 // writes passes through unchanged.
 // Does not: draw, touch the page, or train while paused (nothing runs
 // between messages then).
 /* global createHeadroomTrainModule */
 'use strict';
 
-(() => {
-  const SLICE_MS = 30;
+// headroomTrainDriver(scope, sliceMs): installs the driver on `scope` (its
+// onmessage; it answers through scope.postMessage). In a Worker it runs at
+// once on `self`; loaded by a <script> on a page (the main-thread fallback,
+// web/headroom-train.mjs) it only defines globalThis.headroomTrainDriver,
+// which that module calls with a scope of its own and shorter slices.
+function headroomTrainDriver(scope, sliceMs) {
+  const SLICE_MS = sliceMs || 30;
   const POST_EVERY_MS = 33;
   let w = null;            // the program's module, once started
   let playing = false;
@@ -50,7 +57,9 @@
   };
   const post = (extra) => {
     lastPost = performance.now();
-    self.postMessage({ type: 'state', state: state(), ...extra });
+    const s = state();
+    s.postedMs = lastPost;  // the driver's clock: when it posted, not when the page read it
+    scope.postMessage({ type: 'state', state: s, ...extra });
   };
 
   function slice() {
@@ -94,20 +103,23 @@
     state: () => true,
   };
 
-  self.onmessage = async (e) => {
+  scope.onmessage = async (e) => {
     const m = e.data || {};
     if (m.type === 'init') {
       try {
-        self.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
+        scope.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
       } catch (err) {
-        self.postMessage({ type: 'failed', message: String(err && err.message || err) });
+        scope.postMessage({ type: 'failed', message: String(err && err.message || err) });
       }
       return;
     }
-    if (!w) { self.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
+    if (!w) { scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
     const verb = VERBS[m.verb];
     const ok = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
     post({ id: m.id, ok });
     if (playing && !queued) { queued = true; channel.port2.postMessage(0); }
   };
-})();
+}
+
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) headroomTrainDriver(self);
+else globalThis.headroomTrainDriver = headroomTrainDriver;

@@ -133,6 +133,15 @@ int match_query(const Scene& s, Relation r) {
   return q;
 }
 
+}  // namespace
+
+int tour_match_query(const Scene& s, int i) {
+  return i >= 0 && i < static_cast<int>(kMatchRelations.size()) ? match_query(s, kMatchRelations[static_cast<size_t>(i)])
+                                                                  : s.query();
+}
+
+namespace {
+
 float dist(float x0, float y0, float x1, float y1) { return std::hypot(x0 - x1, y0 - y1); }
 
 const char* choice_label(const TourStepInfo& info, const std::string& id) {

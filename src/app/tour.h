@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/core/status.h"
+#include "engine/lesson/scene.h"
 
 namespace headroom::app {
 
@@ -46,6 +47,10 @@ struct TourStepInfo {
 };
 
 constexpr int kTourSteps = 8;
+// Step more-heads: the query its i-th relationship (subject, complement,
+// previous token, antecedent) is asked from: the lesson's query, but
+// coreference from the complement's pronoun (it -> paper).
+int tour_match_query(const Scene& scene, int i);
 const std::array<TourStepInfo, kTourSteps>& tour_steps();
 // Step `training` trains the runs to at least this many steps before measuring.
 constexpr int kTourTrainSteps = 250;

@@ -296,7 +296,7 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
 // Up/Down pick the row, Left/Right the token.
 void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
   Draft& d = draft();
-  static const char* kNames[4] = {"subject", "complement", "previous token", "antecedent (of a pronoun)"};
+  static const char* kNames[3] = {"subject of", "complement of", "token before"};
   const auto& tokens = demo.scene.tokens();
   const int L = static_cast<int>(tokens.size());
   if (rec.predicted && rec.prediction.kind == AnswerKind::Match)
@@ -317,7 +317,10 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
     if (d.selected == i && !rec.revealed) ImGui::TextUnformatted(">");
     else ImGui::TextUnformatted(" ");
     ImGui::SameLine();
-    ImGui::TextUnformatted(kNames[i]);
+    const int q = app::tour_match_query(demo.scene, i);
+    const std::string& word = tokens[static_cast<size_t>(q)].text;
+    const std::string label = i < 3 ? std::string(kNames[i]) + " " + word : "what " + word + " refers to";
+    text(label);
     ImGui::SameLine(label_w);
     ImGui::SetNextItemWidth(std::min(160.f, ImGui::GetContentRegionAvail().x));
     const char* shown = d.match[i] >= 0 && d.match[i] < L ? tokens[static_cast<size_t>(d.match[i])].text.c_str() : "pick a token";

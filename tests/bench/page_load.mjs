@@ -20,9 +20,9 @@
 //     every file the page fetched before its first frame, gzip -9 sizes
 //   {"variant":"train-program", "loads", "startMs", "workerStartMs", "files", "gzipBytes"}
 //     the training program (issue 18), fetched and started when training is
-//     first used, on a page that has started: startMs = fetching
-//     headroom-train.js + headroom-train-worker.js, starting the Worker from
-//     a blob URL and its start message (median); workerStartMs = inside the
+//     first used, on a page that has started: startMs = importing
+//     headroom-train.mjs, fetching headroom-train.js + headroom-train-worker.js,
+//     starting the Worker from a blob URL, and its start message (median); workerStartMs = inside the
 //     Worker: fetching, compiling and starting headroom-train.wasm; files
 //     with raw and gzip -9 sizes (not counted in page-size)
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
@@ -155,7 +155,7 @@ async function main() {
     for (let i = 0; i < LOADS; i++) starts.push(await trainProgramOnce(browser, url));
     const trainFiles = {};
     let trainGz = 0;
-    for (const name of ['headroom-train.js', 'headroom-train-worker.js', 'headroom-train.wasm']) {
+    for (const name of ['headroom-train.mjs', 'headroom-train.js', 'headroom-train-worker.js', 'headroom-train.wasm']) {
       const body = readFileSync(path.join(SITE, name));
       trainFiles[name] = [body.length, gzipSync(body, { level: 9 }).length];
       trainGz += trainFiles[name][1];

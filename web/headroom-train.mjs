@@ -1,0 +1,107 @@
+// headroom-train.mjs: starts the training program (headroom-train.js +
+// headroom-train.wasm with its driver headroom-train-worker.js) in a
+// dedicated Worker, or on the main thread where no Worker can start, and says
+// which in `where`.
+//
+//   import { startTraining } from './headroom-train.mjs';
+//   const t = await startTraining({ onState: (state) => ... });
+//   t.where;                        // "worker" or "main thread: <why>"
+//   const { ok, state } = await t.call('step', 25);   // reset(seed, r, lr), step(n), play, pause, state
+//   t.stop();
+//
+// Does: fetch headroom-train.js and the driver (CORS, so a sandboxed frame
+// with an opaque origin gets them too) and start
+// new Worker(blob URL of both), which works both same-origin and in a
+// sandboxed frame (TOOLCHAIN.md); fall back to the main thread when that
+// throws, when the Worker fires `error` instead (a Content-Security-Policy
+// whose worker-src, or script-src without worker-src, does not allow blob:
+// does that) or when it reports that it could not start its wasm. The
+// fallback loads the same two scripts with <script> tags and runs the same
+// driver in shorter slices, so curves are the same bit for bit. Every state
+// the program posts, asked for or not, goes to onState; call() resolves to
+// the answer to that call ({ok, state}).
+// Does not: draw, or wire itself into the page's views (the pages do not use
+// it yet: notes/issue-18.md).
+
+const here = new URL('.', import.meta.url);
+
+const text = async (url) => {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url.pathname.split('/').pop()}: HTTP ${r.status}`);
+  return r.text();
+};
+
+const loadScript = (url) => new Promise((resolve, reject) => {
+  const s = document.createElement('script');
+  s.src = url.href;
+  s.onload = resolve;
+  s.onerror = () => reject(new Error(`${url.pathname.split('/').pop()} could not be loaded`));
+  document.head.appendChild(s);
+});
+
+// The program behind a port (a Worker, or the main-thread scope): call() and onState.
+function connect(port, where, wasmUrl, onState, stop) {
+  const pending = new Map();
+  let nextId = 1;
+  return new Promise((resolve, reject) => {
+    port.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === 'started') {
+        resolve({
+          where, startMs: m.ms, stop,
+          call: (verb, ...args) => new Promise((done) => {
+            const id = nextId++;
+            pending.set(id, done);
+            port.postMessage({ id, verb, args });
+          }),
+        });
+      } else if (m.type === 'failed') {
+        reject(new Error(m.message));
+      } else if (m.type === 'state') {
+        onState(m.state);
+        if (pending.has(m.id)) { pending.get(m.id)({ ok: m.ok, state: m.state }); pending.delete(m.id); }
+      }
+    };
+    port.onerror = (e) => {
+      if (e.preventDefault) e.preventDefault();
+      reject(new Error('the browser did not start a Worker from a blob URL (a Content-Security-Policy ' +
+                       'needs worker-src blob: for it)'));
+    };
+    port.postMessage({ type: 'init', wasmUrl });
+  });
+}
+
+export async function startTraining({ base = here, onState = () => {} } = {}) {
+  const glueUrl = new URL('headroom-train.js', base), driverUrl = new URL('headroom-train-worker.js', base);
+  const wasmUrl = new URL('headroom-train.wasm', base).href;
+  let why;
+  try {
+    const [glue, driver] = await Promise.all([text(glueUrl), text(driverUrl)]);
+    const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
+    const worker = new Worker(blob);
+    try {
+      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate());
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    } finally {
+      URL.revokeObjectURL(blob);
+    }
+  } catch (e) {
+    why = e && e.message ? e.message : String(e);
+  }
+  // The main thread: the same scripts, the same driver, a scope of our own.
+  if (typeof globalThis.headroomTrainDriver !== 'function') {
+    await loadScript(glueUrl);
+    await loadScript(driverUrl);
+  }
+  const toPage = { onmessage: null }, scope = { onmessage: null };
+  scope.postMessage = (m) => setTimeout(() => toPage.onmessage && toPage.onmessage({ data: m }));
+  let stopped = false;
+  toPage.postMessage = (m) => setTimeout(() => !stopped && scope.onmessage && scope.onmessage({ data: m }));
+  globalThis.headroomTrainDriver(scope, 8);
+  return connect(toPage, `main thread: ${why}`, wasmUrl, onState, () => {
+    stopped = true;
+    scope.onmessage({ data: { verb: 'pause' } });
+  });
+}
