@@ -21,7 +21,8 @@
 // budget), reads messages between slices, and posts {type: 'state', state}
 // at most every 33 ms (about 30 a second) and when it stops. `state` is the
 // program's train.state() JSON, parsed, with stepsPerSecond measured here
-// over the last second of play (0 while paused); every field the program
+// over the last second of play (0 while paused) and postedMs (this driver's
+// performance.now() when it posted); every field the program
 // writes passes through unchanged.
 // Does not: draw, touch the page, or train while paused (nothing runs
 // between messages then).
@@ -58,7 +59,9 @@ function headroomTrainDriver(scope, sliceMs) {
   };
   const post = (extra) => {
     lastPost = performance.now();
-    scope.postMessage({ type: 'state', state: state(), ...extra });
+    const s = state();
+    s.postedMs = lastPost;  // the driver's clock: when it posted, not when the page read it
+    scope.postMessage({ type: 'state', state: s, ...extra });
   };
 
   function slice() {

@@ -166,7 +166,10 @@ void Demo::tour_close() {
   error.clear();
 }
 
-void Demo::tour_reject(std::string_view why) { tour_apply(*this, Status::fail(std::string(why))); }
+void Demo::tour_reject(std::string_view why) {
+  // A refusal always says something, even when the caller gave no reason.
+  tour_apply(*this, Status::fail(why.empty() ? std::string("the tour refused this input") : std::string(why)));
+}
 
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);

@@ -104,7 +104,7 @@ struct Demo {
   bool tour_reveal();
   bool tour_replay();
   void tour_close();
-  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks)
+  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks); never silent
   std::string tour_state_json() const { return tour.state_json(tour_error); }
 
   // A URL hash ("#heads=2&..."): every field that parses and is accepted is

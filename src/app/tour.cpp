@@ -588,7 +588,8 @@ Status Tour::predict(Demo& demo, const Prediction& p) {
   if (info.kind == AnswerKind::None) return Status::fail("step " + id + " takes no prediction: reveal it");
   if (rec.revealed)
     return Status::fail("step " + id + " was already revealed; a prediction counts only before the reveal");
-  const bool choice_ok_here = info.kind == AnswerKind::Choice || (id == "average" && p.kind == AnswerKind::Choice);
+  // The step's own kind, or a choice for `average` (its alternative to a point).
+  const bool choice_ok_here = id == "average" && p.kind == AnswerKind::Choice;
   if (p.kind != info.kind && !choice_ok_here)
     return Status::fail(std::string("step ") + id + " takes a " + kind_name(info.kind) +
                         (id == "average" ? " or a choice" : "") + ", not a " + kind_name(p.kind));

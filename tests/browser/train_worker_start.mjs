@@ -11,7 +11,7 @@ export function startWorker() {
     const { startTraining } = await import(new URL('headroom-train.mjs', location.href).href);
     const posts = [];
     const t = await startTraining({
-      onState: (s) => posts.push({ t: performance.now(), step: s.step, loss: s.runs.map((r) => r.loss) }),
+      onState: (s) => posts.push({ t: performance.now(), posted: s.postedMs, step: s.step, loss: s.runs.map((r) => r.loss) }),
     });
     window.__trainWorker = { posts, call: t.call, stop: t.stop, where: t.where };
     return { totalMs: performance.now() - t0, workerMs: t.startMs, where: t.where };
