@@ -204,6 +204,9 @@ void Tour::enter(Demo& demo) {
   const int heads = id == "average" || id == "options" || id == "two-heads" ? 1
                     : id == "coordinates" || id == "more-heads" || id == "query-key" ? 2
                                                                                        : 0;
+  // Training unties (the query-key reveal ties): with the tie on, a trainer
+  // built now would train tied runs beside the three this step is about.
+  if (id == "training") demo.set_tie_qk(false);
   if (heads == 0) return;  // training and recap leave the views as they are
   demo.set_heads(heads);
   if (heads == 1) demo.set_focus(0.5f);

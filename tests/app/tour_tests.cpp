@@ -249,6 +249,11 @@ TEST_CASE("tour steps more-heads and query-key") {
   const Mat& sc = d.scene.trace().heads[static_cast<size_t>(qk["head"].num)].scores;
   CHECK(qk["after"][0].num == doctest::Approx(sc(said, researcher)).epsilon(1e-4));
   CHECK(step_of(v, 6)["score"].num == 1);
+  // The tie is one setting for the lesson and training (demo.h): the
+  // training step unties, so the runs it trains are the three untied ones.
+  REQUIRE(d.tour_go(7));
+  CHECK_FALSE(d.scene.tie_qk());
+  CHECK(d.training.trainer().runs().size() == 3);
 }
 
 TEST_CASE("tour: events, hash tour=N and tour=N-M, recap") {
