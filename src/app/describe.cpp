@@ -29,6 +29,32 @@ std::string guessed_note(const Scene& scene) {
 
 }  // namespace
 
+std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
+  std::string out;
+  if (!scene.weights_overridden()) {
+    for (size_t i = 0; i < r.relations.size(); ++i) out += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+    return out;
+  }
+  // 1. The token the query puts most weight on, in this head.
+  const int q = scene.query();
+  const Mat& w = scene.trace().heads[static_cast<size_t>(head)].weights;
+  Eigen::Index top = 0;
+  const float weight = w.row(q).maxCoeff(&top);
+  const int j = static_cast<int>(top);
+  // 2. Its name: every relationship of the query that points at it, else
+  // "itself" or the word.
+  std::string what;
+  for (int k = 0; k < kRelations; ++k) {
+    const Relation rel = static_cast<Relation>(k);
+    if (rel == Relation::Self || scene.target(q, rel) != j) continue;
+    what += (what.empty() ? "" : " / ") + std::string(relation_name(rel));
+  }
+  if (what.empty()) what = j == q ? "itself" : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";
+  char num[16];
+  std::snprintf(num, sizeof num, " %.2f", static_cast<double>(weight));
+  return "measured: " + what + num;
+}
+
 std::string head_verdict(const Scene& scene, const HeadReadout& r) {
   const size_t n = r.targets.size();
   int best = -1;

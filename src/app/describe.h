@@ -23,6 +23,14 @@ constexpr float kReadsCos = 0.9f;
 // "is close to neither (cos 0.64 / 0.64)".
 std::string head_verdict(const Scene& scene, const HeadReadout& r);
 
+// A head's caption after "Head N · ". With the scene's built weights, the
+// relationships the scene dealt it ("subject + complement"). With trained
+// weights, what the head is measured to attend to from the query on this
+// sentence: the token with most weight, named by its relationship to the
+// query (or "itself", or the word), and that weight:
+// "measured: subject 0.93". Reads Scene::trace(); computes no attention.
+std::string head_caption(Scene& scene, const HeadReadout& r, int head);
+
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.
 // Ends with controls_sentence when a lesson control is on.

@@ -24,12 +24,6 @@ constexpr float kMinArcWeight = 0.02f;  // thinner arcs are noise on screen
 
 float arc_thickness(float w) { return 1.f + 9.f * w; }
 
-std::string relations_label(const HeadReadout& r) {
-  std::string s;
-  for (size_t i = 0; i < r.relations.size(); ++i) s += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
-  return s;
-}
-
 void weight_tooltip(const Demo& demo, int h, int j, float w) {
   const auto& t = demo.scene.tokens();
   char num[48];
@@ -95,7 +89,7 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-    ImGui::Text("Head %d \xc2\xb7 %s", h + 1, relations_label(r).c_str());
+    ImGui::Text("Head %d \xc2\xb7 %s", h + 1, app::head_caption(demo.scene, r, h).c_str());
     ImGui::PopStyleColor();
     report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const ImVec2 p = ImGui::GetCursorScreenPos();

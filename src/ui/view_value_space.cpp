@@ -68,8 +68,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   const ViewState& vs = view_state();
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  std::string caption = "Head " + std::to_string(h + 1) + " \xc2\xb7 ";
-  for (size_t i = 0; i < r.relations.size(); ++i) caption += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+  const std::string caption = "Head " + std::to_string(h + 1) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
   ImGui::TextUnformatted(caption.c_str());
   ImGui::PopStyleColor();

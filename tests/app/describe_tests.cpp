@@ -78,3 +78,36 @@ TEST_CASE("outside the English grammar the readout says the targets were guessed
   REQUIRE(s.set_target(Relation::Subject, 0).is_ok());  // the user set one: no longer a guess
   CHECK_FALSE(has(app::readout_sentence(s), note));
 }
+
+TEST_CASE("head captions: the built scene's relationships; with trained weights, what each head is measured to attend to") {
+  Scene s;
+  REQUIRE(s.set_heads(2).is_ok());
+  const std::vector<HeadReadout> built = s.readout();
+  CHECK(app::head_caption(s, built[0], 0) == relation_name(built[0].relations[0]));
+  // The built weights handed back as "trained": the same attention, now named
+  // by measurement. Reference: the head's weight row, scanned here.
+  AttentionWeights w = s.weights();
+  REQUIRE(s.set_weights_override(&w).is_ok());
+  const int q = s.query();
+  for (int h = 0; h < 2; ++h) {
+    const Mat& p = s.trace().heads[static_cast<size_t>(h)].weights;
+    int top = 0;
+    for (int j = 1; j < p.cols(); ++j)
+      if (p(q, j) > p(q, top)) top = j;
+    const std::string c = app::head_caption(s, s.readout()[static_cast<size_t>(h)], h);
+    CAPTURE(c);
+    CHECK(c.rfind("measured: ", 0) == 0);
+    CHECK(has(c, two(p(q, top))));
+    // The built scene deals subject and complement to the two heads; the
+    // measured top token is the relation's target and is named by it.
+    CHECK(top == s.target(q, built[static_cast<size_t>(h)].relations[0]));
+    CHECK(has(c, relation_name(built[static_cast<size_t>(h)].relations[0])));
+  }
+  // Perturbation: a head whose W_Q is zero scores every token alike, so its
+  // top weight is 1/L and the caption moves with it.
+  w.wq[0].setZero();
+  REQUIRE(s.set_weights_override(&w).is_ok());
+  const std::string flat = app::head_caption(s, s.readout()[0], 0);
+  CAPTURE(flat);
+  CHECK(has(flat, two(1.0 / static_cast<double>(s.tokens().size()))));
+}
