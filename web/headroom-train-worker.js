@@ -11,7 +11,9 @@
 // and the Worker answers {type: 'started', ms} (fetch + compile + start, ms)
 // or {type: 'failed', message}.
 // Verbs, each answered once with {type: 'state', id, ok, state}:
-//   {id, verb: 'reset', args: [seed, r, lr]}   every run afresh
+//   {id, verb: 'reset', args: [seed, r, lr, tieQK]}   every run afresh; tieQK
+//                                            (optional, true or false): tied runs
+//                                            beside the untied ones (default: as before)
 //   {id, verb: 'step', args: [n]}              n steps of every run
 //   {id, verb: 'play'} / {id, verb: 'pause'}   train continuously / stop
 //   {id, verb: 'state'}                        the state as it is
@@ -92,7 +94,9 @@ function headroomTrainDriver(scope, sliceMs) {
   }
 
   const VERBS = {
-    reset: (seed, r, lr) => w._headroom_train_reset(seed, r, lr) === 1,
+    // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
+    reset: (seed, r, lr, tie) => w._headroom_train_reset(seed, r, lr,
+      tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1,
     step: (n) => w._headroom_train_step(n) === 1,
     play: () => {
       const ok = JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).runs.some((run) => !run.diverged);

@@ -6,7 +6,7 @@
 //   import { startTraining } from './headroom-train.mjs';
 //   const t = await startTraining({ onState: (state) => ... });
 //   t.where;                        // "worker" or "main thread: <why>"
-//   const { ok, state } = await t.call('step', 25);   // reset(seed, r, lr), step(n), play, pause, state
+//   const { ok, state } = await t.call('step', 25);   // reset(seed, r, lr[, tieQK]), step(n), play, pause, state
 //   t.stop();
 //
 // Does: fetch headroom-train.js and the driver (CORS, so a sandboxed frame

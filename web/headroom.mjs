@@ -309,17 +309,20 @@ export const VERBS = Object.freeze({
   }),
   // Live training (src/app/training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({
-    // reset({seed, r, lr}): every run afresh; a missing field keeps its value.
+    // reset({seed, r, lr, tieQK}): every run afresh; a missing field keeps
+    // its value (tieQK: the page's query/key tie, the one setTieQK sets;
+    // true trains tied runs beside the untied ones and ties the lesson too).
     reset: trainVerb((w, opts = {}) => {
       if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-        return 'train.reset takes an object {seed, r, lr}';
+        return 'train.reset takes an object {seed, r, lr, tieQK}';
       }
       const now = READERS.train.state(w);
-      const { seed = now.seed, r = now.r, lr = now.lr } = opts;
+      const { seed = now.seed, r = now.r, lr = now.lr, tieQK } = opts;
       if (!isSeed(seed)) return `seed must be a whole number from 0 to 4294967295, not ${shown(seed)}`;
       if (!isInt32(r)) return `r must be 2 or 4 (related tokens), not ${shown(r)}`;
       if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from 1e-6 to 10, not ${shown(lr)}`;
-      w._headroom_train_reset(seed, r, lr);
+      if (tieQK !== undefined && typeof tieQK !== 'boolean') return `tieQK must be true or false, not ${shown(tieQK)}`;
+      w._headroom_train_reset(seed, r, lr, tieQK === undefined ? -1 : tieQK ? 1 : 0);
       return undefined;
     }),
     // step(n): n steps of every run, synchronously.
@@ -362,14 +365,19 @@ export const READERS = Object.freeze({
     }),
   }),
   train: Object.freeze({
-    // {seed, r, lr, step, stepsPerSecond, running, error, runs: [{heads, loss,
-    // floor, history: [[step, loss], ...], perHead: [{weightOn: [R]}]}], ...}
+    // {seed, r, lr, tieQK, step, stepsPerSecond, running, error, runs: [{heads,
+    // tieQK, loss, floor, history: [[step, loss], ...], perHead: [{weightOn:
+    // [R]}]}], ...}: runs untied first, then tied, each by head count.
     state: (w) => JSON.parse(w.UTF8ToString(w._headroom_train_state_json())),
-    // The run with `heads` heads, checkable with numpy (README "Training
-    // snapshots"); throws when there is no such run.
-    snapshot: (w, heads) => {
+    // The run with `heads` heads ({tieQK: true}: the tied one), checkable
+    // with numpy (README "Training snapshots"); throws when there is no such run.
+    snapshot: (w, heads, opts = {}) => {
       if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${shown(heads)}`);
-      const p = w._headroom_train_snapshot_json(heads);
+      if (opts === null || typeof opts !== 'object' || Array.isArray(opts) ||
+          (opts.tieQK !== undefined && typeof opts.tieQK !== 'boolean')) {
+        throw new TypeError(`snapshot's options are {tieQK: true or false}, not ${shown(opts)}`);
+      }
+      const p = w._headroom_train_snapshot_json(heads, opts.tieQK ? 1 : 0);
       if (!p) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
       return JSON.parse(w.UTF8ToString(p));
     },

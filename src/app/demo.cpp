@@ -61,7 +61,12 @@ bool Demo::set_target(Relation r, int token) { return apply(scene.set_target(r, 
 
 bool Demo::set_knockout(const std::vector<int>& heads) { return apply(scene.set_knockout(heads)); }
 
-bool Demo::set_tie_qk(bool tie) { return apply(scene.set_tie_qk(tie)); }
+bool Demo::set_tie_qk(bool tie) {
+  if (!apply(scene.set_tie_qk(tie))) return false;
+  training.set_tie_qk(tie);  // for the next reset: runs in progress keep going
+  training.sync_scene(scene);  // "trained": the tied run, or a note that there is none
+  return true;
+}
 
 void Demo::reset_targets() {
   scene.reset_targets();
@@ -101,8 +106,12 @@ bool Demo::set_weights(std::string_view choice) {
   return apply(and_sync(training, scene, [&] { return training.set_weights(choice); }));
 }
 
-bool Demo::train_reset(int64_t seed, int r, float lr) {
-  return apply(and_sync(training, scene, [&] { return training.reset(seed, r, lr); }));
+bool Demo::train_reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
+  return apply(and_sync(training, scene, [&] {
+    Status s = training.reset(seed, r, lr, tie);
+    if (s) s = scene.set_tie_qk(training.tie_qk());  // one tie: the lesson's views follow
+    return s;
+  }));
 }
 
 bool Demo::train_step(int n) {
@@ -157,7 +166,10 @@ void Demo::tour_close() {
   error.clear();
 }
 
-void Demo::tour_reject(std::string_view why) { tour_apply(*this, Status::fail(std::string(why))); }
+void Demo::tour_reject(std::string_view why) {
+  // A refusal always says something, even when the caller gave no reason.
+  tour_apply(*this, Status::fail(why.empty() ? std::string("the tour refused this input") : std::string(why)));
+}
 
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
@@ -173,6 +185,7 @@ bool Demo::apply_hash(std::string_view hash) {
   // (Read through Training, not its Trainer: a link without them does not
   // build the Trainer; training.h "Lazy".)
   const Training& tr = training;
+  if (p.state.tie_qk) training.set_tie_qk(scene.tie_qk());  // the link's tie, for the runs it resets
   if ((p.state.seed && *p.state.seed != tr.seed()) || (p.state.r && *p.state.r != tr.relations())) {
     const Status s = training.reset(p.state.seed.value_or(tr.seed()), p.state.r.value_or(tr.relations()), tr.lr());
     if (!s) messages.push_back("the link's seed or r was refused: " + s.error);

@@ -14,6 +14,7 @@
 // the browser (src/platform). Plain C++: no ImGui, no GL.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,9 @@ struct Demo {
   bool set_target(Relation r, int token);  // the query's target for r
   // Lesson controls: knock heads out (0-based; zeroed before W_O) and tie
   // query and key (W_K = W_Q). Scene::set_knockout / set_tie_qk validate.
+  // The tie has one meaning everywhere (hash tieqk): the Scene ties its built
+  // weights, "trained" shows the tied run, and the next training reset
+  // trains tied runs beside the untied ones (training.h "The tie").
   bool set_knockout(const std::vector<int>& heads);
   bool set_tie_qk(bool tie);
   void reset_targets();
@@ -78,7 +82,9 @@ struct Demo {
   // train panel, window.headroom.train, postMessage and the hash. Each keeps
   // the Scene on the chosen weights.
   bool set_weights(std::string_view choice);  // "built" | "trained"
-  bool train_reset(int64_t seed, int r, float lr);
+  // `tie` (when given) becomes the demo's tie, for the Scene too; without it
+  // the runs are reset with the demo's tie.
+  bool train_reset(int64_t seed, int r, float lr, std::optional<bool> tie = std::nullopt);
   bool train_step(int n);
   bool train_play();
   void train_pause();
@@ -98,7 +104,7 @@ struct Demo {
   bool tour_reveal();
   bool tour_replay();
   void tour_close();
-  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks)
+  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks); never silent
   std::string tour_state_json() const { return tour.state_json(tour_error); }
 
   // A URL hash ("#heads=2&..."): every field that parses and is accepted is

@@ -204,6 +204,9 @@ void Tour::enter(Demo& demo) {
   const int heads = id == "average" || id == "options" || id == "two-heads" ? 1
                     : id == "coordinates" || id == "more-heads" || id == "query-key" ? 2
                                                                                        : 0;
+  // Training unties (the query-key reveal ties): with the tie on, a trainer
+  // built now would train tied runs beside the three this step is about.
+  if (id == "training") demo.set_tie_qk(false);
   if (heads == 0) return;  // training and recap leave the views as they are
   demo.set_heads(heads);
   if (heads == 1) demo.set_focus(0.5f);
@@ -588,7 +591,8 @@ Status Tour::predict(Demo& demo, const Prediction& p) {
   if (info.kind == AnswerKind::None) return Status::fail("step " + id + " takes no prediction: reveal it");
   if (rec.revealed)
     return Status::fail("step " + id + " was already revealed; a prediction counts only before the reveal");
-  const bool choice_ok_here = info.kind == AnswerKind::Choice || (id == "average" && p.kind == AnswerKind::Choice);
+  // The step's own kind, or a choice for `average` (its alternative to a point).
+  const bool choice_ok_here = id == "average" && p.kind == AnswerKind::Choice;
   if (p.kind != info.kind && !choice_ok_here)
     return Status::fail(std::string("step ") + id + " takes a " + kind_name(info.kind) +
                         (id == "average" ? " or a choice" : "") + ", not a " + kind_name(p.kind));

@@ -19,7 +19,11 @@ double Training::steady_ms() {
 Training::Training(Clock now) : now_(std::move(now)) { publish(); }
 
 const Trainer& Training::trainer() const {
-  if (!trainer_) trainer_ = std::make_unique<Trainer>();
+  if (!trainer_) {
+    trainer_ = std::make_unique<Trainer>();
+    // The defaults with the recorded tie (the defaults are in range: it cannot fail).
+    if (tie_) (void)trainer_->reset(kDefaultSeed, kDefaultRelations, kDefaultLr, true);
+  }
   return *trainer_;
 }
 
@@ -31,8 +35,10 @@ Status Training::refuse(Status s) {
   return s;
 }
 
-Status Training::reset(int64_t seed, int r, float lr) {
-  if (Status s = t().reset(seed, r, lr); !s) return refuse(std::move(s));
+Status Training::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
+  const bool tied = tie.value_or(tie_);
+  if (Status s = t().reset(seed, r, lr, tied); !s) return refuse(std::move(s));
+  tie_ = tied;
   refusal_.clear();
   meter_.clear();
   gate_.clear();
@@ -157,7 +163,11 @@ void Training::sync_scene(Scene& scene) {
     synced_update_ = -1;
   };
   if (choice_ == kWeightChoices[0]) return show_built("");
-  const AttentionWeights* w = trainer().weights(heads);
+  const bool tied = scene.tie_qk();
+  if (tied && !trainer().tie_qk())
+    return show_built("the training runs have no tied query and key: reset training with the tie on to train "
+                      "tied runs; the views show the built weights, tied");
+  const AttentionWeights* w = trainer().weights(heads, tied);
   if (w == nullptr) {
     std::string runs;
     for (size_t i = 0; i < kTrainHeads.size(); ++i) {
@@ -168,13 +178,16 @@ void Training::sync_scene(Scene& scene) {
                       " (the runs have " + runs + "): the views show the built weights");
   }
   // The scene follows the chart: new weights only when the chart took them.
-  if (scene.weights_overridden() && synced_update_ == chart_updates_ && synced_heads_ == heads) return;
+  if (scene.weights_overridden() && synced_update_ == chart_updates_ && synced_heads_ == heads &&
+      synced_tied_ == tied)
+    return;
   if (Status s = scene.set_weights_override(w); !s)
     return show_built("the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
   shown_ = kWeightChoices[1];
   note_.clear();
   synced_update_ = chart_updates_;
   synced_heads_ = heads;
+  synced_tied_ = tied;
 }
 
 }  // namespace headroom::app

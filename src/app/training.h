@@ -6,8 +6,9 @@
 // 1, 2 and 4, on the same batches from the same seed) and drive it:
 // - verbs that validate, then change, and return a Status (a refused value
 //   keeps the previous one, and its message is what state().error shows):
-//   reset(seed, r, lr), step(n) (synchronous), set_lr, play / pause, the
-//   speed cap (steps per frame), and the weights choice "built" | "trained";
+//   reset(seed, r, lr, tie), step(n) (synchronous), set_lr, play / pause,
+//   the speed cap (steps per frame), the weights choice "built" |
+//   "trained", and the query/key tie the next reset trains (set_tie_qk);
 // - tick(), once per drawn frame while running: runs the trainer's units (one
 //   run's training step, one chunk of one run's held-out evaluation) as many
 //   as fit in FramePacer's 12 ms budget (train_pace.h), so a step may span
@@ -17,8 +18,15 @@
 //   times a second; when every run has diverged it stops, and state().error
 //   names the step and the rate of each (reset recovers);
 // - sync_scene(): with "trained" chosen, hands the Scene the trained weights
-//   of the run with the Scene's head count; a head count with no run gets the
-//   built weights AND a note saying so (weights_shown() = "built").
+//   of the run with the Scene's head count, the tied run when the Scene ties
+//   query and key; a head count with no run (or a tie with no tied runs) gets
+//   the built weights AND a note saying so (weights_shown() = "built").
+// The tie (one meaning everywhere: W_K = W_Q): with it, a reset trains a tied
+// run beside each untied one (engine/train/trainer.h "Tied query and key").
+// set_tie_qk only records it for the next reset (and the lazy first build),
+// so runs in progress are never thrown away by a toggle; reset(..., tie)
+// sets it and resets at once. tie_qk() is the recorded choice,
+// trainer().tie_qk() what the runs were reset with.
 // Lazy: the Trainer (its held-out set and the runs' step-0 evaluation) is
 // built the first time anything needs it: a verb other than pause and
 // set_weights("built"), trainer(), state_json(), snapshot_json(), or
@@ -30,12 +38,17 @@
 // reads it), or know about the browser (src/platform calls tick()).
 //
 // JSON (training_json.cpp), every number finite:
-//   state():   {seed, r, lr, step, stepsPerSecond, stepsPerFrame,
+//   state():   {seed, r, lr, tieQK, step, stepsPerSecond, stepsPerFrame,
 //               maxStepsPerFrame, running, error, weights: {choice, shown,
-//               note}, runs: [{heads, loss, floor, steps, diverged, message,
-//               history: [[step, loss], ...], perHead: [{weightOn: [R]}]}]}
-//   snapshot(heads): {heads, step, seed, r, X, target, mask, W_Q, W_K, W_V,
-//               W_O, lossScale, loss, grads: {W_Q, W_K, W_V, W_O}}, each array
+//               note}, runs: [{heads, tieQK, loss, floor, steps, diverged,
+//               message, history: [[step, loss], ...], perHead: [{weightOn:
+//               [R] in slot order: subject, complement, previous token,
+//               coreference}]}]}: runs untied 1, 2, 4, then (tieQK) tied
+//               1, 2, 4. Top-level tieQK is what the runs were reset with.
+//   snapshot(heads, tied): {heads, tieQK, step, seed, r, X, target, mask,
+//               W_Q, W_K, W_V, W_O, lossScale, loss, grads: {W_Q, W_K, W_V,
+//               W_O}}; a tied run's W_K equals its W_Q and its grads have
+//               no W_K (grads.W_Q is the shared matrix's gradient); each array
 //               {shape, data} row-major: X [B, L, D], target [B, L, T], mask
 //               [B, L], W_* [D, D] with head h in columns h*D/heads.. (rows of
 //               W_O). No W_R: the prediction is Y itself (T = D).
@@ -44,6 +57,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -63,7 +77,11 @@ class Training {
   explicit Training(Clock now = steady_ms);
 
   // [verbs] Each validates, then changes, and returns why it refused.
-  Status reset(int64_t seed, int r, float lr);  // ranges: engine/train/trainer.h
+  // Ranges: engine/train/trainer.h. `tie` also becomes the recorded tie;
+  // without it the recorded tie is used.
+  Status reset(int64_t seed, int r, float lr, std::optional<bool> tie = std::nullopt);
+  // The tie the next reset trains (see "The tie" above); always accepted.
+  void set_tie_qk(bool tie) { tie_ = tie; }
   Status step(int n);                           // 1 .. kMaxStepsPerCall, every run
                                                 // (a step tick left half done counts as one)
   Status set_lr(float lr);
@@ -92,6 +110,7 @@ class Training {
   int64_t seed() const { return started() ? trainer_->seed() : kDefaultSeed; }
   int relations() const { return started() ? trainer_->relations() : kDefaultRelations; }
   float lr() const { return started() ? trainer_->lr() : kDefaultLr; }
+  bool tie_qk() const { return tie_; }  // the recorded tie (the runs': trainer().tie_qk())
   bool running() const { return running_; }
   double steps_per_second() const { return meter_.per_second(); }
   int steps_last_frame() const { return pacer_.last_steps(); }  // whole steps completed
@@ -114,8 +133,10 @@ class Training {
 
   // [JSON] (training_json.cpp)
   std::string state_json() const;
-  // The snapshot of the run with `heads` heads, or why not (no such run).
-  Status snapshot_json(int heads, std::string& out) const;
+  // The snapshot of the run with `heads` heads (the tied one when `tied`),
+  // or why not (no such run).
+  Status snapshot_json(int heads, bool tied, std::string& out) const;
+  Status snapshot_json(int heads, std::string& out) const { return snapshot_json(heads, false, out); }
 
  private:
   Status refuse(Status s);  // records a refusal, returns it
@@ -139,6 +160,8 @@ class Training {
   std::string choice_ = kWeightChoices[0], shown_ = kWeightChoices[0], note_;
   long long synced_update_ = -1;
   int synced_heads_ = 0;
+  bool synced_tied_ = false;
+  bool tie_ = false;  // the recorded tie (set_tie_qk)
 };
 
 }  // namespace headroom::app

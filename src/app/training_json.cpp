@@ -37,7 +37,8 @@ std::string Training::state_json() const {
   out.reserve(8192);
   {  // o closes the object when it goes out of scope, before the return
     JsonObject o(out);
-    o.field("seed", t.seed()).field("r", R).field("lr", t.lr()).field("step", t.step_count());
+    o.field("seed", t.seed()).field("r", R).field("lr", t.lr()).field("tieQK", t.tie_qk());
+    o.field("step", t.step_count());
     o.field("stepsPerSecond", steps_per_second()).field("stepsPerFrame", running_ ? steps_last_frame() : 0);
     o.field("maxStepsPerFrame", max_steps_per_frame_).field("running", running_);
     o.string_or_null("error", error());
@@ -47,7 +48,7 @@ std::string Training::state_json() const {
     }
     append_array(o.key("runs"), t.runs(), [&](const TrainRun& run) {
       JsonObject r(out);
-      r.field("heads", run.heads).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
+      r.field("heads", run.heads).field("tieQK", run.tie_qk).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
       r.field("diverged", run.diverged).string_or_null("message", run.message);
       append_array(r.key("history"), run.history, [&](const EvalPoint& p) {
         out += '[';
@@ -67,14 +68,14 @@ std::string Training::state_json() const {
   return out;
 }
 
-Status Training::snapshot_json(int heads, std::string& out) const {
+Status Training::snapshot_json(int heads, bool tied, std::string& out) const {
   TrainSnapshot s;
-  if (Status st = trainer().snapshot(heads, s); !st) return st;
+  if (Status st = trainer().snapshot(heads, tied, s); !st) return st;
   const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;
   out.clear();
   out.reserve(static_cast<size_t>((2 * B * L * D + 8 * D * D) * 13));
   JsonObject o(out);
-  o.field("heads", s.heads).field("step", s.step).field("seed", s.seed).field("r", s.relations);
+  o.field("heads", s.heads).field("tieQK", s.tie_qk).field("step", s.step).field("seed", s.seed).field("r", s.relations);
   append_mat(o.key("X"), {B, L, D}, s.x);
   append_mat(o.key("target"), {B, L, T}, s.target);
   append_tensor(o.key("mask"), {B, L}, s.mask.data(), static_cast<long long>(s.mask.size()));
@@ -83,7 +84,8 @@ Status Training::snapshot_json(int heads, std::string& out) const {
   for (const auto& [name, m] : weights) append_mat(o.key(name), {D, D}, *m);
   o.field("lossScale", s.loss_scale).field("loss", s.loss);
   JsonObject g(o.key("grads"));  // g, then o, close when the function returns
-  for (const auto& [name, m] : grads) append_mat(g.key(name), {D, D}, *m);
+  for (const auto& [name, m] : grads)
+    if (!(s.tie_qk && m == &s.gk)) append_mat(g.key(name), {D, D}, *m);  // tied: W_Q's is the shared one
   return Status::ok();
 }
 

@@ -68,7 +68,9 @@ struct UrlState {
   // Knocked-out heads, 0-based and ascending (the hash writes them 1-based:
   // knockout=1,2); at most kMaxKnockout of them.
   std::optional<std::vector<int>> knockout;
-  std::optional<bool> tie_qk;           // tieqk=1 (on) or 0 (off): the query/key tie
+  // tieqk=1 (on) or 0 (off): the query/key tie, one key for the lesson's
+  // views and training (app::Demo applies it to both: demo.h).
+  std::optional<bool> tie_qk;
   // The guided lesson (app/tour.h): {first, last, step}, 1-based. tour=N is
   // {1, 8, N}; tour=N-M confines it to N..M and opens N.
   std::optional<std::array<int, 3>> tour;

@@ -18,6 +18,7 @@
 #include <emscripten.h>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -169,10 +170,12 @@ float to_float(double v) {
 
 // --- window.headroom.train ---------------------------------------------------
 // seed arrives as a double (JS checked it is a whole number below 2^53); the
-// trainer checks every range.
-EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr) {
+// trainer checks every range. tie: 1 tied query and key, 0 not, -1 the
+// demo's tie as it is (app::Demo::train_reset).
+EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int tie) {
   wake();
-  return demo().train_reset(static_cast<int64_t>(seed), r, to_float(lr)) ? 1 : 0;
+  const std::optional<bool> t = tie < 0 ? std::nullopt : std::optional<bool>(tie != 0);
+  return demo().train_reset(static_cast<int64_t>(seed), r, to_float(lr), t) ? 1 : 0;
 }
 
 // n steps of every run, synchronously (the caller waits for them).
@@ -205,11 +208,12 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_json() {
   return json.c_str();
 }
 
-// snapshot(heads) as JSON (about 3 MB), or nullptr when no run has `heads`
-// heads (the reason is then the state's error). Valid until the next call.
-EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads) {
+// snapshot(heads, tied) as JSON (about 3 MB), or nullptr when no run has
+// `heads` heads (tied: no tied run; the reason is then the state's error).
+// Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads, int tied) {
   static std::string json;
-  const headroom::Status s = demo().training.snapshot_json(heads, json);
+  const headroom::Status s = demo().training.snapshot_json(heads, tied != 0, json);
   if (!s) {
     demo().train_reject(s.error);
     json.clear();

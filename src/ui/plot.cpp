@@ -155,6 +155,21 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thicknes
   }
 }
 
+void dotted_polyline(ImDrawList* dl, const ImVec2* pts, int n, ImU32 color, float radius, float spacing) {
+  if (n < 1 || spacing <= 0) return;
+  dl->AddCircleFilled(pts[0], radius, color);
+  float carry = 0.f;  // distance walked since the last dot
+  for (int i = 1; i < n; ++i) {
+    const float dx = pts[i].x - pts[i - 1].x, dy = pts[i].y - pts[i - 1].y;
+    const float len = std::sqrt(dx * dx + dy * dy);
+    if (len < 1e-4f) continue;
+    float t = spacing - carry;
+    for (; t <= len; t += spacing)
+      dl->AddCircleFilled(ImVec2(pts[i - 1].x + dx * t / len, pts[i - 1].y + dy * t / len), radius, color);
+    carry = len - (t - spacing);
+  }
+}
+
 LogStepAxis::LogStepAxis(float left, float right, long long max_step)
     : x0(left), x1(right), max_log(std::log10(1.0 + static_cast<double>(std::max(1LL, max_step)))) {}
 

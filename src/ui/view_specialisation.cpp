@@ -1,14 +1,17 @@
 // view_specialisation.cpp: [11] specialisation over time: for every training
-// run (1, 2, 4 heads) and each of its heads, the held-out average weight the
+// run (1, 2, 4 heads, and the tied runs when training ties query and key)
+// and each of its heads, the held-out average weight the
 // query puts on each related token (subject, complement, and with R = 4 the
 // previous token and coreference), over the steps, so the moment a head
 // "picks" a relationship shows as its line rising away from the others.
 //
 // Does: one small chart per run and head, lines coloured by slot (keyed
 // above), the step axis log10(1 + step) like the loss chart, up to
-// Training::chart_step(); marks where a head settled on a slot (its weight
-// on it stays >= kPickWeight from that evaluation to the latest) and says
-// which; a one-head run that never settles says how it splits.
+// Training::chart_step(); names in each head's title the slot it serves (the
+// one it puts most weight on at the latest evaluation) with that weight,
+// marks where it settled there (its weight stays >= kPickWeight from that
+// evaluation to the latest) or says it has not; the tooltip gives the whole
+// split. Tied runs' rows are labelled "tied".
 // Does not: compute a weight: every number is an EvalPoint::weight_on of the
 // engine's Trainer history (the held-out average of softmax weights).
 #include <algorithm>
@@ -68,26 +71,36 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
   for (int r = 1; r < R; ++r)
     if (now.weight_on[static_cast<size_t>(h * R + r)] > now.weight_on[static_cast<size_t>(h * R + best)]) best = r;
   const int from = settled_from(run.history, last, h, best, R);
+  const float top = now.weight_on[static_cast<size_t>(h * R + best)];
+  std::string split;  // every slot's weight, for the tooltip
+  for (int r = 0; r < R; ++r) {
+    char part[48];
+    std::snprintf(part, sizeof part, "%s%s %.2f", r ? ", " : "", task_slot_name(r),
+                  now.weight_on[static_cast<size_t>(h * R + r)]);
+    split += part;
+  }
   char title[96];
   if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0) {
     const float x = axis.x(run.history[static_cast<size_t>(from)].step);
     dashed_line(dl, ImVec2(x, a.y), ImVec2(x, b.y), slot_color(best), 1.5f, 3.f, 3.f);
-    std::snprintf(title, sizeof title, "head %d: %s %.2f, since step %lld", h + 1, task_slot_name(best),
-                  now.weight_on[static_cast<size_t>(h * R + best)],
-                  static_cast<long long>(run.history[static_cast<size_t>(from)].step));
+    std::snprintf(title, sizeof title, "head %d: %s %.2f", h + 1, task_slot_name(best), top);
   } else {
-    std::string split;
-    for (int r = 0; r < R; ++r) {
-      char part[16];
-      std::snprintf(part, sizeof part, "%s%.2f", r ? " / " : "", now.weight_on[static_cast<size_t>(h * R + r)]);
-      split += part;
-    }
-    std::snprintf(title, sizeof title, "head %d: no pick, %s", h + 1, split.c_str());
+    std::snprintf(title, sizeof title, "head %d: %s %.2f?", h + 1, task_slot_name(best), top);
   }
   dl->PushClipRect(p, ImVec2(p.x + w, p.y + lh + 2.f), true);
   dl->AddText(p, head_text_color(h), title);
   dl->PopClipRect();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title);
+  if (ImGui::IsItemHovered()) {
+    if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0)
+      ImGui::SetTooltip("%shead %d serves the %s: %.2f of its weight, at least %.1f since step %lld\n(%s)",
+                        run.tie_qk ? "tied run, " : "", h + 1, task_slot_name(best), top,
+                        kPickWeight, static_cast<long long>(run.history[static_cast<size_t>(from)].step),
+                        split.c_str());
+    else
+      ImGui::SetTooltip("%shead %d has not settled: most weight on the %s (%.2f), under %.1f at some point "
+                        "up to now\n(%s)",
+                        run.tie_qk ? "tied run, " : "", h + 1, task_slot_name(best), top, kPickWeight, split.c_str());
+  }
 }
 
 }  // namespace
@@ -96,8 +109,9 @@ void view_specialisation(Demo& demo) {
   section_title("Which token each head attends to, as it trains",
                 "weightOn[h][r] = mean over held-out examples of a_{q, target_r}, head h's softmax weight "
                 "a = softmax(q k^T / sqrt(d_head)) from the query to its r-th related token, at each evaluated "
-                "step (x = log10(1 + step)). A head has picked slot r from the step after which that weight stays "
-                ">= 0.5 (dashed mark).");
+                "step (x = log10(1 + step)). Each head's title names the slot it puts most weight on now, with "
+                "that weight; it has picked that slot from the step after which the weight stays >= 0.5 (dashed "
+                "mark), and a '?' says it has not. Rows marked tied: W_K = W_Q.");
   const app::Training& tr = demo.training;
   const Trainer& t = tr.trainer();
   const int R = t.relations();
@@ -135,6 +149,7 @@ void view_specialisation(Demo& demo) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
     ImGui::Text("%d head%s", run.heads, run.heads == 1 ? "" : "s");
     ImGui::PopStyleColor();
+    if (run.tie_qk) ImGui::TextUnformatted("tied");
     ImGui::Dummy(ImVec2(label_w - 8.f, 1.f));
     ImGui::EndGroup();
     ImGui::SameLine(label_w);

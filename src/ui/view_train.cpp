@@ -1,9 +1,12 @@
 // view_train.cpp: [10] the train panel: the controls of live training and
-// the loss of every run (1, 2 and 4 heads) on one chart, each run's floor
-// 1 - min(H, R) / R dashed in the run's colour.
+// the loss of every run (1, 2 and 4 heads, and with the query/key tie the
+// tied run of each beside it) on one chart, each head count's floor
+// 1 - min(H, R) / R dashed in the run's colour; untied runs solid, tied
+// runs dotted.
 //
 // Does: call the Demo's training verbs (play / pause, step, reset with a new
-// or typed seed, R, learning rate, steps-per-frame cap: each keeps the Scene
+// or typed seed, R, the query/key tie, learning rate, steps-per-frame cap:
+// each keeps the Scene
 // on the chosen weights, so the lesson's views follow); show seed, step,
 // steps/s and the last refusal or divergence; ask for a run's snapshot
 // download (Demo::request_download: the platform saves
@@ -32,6 +35,20 @@ namespace headroom::ui {
 namespace {
 
 using app::Training;
+
+// Why a tie costs where a relationship has a direction, and why it should
+// not on coreference by agreement (shown by the tie's help marker).
+constexpr const char* kTieHelp =
+    "Tied: each head uses ONE matrix W for both query and key (W_K = W_Q), so the score from token i to "
+    "token j is x_i W . x_j W, the same number as the score from j to i. A relationship with a direction "
+    "pays for that. The verb looks at its subject, but the subject then scores the verb just as high; "
+    "'the token before me' and 'the token after me' get the same score, so a tied head cannot tell them "
+    "apart. And a token always scores itself |x_i W|^2: by Cauchy-Schwarz, x_i W . x_j W <= |x_i W| |x_j W|, "
+    "so another token can only out-score the token itself when its projection is longer. Coreference by "
+    "agreement is a match with no direction (the pronoun and its antecedent share number, gender and "
+    "person), so in principle the tie should not cost there; but the query also shares its own features, "
+    "so it competes with its antecedent for the weight. Tied runs train on the same seed and batches as "
+    "the untied ones: compare the dotted curves with the solid ones.";
 
 // The seed "new seed" moves to: a fixed mix of the current one (splitmix64),
 // so a reset is repeatable from the seed it shows.
@@ -112,6 +129,17 @@ void controls_inner(Demo& demo) {
               "4 adds the previous token (found by position) and coreference (the one other token with the "
               "query's agreement features: found by content). Changing R starts the runs again.");
 
+  // The query/key tie: tied runs beside the untied ones (a reset).
+  same_line_if_fits(ImGui::CalcTextSize("tie query = key").x + 60.f, 18.f);
+  bool tie = t.tie_qk();
+  if (ImGui::Checkbox("tie query = key##train", &tie)) {
+    demo.train_reset(t.seed(), t.relations(), t.lr(), tie);
+    request_frames(3);
+  }
+  record_visible_item(buttons);
+  ImGui::SameLine();
+  help_marker(kTieHelp);
+
   // Learning rate (live) and the speed cap.
   // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero
   // epsilon from the format's decimals, which breaks "%e"), and shows lr.
@@ -153,6 +181,7 @@ void controls_inner(Demo& demo) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("download snapshot:");
   for (const TrainRun& run : t.runs()) {
+    if (run.tie_qk) continue;  // train.snapshot(heads, {tieQK: true}) has the tied ones
     char label[32];
     std::snprintf(label, sizeof label, "%d head%s##dl%d", run.heads, run.heads == 1 ? "" : "s", run.heads);
     // Swatch and button wrap together onto the next line where the row is full.
@@ -219,25 +248,36 @@ void loss_chart(Demo& demo, float width, float height) {
   const ImU32 faint = pal.text_faint;
   const ImU32 grid = pal.guide;
 
-  // Legend: one entry per run, the solid line and the dashed floor.
+  // Legend: one entry per run: untied, the solid line and the dashed floor;
+  // tied, the dotted line (its floor is its untied twin's).
   char entry[96];
   bool first = true;
   for (const TrainRun& run : t.runs()) {
-    std::snprintf(entry, sizeof entry, "%d head%s: loss %.3f, floor %.2f%s", run.heads, run.heads == 1 ? "" : "s",
-                  run.loss(), run.floor, run.diverged ? " (diverged)" : "");
+    if (run.tie_qk)
+      std::snprintf(entry, sizeof entry, "%d head%s, tied: loss %.3f%s", run.heads, run.heads == 1 ? "" : "s",
+                    run.loss(), run.diverged ? " (diverged)" : "");
+    else
+      std::snprintf(entry, sizeof entry, "%d head%s: loss %.3f, floor %.2f%s", run.heads, run.heads == 1 ? "" : "s",
+                    run.loss(), run.floor, run.diverged ? " (diverged)" : "");
     if (!first) same_line_if_fits(48.f + ImGui::CalcTextSize(entry).x, 18.f);
     first = false;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float cy = p.y + ImGui::GetTextLineHeight() * 0.5f;
-    dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 18, cy), run_color(run.heads), 2.5f);
-    dashed_line(dl, ImVec2(p.x + 22, cy), ImVec2(p.x + 40, cy), run_color(run.heads), 1.5f, 4.f, 3.f);
+    if (run.tie_qk) {
+      const ImVec2 sample[2] = {ImVec2(p.x + 1, cy), ImVec2(p.x + 40, cy)};
+      dotted_polyline(dl, sample, 2, run_color(run.heads));
+    } else {
+      dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 18, cy), run_color(run.heads), 2.5f);
+      dashed_line(dl, ImVec2(p.x + 22, cy), ImVec2(p.x + 40, cy), run_color(run.heads), 1.5f, 4.f, 3.f);
+    }
     ImGui::Dummy(ImVec2(44, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(entry);
   }
 
-  const float label_w = 100.f, left = 38.f, bottom = 20.f, top = 6.f;
+  const float label_w = std::max(100.f, ImGui::CalcTextSize(t.tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
+  const float left = 38.f, bottom = 20.f, top = 6.f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##losschart", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
@@ -265,12 +305,14 @@ void loss_chart(Demo& demo, float width, float height) {
   }
   dl->AddRect(a, b, pal.panel_border);
 
-  // Floors: dashed in the run's colour; runs sharing a floor interleave dashes.
+  // Floors: dashed in the run's colour; runs sharing a floor interleave
+  // dashes. A tied run's floor is its untied twin's: drawn once.
   const std::vector<TrainRun>& runs = t.runs();
   for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].tie_qk) continue;
     int same = 0, before = 0;
     for (size_t j = 0; j < runs.size(); ++j)
-      if (std::fabs(runs[j].floor - runs[i].floor) < 1e-6f) {
+      if (!runs[j].tie_qk && std::fabs(runs[j].floor - runs[i].floor) < 1e-6f) {
         ++same;
         if (j < i) ++before;
       }
@@ -282,19 +324,20 @@ void loss_chart(Demo& demo, float width, float height) {
   // Floor values, once per distinct floor, at the left inside the plot.
   std::vector<float> labelled;
   for (const TrainRun& run : runs) {
-    if (std::any_of(labelled.begin(), labelled.end(), [&](float f) { return std::fabs(f - run.floor) < 1e-6f; }))
+    if (run.tie_qk ||
+        std::any_of(labelled.begin(), labelled.end(), [&](float f) { return std::fabs(f - run.floor) < 1e-6f; }))
       continue;
     labelled.push_back(run.floor);
     std::string who;
     for (const TrainRun& o : runs)
-      if (std::fabs(o.floor - run.floor) < 1e-6f) who += (who.empty() ? "" : ", ") + std::to_string(o.heads);
+      if (!o.tie_qk && std::fabs(o.floor - run.floor) < 1e-6f) who += (who.empty() ? "" : ", ") + std::to_string(o.heads);
     std::snprintf(buf, sizeof buf, "floor %.2f (H = %s)", run.floor, who.c_str());
     const float ty = run.floor <= 0.f ? Y(0) - ImGui::GetTextLineHeight() - 3.f : Y(run.floor) - ImGui::GetTextLineHeight() - 1.f;
     dl->AddText(ImVec2(a.x + 6.f, ty), faint, buf);
   }
 
   // Curves, and their end points for the labels.
-  struct End { float y; int heads; float loss; bool diverged; };
+  struct End { float y; int heads; float loss; bool diverged; bool tied; };
   std::vector<End> ends;
   std::vector<ImVec2> pts;
   for (const TrainRun& run : runs) {
@@ -306,15 +349,19 @@ void loss_chart(Demo& demo, float width, float height) {
       last = e.loss;
     }
     const ImU32 col = run_color(run.heads);
-    if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, ImDrawFlags_None, 2.5f);
+    if (run.tie_qk)
+      dotted_polyline(dl, pts.data(), static_cast<int>(pts.size()), col, 1.7f, 6.f);
+    else if (pts.size() >= 2)
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, ImDrawFlags_None, 2.5f);
     if (!pts.empty()) {
-      dl->AddCircleFilled(pts.back(), 3.5f, col);
+      if (run.tie_qk) dl->AddCircle(pts.back(), 4.f, col, 0, 2.f);  // tied: a ring
+      else dl->AddCircleFilled(pts.back(), 3.5f, col);
       if (run.diverged) {  // a cross where the run stopped
         const ImVec2 p = pts.back();
         dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), pal.error, 2.f);
         dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), pal.error, 2.f);
       }
-      ends.push_back({pts.back().y, run.heads, last, run.diverged});
+      ends.push_back({pts.back().y, run.heads, last, run.diverged, run.tie_qk});
     }
     Layout::ChartRun cr;
     cr.heads = run.heads;
@@ -340,7 +387,8 @@ void loss_chart(Demo& demo, float width, float height) {
     if (it->y > limit) it->y = limit;
   }
   for (const End& e : ends) {
-    std::snprintf(buf, sizeof buf, "%d head%s %.2f", e.heads, e.heads == 1 ? "" : "s", e.loss);
+    std::snprintf(buf, sizeof buf, "%d head%s%s %.2f", e.heads, e.heads == 1 ? "" : "s", e.tied ? " tied" : "",
+                  e.loss);
     dl->AddText(ImVec2(b.x + 6.f, e.y), run_color(e.heads), buf);
   }
 
@@ -359,8 +407,8 @@ void loss_chart(Demo& demo, float width, float height) {
       }
       if (best == nullptr) continue;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
-      ImGui::Text("%d head%s  step %lld: loss %.4f", run.heads, run.heads == 1 ? " " : "s",
-                  static_cast<long long>(best->step), best->loss);
+      ImGui::Text("%d head%s%s  step %lld: loss %.4f", run.heads, run.heads == 1 ? " " : "s",
+                  run.tie_qk ? " tied" : "", static_cast<long long>(best->step), best->loss);
       ImGui::PopStyleColor();
     }
     ImGui::EndTooltip();
@@ -401,6 +449,16 @@ void view_train(Demo& demo) {
       "one slot and loses the rest; an even split recovers 1/R of each: the same loss.",
       1.f - 1.f / static_cast<float>(R), R);
   ImGui::PopTextWrapPos();
+  if (demo.training.trainer().tie_qk()) {
+    help_marker(kTieHelp);
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled(
+        "Dotted: tied query and key. Tied scores are symmetric (i -> j scores as j -> i) and a token "
+        "out-scores itself only through a longer projection, so pointers and 'the token before' suffer; "
+        "an agreement match has no direction.");
+    ImGui::PopTextWrapPos();
+  }
 }
 
 }  // namespace headroom::ui

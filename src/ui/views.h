@@ -183,6 +183,12 @@ void draw_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, float bulge, ImU32 color, floa
 void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash = 6.f, float gap = 4.f,
                  float phase = 0.f);
 
+// Round dots `spacing` pixels apart along the polyline pts[0..n-1] (the
+// training charts' line style for tied query/key runs: dots, where floors
+// are dashes and untied runs solid).
+void dotted_polyline(ImDrawList* dl, const ImVec2* pts, int n, ImU32 color, float radius = 1.6f,
+                     float spacing = 5.f);
+
 // The training charts' step axis: x = log10(1 + step) over [0, max_step],
 // so step 0 sits at the left edge and every decade gets the same width.
 struct LogStepAxis {

@@ -187,3 +187,60 @@ TEST_CASE("lazy trainer: the lesson's own verbs, hash and state never build it; 
     }
   }
 }
+
+TEST_CASE("one tie, hash tieqk: the lesson's weights, the next training reset and the trained weights shown") {
+  // A link with the tie: the lesson ties, and training (built lazily) has
+  // tied runs beside the untied ones.
+  Demo linked;
+  CHECK(linked.apply_hash("heads=2&tieqk=1"));
+  CHECK(linked.scene.tie_qk());
+  CHECK_FALSE(linked.training.started());
+  CHECK(linked.training.trainer().tie_qk());
+  CHECK(linked.training.trainer().runs().size() == 6);
+  CHECK(state_of(linked)["tieQK"].b);
+
+  // The toggle does not throw running training away: it is for the next reset.
+  Demo d;
+  REQUIRE(d.set_heads(2));
+  REQUIRE(d.train_step(2));
+  REQUIRE(d.set_weights("trained"));
+  REQUIRE(d.set_tie_qk(true));
+  CHECK(d.training.trainer().runs().size() == 3);
+  CHECK(d.training.trainer().step_count() == 2);
+  CHECK(d.hash().find("tieqk=1") != std::string::npos);
+  jsonr::Value s = state_of(d);
+  CHECK(s["modelWeights"]["shown"].str == "built");  // no tied run to show yet, and it says so
+  CHECK(s["modelWeights"]["note"].str.find("tie") != std::string::npos);
+  // A reset with no tie argument trains the demo's tie; "trained" now shows
+  // the tied 2-head run: each head's W_K is its W_Q, both the run's.
+  REQUIRE(d.train_reset(5, 2, 1e-2f));
+  REQUIRE(d.train_step(3));
+  CHECK(d.training.trainer().runs().size() == 6);
+  CHECK(state_of(d)["modelWeights"]["shown"].str == "trained");
+  const AttentionWeights& shown = d.scene.weights();
+  const AttentionWeights* tied = d.training.trainer().weights(2, true);
+  const AttentionWeights* untied = d.training.trainer().weights(2, false);
+  REQUIRE(tied != nullptr);
+  REQUIRE(untied != nullptr);
+  for (size_t h = 0; h < 2; ++h) {
+    CHECK(shown.wk[h] == shown.wq[h]);
+    CHECK(shown.wq[h] == tied->wq[h]);
+    CHECK(shown.wq[h] != untied->wq[h]);
+  }
+  // Off again, through training: the lesson unties and "trained" shows the
+  // untied run (which kept training beside the tied one).
+  REQUIRE(d.set_tie_qk(false));
+  CHECK(d.scene.weights().wq[0] == untied->wq[0]);
+  CHECK(d.scene.weights().wk[0] == untied->wk[0]);
+  REQUIRE(d.train_reset(5, 2, 1e-2f, true));  // tieQK: true ties the lesson too
+  CHECK(d.scene.tie_qk());
+  CHECK(d.hash().find("tieqk=1") != std::string::npos);
+  REQUIRE(d.train_reset(5, 2, 1e-2f, false));
+  CHECK_FALSE(d.scene.tie_qk());
+  CHECK(d.training.trainer().runs().size() == 3);
+  CHECK(d.hash().find("tieqk") == std::string::npos);
+  // A refused reset changes neither the tie nor the runs.
+  CHECK_FALSE(d.train_reset(5, 3, 1e-2f, true));
+  CHECK_FALSE(d.scene.tie_qk());
+  CHECK(d.training.trainer().runs().size() == 3);
+}

@@ -125,12 +125,46 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
     CHECK(d.tour_replay());
     CHECK_FALSE(d.tour_predict(point(0, 0)));  // after the reveal
   }
+  SUBCASE("a refusal made outside the verbs always names a reason (fuzz_tour found an empty one)") {
+    d.tour_reject("");
+    CHECK_FALSE(d.tour_error.empty());
+    CHECK(d.error == d.tour_error);
+    const jsonr::Value v = tour_state(d);
+    CHECK(v["error"].kind == jsonr::Value::String);
+    CHECK_FALSE(v["error"].str.empty());
+    CHECK(v["step"].num == 1);
+    d.tour_reject("tour.go needs a step number");
+    CHECK(d.tour_error == "tour.go needs a step number");
+    REQUIRE(d.tour_go(1));
+    CHECK(d.tour_error.empty());
+  }
 }
 
 TEST_CASE("tour steps options, two-heads, coordinates: measured with the engine") {
   Demo d;
   const int researcher = index_of(d.scene, "researcher"), it = index_of(d.scene, "it");
   REQUIRE(d.tour_go(2));
+  // A choice step takes a choice only (fuzz_tour found a number, a point and
+  // token indices accepted here, then revealed as "You chose : ...").
+  {
+    Prediction n;
+    n.kind = AnswerKind::Number;
+    n.number = 0.5f;
+    Prediction m;
+    m.kind = AnswerKind::Match;
+    m.match = {1, 2, 3, 4};
+    for (const Prediction& wrong : {n, point(0.f, 0.f), m}) {
+      CHECK_FALSE(d.tour_predict(wrong));
+      CHECK(d.tour_error.find("takes a choice, not a") != std::string::npos);
+      CHECK(step_of(tour_state(d), 2)["predicted"].kind == jsonr::Value::Null);
+    }
+    for (int step : {4, 6}) {
+      REQUIRE(d.tour_go(step));
+      CHECK_FALSE(d.tour_predict(n));
+      CHECK(step_of(tour_state(d), step)["predicted"].kind == jsonr::Value::Null);
+    }
+    REQUIRE(d.tour_go(2));
+  }
   REQUIRE(d.tour_predict(choice("split")));
   REQUIRE(d.tour_reveal());
   jsonr::Value v = tour_state(d);
@@ -215,6 +249,11 @@ TEST_CASE("tour steps more-heads and query-key") {
   const Mat& sc = d.scene.trace().heads[static_cast<size_t>(qk["head"].num)].scores;
   CHECK(qk["after"][0].num == doctest::Approx(sc(said, researcher)).epsilon(1e-4));
   CHECK(step_of(v, 6)["score"].num == 1);
+  // The tie is one setting for the lesson and training (demo.h): the
+  // training step unties, so the runs it trains are the three untied ones.
+  REQUIRE(d.tour_go(7));
+  CHECK_FALSE(d.scene.tie_qk());
+  CHECK(d.training.trainer().runs().size() == 3);
 }
 
 TEST_CASE("tour: events, hash tour=N and tour=N-M, recap") {

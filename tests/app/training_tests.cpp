@@ -7,6 +7,7 @@
 // loop here, its gradients by central finite differences of that loss).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -389,6 +390,26 @@ double naive_loss(const Snap& s) {
   return sum / (static_cast<double>(masked) * T * s.loss_scale);
 }
 
+// A snapshot's numbers, read from its JSON, with the shapes checked.
+Snap snap_of(const jsonr::Value& v, int heads) {
+  Snap s;
+  s.heads = heads;
+  s.x = tensor(v["X"]);
+  s.target = tensor(v["target"]);
+  s.mask = tensor(v["mask"]);
+  s.wq = tensor(v["W_Q"]), s.wk = tensor(v["W_K"]), s.wv = tensor(v["W_V"]), s.wo = tensor(v["W_O"]);
+  s.loss_scale = v["lossScale"].num;
+  REQUIRE(s.x.shape.size() == 3);
+  s.B = s.x.shape[0], s.L = s.x.shape[1], s.D = s.x.shape[2];
+  s.T = s.target.shape[2];
+  CHECK(s.x.data.size() == static_cast<size_t>(s.B * s.L * s.D));
+  CHECK(s.target.shape == std::vector<long long>{s.B, s.L, s.T});
+  CHECK(s.mask.shape == std::vector<long long>{s.B, s.L});
+  CHECK(s.wq.shape == std::vector<long long>{s.D, s.D});
+  CHECK(s.wo.shape == std::vector<long long>{s.D, s.T});
+  return s;
+}
+
 size_t argmax_abs(const std::vector<double>& xs) {
   size_t best = 0;
   for (size_t i = 1; i < xs.size(); ++i)
@@ -415,21 +436,9 @@ TEST_CASE("snapshot(heads): its loss and gradients recomputed from its own X, ta
     CHECK(v["seed"].num == 21);
     CHECK(v["r"].num == 2);
     CHECK(v.get("W_R") == nullptr);  // no readout: T = D
-    Snap s;
-    s.heads = heads;
-    s.x = tensor(v["X"]);
-    s.target = tensor(v["target"]);
-    s.mask = tensor(v["mask"]);
-    s.wq = tensor(v["W_Q"]), s.wk = tensor(v["W_K"]), s.wv = tensor(v["W_V"]), s.wo = tensor(v["W_O"]);
-    s.loss_scale = v["lossScale"].num;
-    REQUIRE(s.x.shape.size() == 3);
-    s.B = s.x.shape[0], s.L = s.x.shape[1], s.D = s.x.shape[2];
-    s.T = s.target.shape[2];
-    CHECK(s.x.data.size() == static_cast<size_t>(s.B * s.L * s.D));
-    CHECK(s.target.shape == std::vector<long long>{s.B, s.L, s.T});
-    CHECK(s.mask.shape == std::vector<long long>{s.B, s.L});
-    CHECK(s.wq.shape == std::vector<long long>{s.D, s.D});
-    CHECK(s.wo.shape == std::vector<long long>{s.D, s.T});
+    CHECK(v["tieQK"].kind == jsonr::Value::Bool);
+    CHECK_FALSE(v["tieQK"].b);
+    Snap s = snap_of(v, heads);
     const double loss = naive_loss(s);
     CHECK(loss == doctest::Approx(v["loss"].num).epsilon(1e-4));
     CHECK(loss < 1.5);  // a sane value: predicting zero scores 1
@@ -457,4 +466,113 @@ TEST_CASE("snapshot(heads): its loss and gradients recomputed from its own X, ta
       CHECK(fd == doctest::Approx(g.data[i]).epsilon(2e-2));
     }
   }
+}
+
+TEST_CASE("snapshot(heads, tied): W_K is W_Q, grads.W_Q is the shared matrix's gradient, no grads.W_K") {
+  StepClock c;
+  Training t(clock_of(c));
+  REQUIRE(t.reset(21, 2, 1e-2f, true).is_ok());
+  REQUIRE(t.step(3).is_ok());
+  std::string json;
+  for (int heads : {1, 2}) {
+    CAPTURE(heads);
+    REQUIRE(t.snapshot_json(heads, true, json).is_ok());
+    jsonr::Value v;
+    REQUIRE(jsonr::parse(json, v));
+    CHECK(v["tieQK"].kind == jsonr::Value::Bool);
+    CHECK(v["tieQK"].b);
+    CHECK(v["step"].num == 3);
+    CHECK(v["grads"].get("W_K") == nullptr);
+    REQUIRE(v["grads"].get("W_Q") != nullptr);
+    Snap s = snap_of(v, heads);
+    CHECK(s.wk.data == s.wq.data);  // the same numbers, written twice
+    CHECK(naive_loss(s) == doctest::Approx(v["loss"].num).epsilon(1e-4));
+    // The shared matrix moves W_Q and W_K together: the finite difference
+    // that moves both is grads.W_Q; moving W_Q alone is a different number
+    // (so a snapshot that wrote the untied dW_Q would fail here).
+    // Directional derivatives along a fixed pseudo-random direction U: moving
+    // the shared matrix (W_Q and W_K together) by eps U changes the naive
+    // loss by eps <grads.W_Q, U>; moving W_Q alone gives another number (so a
+    // snapshot that wrote the untied dW_Q would fail here).
+    const Tensor g = tensor(v["grads"]["W_Q"]);
+    std::vector<double> u(g.data.size());
+    uint32_t state = 12345;
+    for (double& x : u) {
+      state = state * 1664525u + 1013904223u;
+      x = static_cast<double>(state >> 8) / static_cast<double>(1u << 24) * 2 - 1;
+    }
+    const std::vector<double> wq0 = s.wq.data;
+    auto loss_at = [&](double eq, double ek) {
+      for (size_t k = 0; k < u.size(); ++k) s.wq.data[k] = wq0[k] + eq * u[k], s.wk.data[k] = wq0[k] + ek * u[k];
+      const double l = naive_loss(s);
+      s.wq.data = wq0, s.wk.data = wq0;
+      return l;
+    };
+    double predicted = 0;
+    for (size_t k = 0; k < u.size(); ++k) predicted += g.data[k] * u[k];
+    const double eps = 1e-4;
+    const double both = (loss_at(eps, eps) - loss_at(-eps, -eps)) / (2 * eps);
+    const double q_only = (loss_at(eps, 0) - loss_at(-eps, 0)) / (2 * eps);
+    CAPTURE(predicted);
+    CAPTURE(q_only);
+    CHECK(std::fabs(predicted) > 1e-4);
+    CHECK(both == doctest::Approx(predicted).epsilon(1e-2));
+    CHECK(std::fabs(q_only - predicted) > 0.1 * std::fabs(predicted));
+  }
+  // The untied runs beside them keep their own snapshot (W_K not W_Q).
+  REQUIRE(t.snapshot_json(2, false, json).is_ok());
+  jsonr::Value u;
+  REQUIRE(jsonr::parse(json, u));
+  CHECK_FALSE(u["tieQK"].b);
+  CHECK(u["grads"].get("W_K") != nullptr);
+  CHECK(tensor(u["W_K"]).data != tensor(u["W_Q"]).data);
+  // No tied run without the tie: refused, and the message says why.
+  REQUIRE(t.reset(21, 2, 1e-2f, false).is_ok());
+  const Status s = t.snapshot_json(2, true, json);
+  CHECK_FALSE(s.is_ok());
+  CHECK(s.error.find("tied") != std::string::npos);
+}
+
+TEST_CASE("state() with the tie: tieQK on top and per run, runs untied 1, 2, 4 then tied 1, 2, 4") {
+  StepClock c;
+  Training t(clock_of(c));
+  jsonr::Value s = parse_state(t);
+  CHECK(s["tieQK"].kind == jsonr::Value::Bool);
+  CHECK_FALSE(s["tieQK"].b);
+  REQUIRE(s["runs"].size() == 3);
+  for (const auto& run : s["runs"].items) CHECK_FALSE(run["tieQK"].b);
+  REQUIRE(t.reset(3, 4, 1e-2f, true).is_ok());
+  CHECK(t.tie_qk());
+  s = parse_state(t);
+  CHECK(s["tieQK"].b);
+  REQUIRE(s["runs"].size() == 6);
+  const int heads[] = {1, 2, 4, 1, 2, 4};
+  const double floors[] = {0.75, 0.5, 0.0, 0.75, 0.5, 0.0};
+  for (size_t i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    const jsonr::Value& run = s["runs"][i];
+    CHECK(run["heads"].num == heads[i]);
+    CHECK(run["tieQK"].b == (i >= 3));
+    CHECK(run["floor"].num == doctest::Approx(floors[i]));
+    REQUIRE(run["perHead"].size() == static_cast<size_t>(heads[i]));
+    for (const auto& h : run["perHead"].items) CHECK(h["weightOn"].size() == 4);
+  }
+  // Same seed, same batches, same start: at step 0 a 1-head tied run's loss
+  // differs from the untied one only through W_K := W_Q.
+  CHECK(s["runs"][0]["loss"].num != s["runs"][3]["loss"].num);
+  // A reset without the tie argument keeps the recorded tie; set_tie_qk only
+  // records it for the next reset.
+  REQUIRE(t.reset(4, 2, 1e-2f).is_ok());
+  CHECK(parse_state(t)["runs"].size() == 6);
+  t.set_tie_qk(false);
+  CHECK(parse_state(t)["runs"].size() == 6);  // runs in progress keep going
+  CHECK(parse_state(t)["tieQK"].b);
+  REQUIRE(t.reset(4, 2, 1e-2f).is_ok());
+  s = parse_state(t);
+  CHECK(s["runs"].size() == 3);
+  CHECK_FALSE(s["tieQK"].b);
+  // A refused reset keeps the recorded tie and the runs.
+  CHECK_FALSE(t.reset(4, 3, 1e-2f, true).is_ok());
+  CHECK_FALSE(t.tie_qk());
+  CHECK(parse_state(t)["runs"].size() == 3);
 }

@@ -11,6 +11,12 @@
 // head count with no run says so; snapshot(heads)'s loss is recomputed here
 // from its own X, target, mask and weights by plain loops; download() saves
 // the snapshot as a JSON file (build/test-artifacts/train-snapshot.json);
+// the query/key tie: train.reset({tieQK: true}) lists the runs untied 1, 2,
+// 4 then tied 1, 2, 4 with tieQK on top and per run, ties the lesson too
+// (getState().tieQK, hash tieqk=1: one key for both), a tied snapshot has
+// W_K equal to W_Q, grads.W_Q and no grads.W_K and its loss recomputes; a
+// link with tieqk=1 trains tied runs from the start, tieqk=2 is refused;
+// setTieQK alone keeps the runs going until the next reset;
 // while playing the app trains and draws, paused it draws no frame and trains
 // no step (the app's own frame counter and requestAnimationFrame-independent
 // waits). Prints the steps/s measured while playing ("train: N steps/s"), the
@@ -223,6 +229,49 @@ async function trainTests({ browser, url, watch, artifacts }) {
       assert(/^headroom-snapshot-h2-seed3-r2-step\d+\.json$/.test(download.suggestedFilename()), download.suggestedFilename());
       const saved = JSON.parse(await readFile(file, 'utf8'));
       assert(saved.loss === snap.loss && saved.step === snap.step, 'the saved file is not snapshot(2)');
+    });
+
+    await test('tieQK: reset({tieQK: true}) adds tied runs; state, snapshot(heads, {tieQK: true}), one hash key tieqk', async () => {
+      const names = (st) => st.runs.map((r) => `${r.heads}${r.tieQK ? 't' : ''}`).join();
+      let s = await train('reset', { seed: 5, r: 4, lr: 0.01, tieQK: true });
+      assert(s.error === null && s.tieQK === true && names(s) === '1,2,4,1t,2t,4t', `${s.error} ${names(s)}`);
+      assert(s.runs.every((r) => r.perHead.length === r.heads && r.perHead.every((h) => h.weightOn.length === 4)), 'weightOn');
+      assert((await state()).tieQK === true, 'the lesson is not tied after reset({tieQK: true})');
+      assert((await page.evaluate(() => window.headroom.hash())).includes('tieqk=1'), 'tieqk=1 not in the hash');
+      s = await train('step', 2);
+      const tied = await train('snapshot', 2, { tieQK: true });
+      assert(tied.tieQK === true && tied.heads === 2 && tied.step === 2, JSON.stringify({ t: tied.tieQK, h: tied.heads, s: tied.step }));
+      assert(tied.W_K.data.length === tied.W_Q.data.length && tied.W_K.data.every((v, i) => v === tied.W_Q.data[i]), 'W_K is not W_Q');
+      assert(tied.grads.W_Q && !('W_K' in tied.grads) && tied.grads.W_V && tied.grads.W_O, `grads: ${Object.keys(tied.grads)}`);
+      const loss = recomputeLoss(tied);
+      assert(Math.abs(loss - tied.loss) <= 1e-4 * Math.max(1, tied.loss), `tied: recomputed ${loss}, snapshot says ${tied.loss}`);
+      const untied = await train('snapshot', 2);
+      assert(untied.tieQK === false && 'W_K' in untied.grads && untied.W_K.data.some((v, i) => v !== untied.W_Q.data[i]), 'untied snapshot');
+      // Refusals: a tieQK that is not a boolean; snapshot options of the wrong shape.
+      const before = await train('state');
+      s = await train('reset', { tieQK: 'yes' });
+      assert(s.error && /tieQK/.test(s.error) && names(s) === names(before) && s.step === before.step, `reset({tieQK: 'yes'}): ${s.error}`);
+      const thrown = await page.evaluate(() => { try { window.headroom.train.snapshot(2, { tieQK: 1 }); return null; } catch (e) { return e.message; } });
+      assert(thrown && /tieQK/.test(thrown), `snapshot(2, {tieQK: 1}): ${thrown}`);
+      // The lesson's toggle is the same tie: it does not throw the runs away, the next reset follows it.
+      let g = await page.evaluate(() => window.headroom.setTieQK(false));
+      assert(g.tieQK === false && !(await page.evaluate(() => window.headroom.hash())).includes('tieqk'), 'setTieQK(false)');
+      s = await train('state');
+      assert(names(s) === '1,2,4,1t,2t,4t' && s.step === 2, `setTieQK reset the runs: ${names(s)} step ${s.step}`);
+      s = await train('reset', { seed: 5 });
+      assert(s.tieQK === false && names(s) === '1,2,4', `reset after setTieQK(false): ${names(s)}`);
+      g = await page.evaluate(() => window.headroom.setTieQK(true));
+      s = await train('reset', {});
+      assert(s.tieQK === true && names(s) === '1,2,4,1t,2t,4t', `reset after setTieQK(true): ${names(s)}`);
+      // A link: tieqk=1 ties the lesson and trains tied runs from the start; tieqk=2 is refused.
+      const linked = await open(browser, `${url}#seed=9&tieqk=1`, watch, 'tieqk=1');
+      const ls = await linked.page.evaluate(() => window.headroom.train.state());
+      const lg = await linked.page.evaluate(() => window.headroom.getState());
+      assert(ls.seed === 9 && ls.tieQK === true && names(ls) === '1,2,4,1t,2t,4t' && lg.tieQK === true, `tieqk=1: ${names(ls)}`);
+      const bad = await linked.page.evaluate(() => window.headroom.applyHash('tieqk=2'));
+      assert(bad.error && /tieqk/.test(bad.error) && bad.tieQK === true, `tieqk=2: ${bad.error}`);
+      await linked.context.close();
+      await train('reset', { seed: 3, r: 2, lr: 0.01, tieQK: false });
     });
 
     await test('playing trains and draws; paused draws no frame and trains no step', async () => {

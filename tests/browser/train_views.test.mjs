@@ -13,7 +13,12 @@
 // saves a JSON file whose loss is recomputed here from its own arrays; a
 // learning rate that diverges marks every run on the chart with finite
 // numbers, and a reset recovers; Play trains until Pause; 250 steps bring
-// the runs to their floors (train-view-converged.png).
+// the runs to their floors (train-view-converged.png); the "tie query = key"
+// checkbox, clicked, adds a tied run per head count (train.state() says so),
+// the chart draws six curves, the tied ones dotted where the untied are solid
+// (counted in the screenshot's pixels along each curve's tail), and the
+// specialisation view draws a cell per head of all six runs
+// (train-view-tied.png, train-specialisation-tied.png).
 // Screenshots go to build/test-artifacts/train-*.png.
 // Does not: check training's numbers (the engine and app suites do) or the
 // training API (train.test.mjs does).
@@ -22,6 +27,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { assert, test } from './harness.mjs';
+import { decodePng } from './png.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const SUITE_TIMEOUT_MS = 240_000;
@@ -70,7 +76,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       assert(Math.abs(runs[1].floorY - y1) < 1 && Math.abs(runs[2].floorY - y1) < 1, `0 floors at ${runs[1].floorY}, bottom ${y1}`);
       assert(runs[0].floorY < y1 - 20 && runs[0].floorY > y0, `0.5 floor at ${runs[0].floorY} in [${y0}, ${y1}]`);
       assert(l.trainChart.specialisationCells === 1 + 2 + 4, `specialisation cells ${l.trainChart.specialisationCells}`);
-      assert(l.trainButtons.length === 3 && l.download.length === 3 && l.weights.length === 2, 'buttons not reported');
+      assert(l.trainButtons.length === 4 && l.download.length === 3 && l.weights.length === 2, 'buttons not reported');
     });
 
     await test('train view: Step adds an evaluated point to every curve', async () => {
@@ -180,6 +186,82 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       assert(one > 0.45 && one < 0.6, `1 head at ${one}, floor 0.5`);
       assert(two < 0.05 && four < 0.05, `2 heads at ${two}, 4 heads at ${four}`);
       await page.screenshot({ path: path.join(artifacts, 'train-view-converged.png') });
+    });
+
+    await test('train view: the tie checkbox adds tied runs; their curves are dotted, the untied ones solid', async () => {
+      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 4, lr: 0.01, tieQK: false }); });
+      await frames(page, 3);
+      await clickRect(page, (await layout()).trainButtons[3]);  // "tie query = key"
+      let st = await page.evaluate(() => window.headroom.train.state());
+      assert(st.tieQK === true && st.runs.map((r) => `${r.heads}${r.tieQK ? 't' : ''}`).join() === '1,2,4,1t,2t,4t',
+        `after the click: ${JSON.stringify(st.runs.map((r) => [r.heads, r.tieQK]))}`);
+      assert((await state()).tieQK === true, 'the lesson did not follow the tie');
+      st = await page.evaluate(() => window.headroom.train.step(150));
+      await frames(page, 3);
+      const l = await layout();
+      const runs = l.trainChart.runs;
+      assert(runs.length === 6 && l.trainChart.specialisationCells === 2 * (1 + 2 + 4),
+        `runs ${runs.length}, cells ${l.trainChart.specialisationCells}`);
+      // Where each curve ends: y as the chart maps the loss (0 at the bottom,
+      // y_max = the largest loss shown, at least 1, rounded up to a quarter).
+      const [x0, y0, x1, y1] = l.trainChart.rect;
+      let yMax = 1;
+      for (const r of st.runs) for (const [, loss] of r.history) yMax = Math.max(yMax, Math.min(loss, 4));
+      yMax = Math.ceil(yMax * 4 - 1e-3) / 4;
+      const Y = (loss) => y1 - Math.min(1, Math.max(0, loss / yMax)) * (y1 - y0);
+      const X = (step) => x0 + Math.log10(1 + step) / Math.log10(1 + Math.max(10, st.step)) * (x1 - x0);
+      const shot = await page.screenshot({ path: path.join(artifacts, 'train-view-tied.png') });
+      const png = decodePng(shot);
+      const box = await page.locator('#canvas').boundingBox();
+      const rgb = (x, y) => {
+        const i = (Math.round(box.y + y) * png.width + Math.round(box.x + x)) * 4;
+        return [png.rgba[i], png.rgba[i + 1], png.rgba[i + 2]];
+      };
+      const bg = rgb(x0 + 4, Y(yMax - 0.125));  // the plot's own background, between grid lines
+      const ink = (x, y) => [-1, 0, 1].some((d) => {
+        const c = rgb(x, y + d);
+        return Math.abs(c[0] - bg[0]) + Math.abs(c[1] - bg[1]) + Math.abs(c[2] - bg[2]) > 90;
+      });
+      // Each curve's path in 1 px steps, as the chart maps its history.
+      const paths = st.runs.map((r) => {
+        const pts = r.history.map(([step, loss]) => [X(step), Y(loss)]);
+        const out = [];
+        for (let i = 1; i < pts.length; ++i) {
+          const [ax, ay] = pts[i - 1], [bx, by] = pts[i];
+          const n = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay)));
+          for (let k = 0; k < n; ++k) out.push([ax + (bx - ax) * k / n, ay + (by - ay) * k / n]);
+        }
+        return out.slice(0, Math.max(0, out.length - 8));  // not the end marker
+      });
+      const near = (p, other) => other.some(([x, y]) => Math.abs(x - p[0]) < 5 && Math.abs(y - p[1]) < 5);
+      // Along the stretches of each curve that no other curve comes within 5
+      // px of: how much of the path is inked, and in how many pieces.
+      const measured = st.runs.map((run, i) => {
+        let samples = 0, inked = 0, pieces = 0, prev = false;
+        for (const p of paths[i]) {
+          if (p[1] < y0 + 2 || p[1] > y1 - 2 || paths.some((o, j) => j !== i && near(p, o))) { prev = false; continue; }
+          const c = ink(p[0], p[1]);
+          ++samples;
+          if (c) ++inked;
+          if (c && !prev) ++pieces;
+          prev = c;
+        }
+        return { tied: run.tieQK, heads: run.heads, samples, cover: samples ? inked / samples : 0, pieces };
+      });
+      const seen = measured.filter((m) => m.samples >= 15);
+      const text = JSON.stringify(measured.map((m) => [m.heads + (m.tied ? 't' : ''), m.samples, m.cover.toFixed(2), m.pieces]));
+      assert(seen.filter((m) => m.tied).length >= 1 && seen.filter((m) => !m.tied).length >= 2, `too little of the curves apart: ${text}`);
+      for (const m of seen) {
+        if (m.tied) assert(m.cover < 0.85 && m.pieces >= 4, `a tied curve does not look dotted: ${text}`);
+        else assert(m.cover > 0.9, `an untied curve does not look solid: ${text}`);
+      }
+      console.log(`      tied chart: [run, px apart, inked, pieces] ${text}`);
+      // The specialisation view with the tied rows, scrolled into the shot.
+      await page.mouse.move(box.x + box.width / 2, box.y + y1 + 200);
+      await page.mouse.wheel(0, 700);
+      await frames(page, 4);
+      await page.screenshot({ path: path.join(artifacts, 'train-specialisation-tied.png') });
+      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01, tieQK: false }); });
     });
   } finally {
     await context.close();

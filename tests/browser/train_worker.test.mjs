@@ -10,7 +10,8 @@
 // the Worker starts and says how long fetch + compile + start took; its
 // curves equal the page's own training (window.headroom.train, main thread)
 // bit for bit for the same seed and steps (an independent build of the same
-// code: any drift in either shows); a refused value is refused with the
+// code: any drift in either shows), and so do the tied runs of a reset
+// with tieQK (a tieQK that is not a boolean is refused); a refused value is refused with the
 // page's message and keeps the state; while playing it trains continuously
 // and posts state at most about 30 times a second, the 1-head / 2-head
 // split (1 head > 0.45, 2 heads < 0.25 held out) comes within a budget of
@@ -156,6 +157,23 @@ async function workerTests({ browser, url, watch }) {
       const other = await call('reset', 4243, 2, 0.01);
       const moved = await call('step', 25);
       assert(other.ok && JSON.stringify(strip(moved.state)) !== a, 'another seed gave the same curves');
+    });
+
+    await test('train worker: reset with tieQK trains the tied runs the page trains, bit for bit', async () => {
+      const w = await call('reset', 4242, 4, 0.01, true);
+      assert(w.ok && w.state.tieQK === true, `reset(..., true): ${w.state.error}`);
+      const stepped = await call('step', 10);
+      const main = await page.evaluate(() => { window.headroom.train.reset({ seed: 4242, r: 4, lr: 0.01, tieQK: true });
+        return window.headroom.train.step(10); });
+      const names = (st) => st.runs.map((r) => `${r.heads}${r.tieQK ? 't' : ''}`).join();
+      assert(names(stepped.state) === '1,2,4,1t,2t,4t', `worker runs ${names(stepped.state)}`);
+      const a = JSON.stringify(strip(stepped.state)), b = JSON.stringify(strip(main));
+      assert(a === b, `worker and main thread differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+      const bad = await call('reset', 4242, 2, 0.01, 'yes');
+      assert(!bad.ok && /tieQK/.test(bad.state.error) && names(bad.state) === names(stepped.state), `tieQK 'yes': ${bad.state.error}`);
+      const off = await call('reset', 4242, 2, 0.01, false);
+      assert(off.ok && off.state.tieQK === false && names(off.state) === '1,2,4', `reset(..., false): ${names(off.state)}`);
+      await page.evaluate(() => window.headroom.train.reset({ tieQK: false }));
     });
 
     await test('train worker: a refused value keeps the state and says why, as the page does', async () => {

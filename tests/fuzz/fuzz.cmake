@@ -8,7 +8,7 @@
 # tests/fuzz/corpus/<name>/; new inputs go to build/.../fuzz-corpus/<name>/.
 # Does not: write into the source tree, or run long (./build.sh fuzz does).
 set(HEADROOM_FUZZ_SMOKE_SECONDS 10 CACHE STRING "seconds each fuzzer runs under ctest")
-set(HEADROOM_FUZZ_TARGETS tokenizer url_state json training)
+set(HEADROOM_FUZZ_TARGETS tokenizer url_state json training tour)
 foreach(name ${HEADROOM_FUZZ_TARGETS})
   add_executable(fuzz_${name} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_${name}.cpp)
   target_link_libraries(fuzz_${name} PRIVATE headroom_app)

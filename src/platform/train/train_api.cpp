@@ -3,7 +3,7 @@
 //
 // Does: own one app::Training (src/app/training.h: the runs of 1, 2 and 4
 // heads, the same code and JSON as the page's) and expose its verbs and its
-// state as JSON: reset(seed, r, lr), step(n), train_for(ms) (whole steps
+// state as JSON: reset(seed, r, lr, tie), step(n), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
 // state_json(). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
@@ -13,6 +13,7 @@
 // Build: cmake/web.cmake (target headroom_train: headroom-train.js + .wasm).
 #include <emscripten.h>
 
+#include <optional>
 #include <string>
 
 #include "app/training.h"
@@ -26,8 +27,16 @@ headroom::app::Training& training() {
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr) {
-  return training().reset(static_cast<int64_t>(seed), r, static_cast<float>(lr)) ? 1 : 0;
+// tie: 1 tied runs beside the untied ones, 0 none, -1 as the last reset;
+// any other value is refused (the driver passes 2 for a tieQK that is not a
+// boolean).
+EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int tie) {
+  if (tie < -1 || tie > 1) {
+    training().reject("tieQK must be true or false");
+    return 0;
+  }
+  const std::optional<bool> t = tie < 0 ? std::nullopt : std::optional<bool>(tie != 0);
+  return training().reset(static_cast<int64_t>(seed), r, static_cast<float>(lr), t) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) { return training().step(n) ? 1 : 0; }
