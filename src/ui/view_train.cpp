@@ -41,14 +41,16 @@ using app::Training;
 constexpr const char* kTieHelp =
     "Tied: each head uses ONE matrix W for both query and key (W_K = W_Q), so the score from token i to "
     "token j is x_i W . x_j W, the same number as the score from j to i. A relationship with a direction "
-    "pays for that. The verb looks at its subject, but the subject then scores the verb just as high; "
-    "'the token before me' and 'the token after me' get the same score, so a tied head cannot tell them "
-    "apart. And a token always scores itself |x_i W|^2: by Cauchy-Schwarz, x_i W . x_j W <= |x_i W| |x_j W|, "
-    "so another token can only out-score the token itself when its projection is longer. Coreference by "
-    "agreement is a match with no direction (the pronoun and its antecedent share number, gender and "
-    "person), so in principle the tie should not cost there; but the query also shares its own features, "
-    "so it competes with its antecedent for the weight. Tied runs train on the same seed and batches as "
-    "the untied ones: compare the dotted curves with the solid ones.";
+    "pays for that: if the verb scores its subject high, the subject scores the verb just as high, and if "
+    "each token scores the one before it high, that token scores its follower just as high. And a token "
+    "always scores itself |x_i W|^2: by Cauchy-Schwarz, x_i W . x_j W <= |x_i W| |x_j W|, so another token "
+    "can only out-score the token itself when its projection is longer. (A tied head can still lean toward "
+    "the token before by making projections longer toward the start of the sentence, and the tied runs "
+    "here do, keeping much of their weight on the query itself.) Coreference by agreement is a match with "
+    "no direction (the pronoun and its antecedent share number, gender and person), so in principle the "
+    "tie should not cost there; but the query also shares its own features, so it competes with its "
+    "antecedent for the weight. Tied runs train on the same seed and batches as the untied ones: compare "
+    "the dotted curves with the solid ones.";
 
 // The seed "new seed" moves to: a fixed mix of the current one (splitmix64),
 // so a reset is repeatable from the seed it shows.
