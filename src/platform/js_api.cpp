@@ -17,6 +17,7 @@
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -155,6 +156,18 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_weights(const char* choice) {
   return demo().set_weights(choice ? choice : "") ? 1 : 0;
 }
 
+namespace {
+// A JS number as a float: one beyond float's range becomes the infinity it
+// rounds toward (a plain cast would be undefined behaviour), so the verb
+// refuses it as not finite instead of reading garbage.
+float to_float(double v) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  if (v > kMax) return std::numeric_limits<float>::infinity();
+  if (v < -kMax) return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(v);  // NaN stays NaN
+}
+}  // namespace
+
 // --- window.headroom.train ---------------------------------------------------
 // seed arrives as a double (JS checked it is a whole number below 2^53); the
 // trainer checks every range. tie: 1 tied query and key, 0 not, -1 the
@@ -162,7 +175,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_weights(const char* choice) {
 EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int tie) {
   wake();
   const std::optional<bool> t = tie < 0 ? std::nullopt : std::optional<bool>(tie != 0);
-  return demo().train_reset(static_cast<int64_t>(seed), r, static_cast<float>(lr), t) ? 1 : 0;
+  return demo().train_reset(static_cast<int64_t>(seed), r, to_float(lr), t) ? 1 : 0;
 }
 
 // n steps of every run, synchronously (the caller waits for them).
@@ -237,14 +250,14 @@ int predict(headroom::app::Prediction p) {
 EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_point(double x, double y) {
   headroom::app::Prediction p;
   p.kind = headroom::app::AnswerKind::Point;
-  p.xy = {static_cast<float>(x), static_cast<float>(y)};
+  p.xy = {to_float(x), to_float(y)};
   return predict(p);
 }
 
 EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_points(double x0, double y0, double x1, double y1) {
   headroom::app::Prediction p;
   p.kind = headroom::app::AnswerKind::Points;
-  p.xy = {static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1), static_cast<float>(y1)};
+  p.xy = {to_float(x0), to_float(y0), to_float(x1), to_float(y1)};
   return predict(p);
 }
 
@@ -258,7 +271,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_choice(const char* id) {
 EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_number(double v) {
   headroom::app::Prediction p;
   p.kind = headroom::app::AnswerKind::Number;
-  p.number = static_cast<float>(v);
+  p.number = to_float(v);
   return predict(p);
 }
 
@@ -296,7 +309,10 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_tour_state_json() {
 // headroom:tour-event messages), and the last event's number.
 EMSCRIPTEN_KEEPALIVE const char* headroom_tour_events_json(double since) {
   static std::string json;
-  json = demo().tour.events_json(static_cast<int64_t>(since));
+  // Events are numbered from 1: anything below (NaN, negative, -Infinity)
+  // asks for all of them, anything past 2^53 for none (no cast out of range).
+  const int64_t from = !(since > 0) ? 0 : since > 9007199254740992.0 ? int64_t{1} << 53 : static_cast<int64_t>(since);
+  json = demo().tour.events_json(from);
   return json.c_str();
 }
 

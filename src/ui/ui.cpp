@@ -277,17 +277,25 @@ struct CompactView {
   const char* label;
   void (*draw)(Demo&);
 };
-void tour_button(Demo& demo);  // below
+void tour_button(Demo& demo, const char* label = "Guided tour");  // below
 
 // The concatenation with the lesson controls that act on it (knockout, tie).
 void controls_and_concat(Demo& demo) {
   view_lesson_controls(demo);
   view_concat(demo);
 }
+// Training in a frame: which weights the lesson's tabs show, the runs and
+// what each head came to attend to (the trainer is built when first shown).
+void compact_train(Demo& demo) {
+  view_weights_switch(demo);
+  view_train(demo);
+  ImGui::Separator();
+  view_specialisation(demo);
+}
 const CompactView kCompactViews[] = {
     {"Value space", view_value_space}, {"Tokens", view_sentence_strip}, {"Attention", view_attention},
     {"Heatmap", view_heatmap},         {"Heads hold", view_more_heads}, {"Concat", controls_and_concat},
-    {"Steps", view_steps},
+    {"Steps", view_steps},             {"Train", compact_train},
 };
 int g_compact_view = 0;  // index into kCompactViews
 
@@ -312,11 +320,13 @@ void end_panel() {
 void compact_lesson(Demo& demo) {
   view_readout(demo);
   view_focus(demo);
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(8, 3));
+  // Eight tabs and the tour in two rows at 360 px (a third row would make
+  // the default view scroll in a 560 px frame).
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(6, 3));
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 6));
   for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kCompactViews)); ++i) {
     const CompactView& v = kCompactViews[i];
-    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(v.label).x + 16.f);
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(v.label).x + 12.f);
     const bool on = i == g_compact_view;
     push_button_colors(on ? palette().accent : palette().heads_off);
     if (ImGui::Button(v.label)) g_compact_view = i;
@@ -324,8 +334,8 @@ void compact_lesson(Demo& demo) {
     layout().view_rects.emplace_back(a.x, a.y, b.x, b.y);
     ImGui::PopStyleColor(4);
   }
-  same_line_if_fits(ImGui::CalcTextSize("Guided tour").x + 16.f, 12.f);
-  tour_button(demo);
+  same_line_if_fits(ImGui::CalcTextSize("Tour").x + 12.f, 12.f);
+  tour_button(demo, "Tour");
   ImGui::PopStyleVar(2);
   // Down to the display's bottom (a pixel short: rounding must not make the
   // window scroll); a view too tall for it scrolls inside the panel.
@@ -368,9 +378,9 @@ void header() {
 }
 
 // Opens the guided lesson at its first step.
-void tour_button(Demo& demo) {
+void tour_button(Demo& demo, const char* label) {
   push_button_colors(palette().toggle_on);
-  if (ImGui::Button("Guided tour")) demo.tour_go(demo.tour.first());
+  if (ImGui::Button(label)) demo.tour_go(demo.tour.first());
   ImGui::PopStyleColor(4);
   record_visible_item(layout().tour_open);
 }

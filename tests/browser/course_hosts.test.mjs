@@ -382,7 +382,7 @@ async function main() {
         await sleep(400);
       };
       const l0 = await page.evaluate(() => window.headroom.debug.layout());
-      assert(l0.views.length === 7 && l0.tokens.length === 0, `views ${l0.views.length}, tokens ${l0.tokens.length} before`);
+      assert(l0.views.length === 8 && l0.tokens.length === 0, `views ${l0.views.length}, tokens ${l0.tokens.length} before`);
       await click(l0.views[1]);  // "Tokens"
       const l1 = await page.evaluate(() => window.headroom.debug.layout());
       const s0 = await page.evaluate(() => window.headroom.getState());

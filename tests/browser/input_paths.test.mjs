@@ -209,6 +209,48 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     await context.close();
   });
 
+  await test('a 720 x 560 frame: the compact Train tab trains, and its switch shows the trained weights (mouse)', async () => {
+    const { context, page } = await open(browser, `${url}embed.html#heads=2`, watch, 'compact-train', { viewport: { width: 720, height: 560 } });
+    const click = async (r) => { await page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2); await settled(page); };
+    const layout = () => page.evaluate(() => window.headroom.debug.layout());
+    const tabs = (await layout()).views;
+    assert(tabs.length === 8, `${tabs.length} tabs (expected the seven lesson views and Train)`);
+    const lessonShot = await shoot(page);
+    await click(tabs[7]);
+    let l = await layout();
+    const img = await shoot(page, path.join(artifacts, 'input-compact-train.png'));
+    assert(oddOneOut(img, l.views)[0] === 7, 'the screen does not show the Train tab selected');
+    assert(l.trainButtons.length >= 3 && l.weights.length === 2, `the Train tab shows no training controls: ${JSON.stringify([l.trainButtons, l.weights])}`);
+    // The Play button: the runs train through the real click.
+    const press = (r) => page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+    await press(l.trainButtons[0]);  // Play: the page draws while it trains
+    await page.waitForFunction(() => window.headroom.train.state().step >= 20, null, { timeout: 60_000 });
+    l = await layout();
+    await press(l.trainButtons[0]);  // Pause
+    await settled(page);
+    assert(!(await page.evaluate(() => window.headroom.train.state().running)), 'the second click did not pause');
+    const before = await shoot(page);
+    await click(l.weights[1]);
+    const after = await shoot(page, path.join(artifacts, 'input-compact-trained.png'));
+    const s = await page.evaluate(() => window.headroom.getState());
+    assert(s.modelWeights.choice === 'trained' && s.modelWeights.shown === 'trained', JSON.stringify(s.modelWeights));
+    // The readout grows with the trained weights' sentence, moving the row:
+    // the buttons are read where each frame drew them. Chosen swapped: the
+    // look of "built" before is the look of "trained" after, and the other way.
+    const l2 = await layout();
+    const [b0, t0] = [before.mean(l.weights[0]), before.mean(l.weights[1])];
+    const [b1, t1] = [after.mean(l2.weights[0]), after.mean(l2.weights[1])];
+    assert(dist(b0, t0) > 20 && dist(t1, b0) < 10 && dist(b1, t0) < 10,
+      `the "trained" button does not look chosen: before built ${b0}, trained ${t0}; after built ${b1}, trained ${t1}`);
+    // Back on the value space tab, the views draw the trained weights.
+    await click((await layout()).views[0]);
+    const trainedShot = await shoot(page);
+    let moved = 0;
+    for (let i = 0; i < lessonShot.rgba.length; i += 4) moved += Math.abs(lessonShot.rgba[i] - trainedShot.rgba[i]);
+    assert(moved / (lessonShot.rgba.length / 4) > 1, 'the value space looks the same with trained weights');
+    await context.close();
+  });
+
   await test('a frame does not take the keyboard: "2" after load leaves the host page keys alone', async () => {
     const { context, page } = await open(browser, `${url}embed.html#heads=1`, watch, 'embed-keys', { viewport: { width: 720, height: 560 } });
     const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
