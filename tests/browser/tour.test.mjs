@@ -121,16 +121,19 @@ async function tourTests({ browser, url, watch, artifacts }) {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Space');
-    await sleep(300);
+    // Each key is handled in a frame: wait for the frames, not a fixed time
+    // (a loaded machine takes longer than 300 ms for three keys).
+    await page.waitForFunction(() => window.headroom.tour.state().steps[1].predicted, null, { timeout: 10_000 }).catch(() => {});
     let t = await tour(page);
     assert(t.steps[1].predicted && t.steps[1].predicted.id === 'split', JSON.stringify(t.steps[1].predicted));
     await page.keyboard.press('Enter');
-    await sleep(300);
+    await page.waitForFunction(() => window.headroom.tour.state().steps[1].revealed, null, { timeout: 10_000 }).catch(() => {});
     t = await tour(page);
     assert(t.steps[1].revealed && t.steps[1].measured.outcomes.length === 3, 'Enter revealed');
     await page.keyboard.press('n');
-    await sleep(300);
+    await page.waitForFunction(() => window.headroom.tour.state().step === 3, null, { timeout: 10_000 }).catch(() => {});
     assert((await tour(page)).step === 3, 'N opened step 3');
+    await page.waitForFunction(() => /step 3 of 8/.test(document.getElementById('headroom-state').textContent), null, { timeout: 10_000 }).catch(() => {});
     const live = await page.evaluate(() => document.getElementById('headroom-state').textContent);
     assert(/step 3 of 8/.test(live) && /Two heads/.test(live), `screen-reader twin: ${live.slice(0, 120)}`);
     await page.context().close();
