@@ -42,18 +42,39 @@ Mat run_gemm(const hk::GemmVariant& v, const Mat& a, const Mat& b) {
 
 }  // namespace
 
-TEST_CASE("registry lists the scalar twins first and every ISA variant") {
-  REQUIRE(hk::gemm_variants().size() >= 2);
-  REQUIRE(hk::softmax_variants().size() >= 2);
-  CHECK(std::string(hk::gemm_variants()[0].name) == "gemm_f32__scalar_1x4");
-  CHECK(std::string(hk::softmax_variants()[0].name) == "softmax_rows__scalar");
-  for (const hk::GemmVariant& v : hk::gemm_variants()) {
+// A variant's name must say what it is: its family, then the ISA of the
+// folder it comes from ("scalar" for the twins), then for GEMM its tile as
+// MRxNR. A row listed under the wrong ISA or with a tile that disagrees with
+// its function fails here.
+TEST_CASE("registry lists the scalar twins first, then this build's ISA, each named by family, ISA and tile") {
+  const std::string isa = hk::simd_isa_name();
+  const auto& gemm = hk::gemm_variants();
+  const auto& soft = hk::softmax_variants();
+  const auto& back = hk::softmax_backward_variants();
+  REQUIRE(gemm.size() >= 2);
+  REQUIRE(soft.size() >= 2);
+  REQUIRE(back.size() >= 2);
+  for (size_t i = 0; i < gemm.size(); ++i) {
+    const hk::GemmVariant& v = gemm[i];
     CAPTURE(v.name);
-    CHECK(std::string(v.name).find("gemm_f32__") == 0);
+    const std::string want = "gemm_f32__" + std::string(i == 0 ? "scalar" : isa) + "_" +
+                             std::to_string(v.mr) + "x" + std::to_string(v.nr);
+    CHECK(std::string(v.name) == want);
     CHECK(v.mr >= 1);
     CHECK(v.nr >= 1);
     CHECK(v.mr * v.nr <= 128);  // the driver's column-tail tile buffer
   }
+  auto named = [&](const char* name, const std::string& family, size_t i) {
+    CAPTURE(name);
+    const std::string prefix = family + "__" + (i == 0 ? std::string("scalar") : isa);
+    const std::string n = name;
+    CHECK(n.compare(0, prefix.size(), prefix) == 0);
+    // the scalar twin's name ends there; an ISA variant's goes on with "_u<unroll>"
+    if (i == 0) CHECK(n == prefix);
+    else CHECK(n.compare(prefix.size(), 2, "_u") == 0);
+  };
+  for (size_t i = 0; i < soft.size(); ++i) named(soft[i].name, "softmax_rows", i);
+  for (size_t i = 0; i < back.size(); ++i) named(back[i].name, "softmax_backward_rows", i);
 }
 
 TEST_CASE("gemm_f32 scalar twin equals the double formula") {
@@ -173,9 +194,11 @@ TEST_CASE("kernel backends fill every Trace field like the Eigen backend") {
   }
 }
 
+// HEADROOM_TEST_TARGET_ISA comes from CMake (what this test binary was built
+// for), not from the kernel table under test.
 TEST_CASE("the web build defaults to the SIMD kernels, native builds to Eigen") {
-  const std::string isa = hk::simd_isa_name();
-  CHECK((isa == "wasmsimd" || isa == "generic"));
-  CHECK(default_backend() == (isa == "wasmsimd" ? Backend::Simd : Backend::Eigen));
+  const std::string target = HEADROOM_TEST_TARGET_ISA;
+  CHECK(std::string(hk::simd_isa_name()) == target);
+  CHECK(default_backend() == (target == "wasmsimd" ? Backend::Simd : Backend::Eigen));
   CHECK(std::string(backend_name(Backend::Eigen)) == "Eigen");
 }

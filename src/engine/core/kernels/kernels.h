@@ -13,7 +13,7 @@
 // Does not: pick a variant for the forward pass (dispatch.h does that),
 // include wasm_simd128.h (only files under kernels/wasm/ do), or allocate.
 //
-// Shapes as in tensor.h: L tokens, D = d_model, H heads, dh = D / H. The
+// Shape letters as in tensor.h (L, D, H, dh). The
 // forward pass calls gemm_f32 with (M, N, K) = (L, dh, D) for each projection,
 // (L, L, dh) for Q_h K_h^T, (L, dh, L) for P V_h and (L, D, D) for W_O.
 // The backward (backward.cpp) adds A^T B (dW = X^T dQ, dV = P^T dO) and
@@ -137,6 +137,17 @@ const SoftmaxVariant& softmax_scalar();  // softmax_rows__scalar
 const SoftmaxBackwardVariant& softmax_backward_scalar();  // softmax_backward_rows__scalar
 
 // Provided by the ISA folder CMake compiles (kernels/wasm/ or kernels/generic/).
+// A registry row with its name spelled once: the name is the function's own
+// identifier, and a GEMM row's tile is pasted into that identifier, so a
+// name cannot disagree with its tile or function (kernel_tests checks each
+// name against its ISA).
+#define HK_KERNEL_STR_(x) #x
+#define HK_KERNEL_STR(x) HK_KERNEL_STR_(x)
+#define HK_GEMM_FN(isa, mr, nr) gemm_f32__##isa##_##mr##x##nr
+#define HK_GEMM_ROW(isa, mr, nr) \
+  ::headroom::kernels::GemmVariant { HK_KERNEL_STR(HK_GEMM_FN(isa, mr, nr)), mr, nr, HK_GEMM_FN(isa, mr, nr) }
+#define HK_KERNEL_ROW(fn) {#fn, fn}
+
 struct IsaKernels {
   const char* isa;                     // "wasmsimd" or "generic"
   const char* display;                 // for the UI: "SIMD128", "tiled C++"

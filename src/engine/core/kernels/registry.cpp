@@ -7,18 +7,17 @@
 namespace headroom::kernels {
 
 const GemmVariant& gemm_scalar() {
-  static const GemmVariant v{"gemm_f32__scalar_1x4", 1, 4, gemm_f32__scalar_1x4};
+  static const GemmVariant v = HK_GEMM_ROW(scalar, 1, 4);
   return v;
 }
 
 const SoftmaxVariant& softmax_scalar() {
-  static const SoftmaxVariant v{"softmax_rows__scalar", softmax_rows__scalar};
+  static const SoftmaxVariant v = HK_KERNEL_ROW(softmax_rows__scalar);
   return v;
 }
 
 const SoftmaxBackwardVariant& softmax_backward_scalar() {
-  static const SoftmaxBackwardVariant v{"softmax_backward_rows__scalar",
-                                        softmax_backward_rows__scalar};
+  static const SoftmaxBackwardVariant v = HK_KERNEL_ROW(softmax_backward_rows__scalar);
   return v;
 }
 

@@ -20,12 +20,10 @@ void softmax_backward_rows__generic_u8(int, int, const float*, int, const float*
 const IsaKernels& isa_kernels() {
   static const IsaKernels k{"generic",
                             "tiled C++",
-                            {{"gemm_f32__generic_6x16", 6, 16, gemm_f32__generic_6x16},
-                             {"gemm_f32__generic_6x8", 6, 8, gemm_f32__generic_6x8}},
-                            {{"softmax_rows__generic_u8", softmax_rows__generic_u8}},
+                            {HK_GEMM_ROW(generic, 6, 16), HK_GEMM_ROW(generic, 6, 8)},
+                            {HK_KERNEL_ROW(softmax_rows__generic_u8)},
                             false,
-                            {{"softmax_backward_rows__generic_u8",
-                              softmax_backward_rows__generic_u8}}};
+                            {HK_KERNEL_ROW(softmax_backward_rows__generic_u8)}};
   return k;
 }
 

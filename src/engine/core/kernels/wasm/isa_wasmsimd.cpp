@@ -21,11 +21,10 @@ const IsaKernels& isa_kernels() {
   static const IsaKernels k{
       "wasmsimd",
       "SIMD128",
-      {{"gemm_f32__wasmsimd_4x8", 4, 8, gemm_f32__wasmsimd_4x8},
-       {"gemm_f32__wasmsimd_6x8", 6, 8, gemm_f32__wasmsimd_6x8}},
-      {{"softmax_rows__wasmsimd_u16", softmax_rows__wasmsimd_u16}},
+      {HK_GEMM_ROW(wasmsimd, 4, 8), HK_GEMM_ROW(wasmsimd, 6, 8)},
+      {HK_KERNEL_ROW(softmax_rows__wasmsimd_u16)},
       true,
-      {{"softmax_backward_rows__wasmsimd_u8", softmax_backward_rows__wasmsimd_u8}}};
+      {HK_KERNEL_ROW(softmax_backward_rows__wasmsimd_u8)}};
   return k;
 }
 
