@@ -254,7 +254,7 @@ run_ctest() {
   record "$name" "$passed" "$failed" "${names:+failed: $names}"
 }
 
-# suite NAME BUILD-COMMAND...: runs the build; on failure counts one failure.
+# suite_build NAME BUILD-COMMAND...: runs the build; on failure counts one failure.
 suite_build() {
   local name="$1"; shift
   if "$@"; then return 0; fi

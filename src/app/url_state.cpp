@@ -303,9 +303,9 @@ const std::array<Key, 12> kKeys = {{
     {"r", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        std::optional<int> r;
-       if (!read_whole("r", v, list_text(kRelationChoices), r, why)) return false;
-       if (std::find(kRelationChoices.begin(), kRelationChoices.end(), *r) == kRelationChoices.end()) {
-         why = "r=" + shown(v) + " is not a number of related tokens the task has (" + list_text(kRelationChoices) + ")";
+       if (!read_whole("r", v, list_text(kTrainRelations), r, why)) return false;
+       if (std::find(kTrainRelations.begin(), kTrainRelations.end(), *r) == kTrainRelations.end()) {
+         why = "r=" + shown(v) + " is not a number of related tokens the task has (" + list_text(kTrainRelations) + ")";
          return false;
        }
        s.r = r;

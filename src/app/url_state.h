@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "engine/lesson/scene.h"
+#include "engine/train/trainer.h"
 
 namespace headroom::app {
 
@@ -47,8 +48,7 @@ constexpr size_t kMaxKnockout = 8;      // heads a knockout list may name (the m
 constexpr std::array<const char*, 7> kViews = {"lesson", "attention", "values", "readout", "concat", "steps", "train"};
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
 constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
-// The values `r` (related tokens the training task asks for) accepts.
-constexpr std::array<int, 2> kRelationChoices = {2, 4};
+// The values `r` (related tokens the training task asks for) accepts: kTrainRelations (trainer.h).
 
 // Ok when `value` is one of `list`; else `key="value" is not a <key> (a, b or c)`.
 template <size_t N>
@@ -63,7 +63,7 @@ struct UrlState {
   std::optional<std::string> view;      // one of kViews
   std::optional<std::string> theme;     // one of kThemes
   std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
-  std::optional<int> r;                 // one of kRelationChoices
+  std::optional<int> r;                 // one of kTrainRelations
   std::optional<std::string> weights;   // one of kWeightChoices
   // Knocked-out heads, 0-based and ascending (the hash writes them 1-based:
   // knockout=1,2); at most kMaxKnockout of them.

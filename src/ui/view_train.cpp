@@ -117,7 +117,7 @@ void controls_inner(Demo& demo) {
   same_line_if_fits(130.f, 18.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("R");
-  for (int r : {2, 4}) {
+  for (int r : kTrainRelations) {
     ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d##r", r);

@@ -10,7 +10,7 @@
 // calls; tests/engine/alloc_tests.cpp checks it). Eigen's own GEMM may take
 // heap workspace for large products.
 //
-// Shapes: L tokens, D = d_model, H heads, dh = D / H (see tensor.h).
+// Shape letters as in tensor.h (L, D, H, dh).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -25,7 +25,7 @@
 // or allocate once a BatchTrace has seen the shapes with the kernel backends
 // (tests/engine/alloc_tests.cpp checks forward + backward + Adam).
 //
-// Shapes: B sequences, L tokens each, D = d_model, H heads, dh = D / H.
+// Shape letters as in tensor.h (B, L, D, H, dh).
 #pragma once
 #include <vector>
 

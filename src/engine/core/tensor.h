@@ -1,8 +1,11 @@
 // tensor.h: the matrix types every engine file shares.
 //
-// Shape letters, used in every comment of the engine:
-//   L = tokens in the sequence, D = d_model (channels), H = heads,
-//   dh = d_head = D / H.
+// Shape letters, defined here once and used in every comment of the engine:
+//   B  = sequences (examples) in a batch,   L = tokens in a sequence,
+//   D  = d_model (channels),                H = heads,
+//   dh = d_head = D / H,
+//   T  = output columns of a training target, R = related tokens per query,
+//   k  = content dimensions of a token (the rest of D is roles and position).
 // Matrices are row-major float: row i of X (L x D) is token i, so a row is
 // contiguous memory, which is what the SIMD kernels stream over.
 #pragma once

@@ -62,8 +62,7 @@
 //   vectors, so each masked row's target has squared norm exactly R):
 //   predicting zero scores 1.0 on every batch.
 //
-// Shapes: B = examples in a batch, L = tokens, D = d_model = 128,
-// T = output columns = D, R = related tokens, k = content dims = 32.
+// Shape letters as in tensor.h; here D = 128, T = D, k = 32.
 // Rows of x / target are example-major: row b*L + i is token i of example b.
 #pragma once
 #include <cstdint>

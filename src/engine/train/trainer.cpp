@@ -43,6 +43,12 @@ std::string number(double v) {
   return buf;
 }
 
+// The learning-rate range (kMinLr .. kMaxLr), one message for reset and set_lr.
+Status check_lr(float lr) {
+  if (std::isfinite(lr) && lr >= kMinLr && lr <= kMaxLr) return Status::ok();
+  return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+}
+
 
 }  // namespace
 
@@ -253,9 +259,10 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   if (seed < 0 || seed > kMaxSeed)
     return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed) + ", got " +
                         std::to_string(seed));
-  if (r != 2 && r != 4) return Status::fail("r must be 2 or 4 related tokens, got " + std::to_string(r));
-  if (!std::isfinite(lr) || lr < kMinLr || lr > kMaxLr)
-    return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+  if (std::find(kTrainRelations.begin(), kTrainRelations.end(), r) == kTrainRelations.end())
+    return Status::fail("r must be " + std::to_string(kTrainRelations[0]) + " or " + std::to_string(kTrainRelations[1]) +
+                        " related tokens, got " + std::to_string(r));
+  if (Status ok = check_lr(lr); !ok) return ok;
 
   TaskConfig cfg;
   cfg.relations = r;
@@ -297,8 +304,7 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
 }
 
 Status Trainer::set_lr(float lr) {
-  if (!std::isfinite(lr) || lr < kMinLr || lr > kMaxLr)
-    return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+  if (Status ok = check_lr(lr); !ok) return ok;
   lr_ = lr;  // Adam takes it when the next step begins (run_unit)
   return Status::ok();
 }

@@ -71,7 +71,7 @@
 // same way. Its weights stay those of the last good step, TrainRun::steps
 // counts the good steps; the other runs go on; reset recovers.
 //
-// Shapes: B batch, L tokens, D = 128, T = D outputs, R related tokens, H heads.
+// Shape letters as in tensor.h (B, L, D, T, R, H); D = T = 128.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -98,6 +98,7 @@ constexpr float kDivergeLoss = 100.f;
 // Documented ranges, checked by reset / set_lr / step.
 constexpr int64_t kMaxSeed = 4294967295;  // seeds are 0 .. 2^32 - 1
 constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
+constexpr std::array<int, 2> kTrainRelations = {2, 4};  // the task's R choices
 constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
 constexpr float kDefaultLr = 1e-2f;
 constexpr int64_t kDefaultSeed = 1;
