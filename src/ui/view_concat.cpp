@@ -4,12 +4,10 @@
 // contributes o_h W_O[rows of h] to y = concat W_O, one strip per head, and
 // the final y from the Trace.
 //
-// Does: read concat and out from the Trace and W_O from the Scene; split the
-// product y = concat W_O into its H row blocks to show who contributes what,
-// and check that the parts add up to the Trace's y (the largest difference is
-// printed).
-// Does not: compute attention; the contributions are only the engine's own
-// product taken apart by row blocks.
+// Does: read concat and out from the Trace, and each head's share of y from
+// the engine (output_parts, attention.h: y = concat W_O taken apart by row
+// blocks); print how far the shares' sum is from the Trace's y.
+// Does not: compute attention or any product of its own.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -76,12 +74,9 @@ void view_concat(Demo& demo) {
   // W_O's mix: one strip per head, then y.
   ImGui::Spacing();
   text_disabled_wrapped("\xc3\x97 W_O (D x D): each head's block of rows turns its o_h into a part of y");
-  Vec sum = Vec::Zero(D);
-  std::vector<Vec> parts;
-  for (int h = 0; h < H; ++h) {
-    parts.push_back(concat.segment(h * dh, dh) * w.wo.middleRows(h * dh, dh));
-    sum += parts.back();
-  }
+  Mat parts;  // row h = o_h W_O[rows of h], the engine's product taken apart
+  output_parts(tr, w, q, parts);
+  const Vec sum = parts.colwise().sum();
   const Vec y = tr.out.row(q);
   const float yscale = std::max(max_abs(y), 1e-6f);
   auto row = [&, D = D](const char* label, ImU32 color, const Vec& v, const char* what) {
@@ -102,8 +97,8 @@ void view_concat(Demo& demo) {
   };
   for (int h = 0; h < H; ++h) {
     char label[64];
-    std::snprintf(label, sizeof label, "head %d  |%.2f|", h + 1, parts[static_cast<size_t>(h)].norm());
-    row(label, head_text_color(h), parts[static_cast<size_t>(h)], "o_h W_O");
+    std::snprintf(label, sizeof label, "head %d  |%.2f|", h + 1, parts.row(h).norm());
+    row(label, head_text_color(h), parts.row(h), "o_h W_O");
   }
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());

@@ -143,3 +143,40 @@ TEST_CASE("impossible head counts are refused and leave the trace untouched") {
   CHECK_FALSE(forward(ref::random_mat(L, D + 1, 3), ref::random_weights(D, 3, 1), t).is_ok());
   CHECK(t.out == before);
 }
+
+// output_parts against a double loop over the naive concatenation: part h is
+// sum over head h's columns c of concat[row][c] * W_O[c][:]; the parts add up
+// to the engine's output row; a knocked-out head's part is zero.
+TEST_CASE("output_parts: each head's share of y, naive loop, summing to y") {
+  const int L = 5, D = 16;
+  const Mat x = ref::random_mat(L, D, 77);
+  for (int H : {1, 2, 4}) {
+    CAPTURE(H);
+    const int dh = D / H;
+    const AttentionWeights w = ref::random_weights(D, H, 300 + H);
+    for (uint32_t knockout : {0u, 1u}) {
+      CAPTURE(knockout);
+      ForwardOptions opt;
+      opt.knockout = H > 1 ? knockout : 0u;
+      Trace t;
+      REQUIRE(forward(x, w, t, opt));
+      const ref::NaiveTrace n = ref::naive_forward(x, w);
+      for (int row : {0, L - 1}) {
+        Mat parts;
+        output_parts(t, w, row, parts);
+        REQUIRE(parts.rows() == H);
+        REQUIRE(parts.cols() == D);
+        MatD want = MatD::Zero(H, D);
+        for (int h = 0; h < H; ++h) {
+          if (opt.knockout & (1u << h)) continue;
+          for (int c = h * dh; c < (h + 1) * dh; ++c)
+            for (int j = 0; j < D; ++j) want(h, j) += n.concat(row, c) * static_cast<double>(w.wo(c, j));
+        }
+        CHECK(ref::rel_diff(parts, want) <= ref::kForwardRelTol);
+        const Mat sum = parts.colwise().sum();
+        CHECK(ref::rel_diff(sum, t.out.row(row)) <= ref::kForwardRelTol);
+        if (opt.knockout & 1u) CHECK(parts.row(0).cwiseAbs().maxCoeff() == 0.f);
+      }
+    }
+  }
+}

@@ -197,4 +197,12 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const Forw
   return Status::ok();
 }
 
+// [SECTION] the output taken apart by heads (the concatenation view reads it)
+void output_parts(const Trace& trace, const AttentionWeights& w, int row, Mat& parts) {
+  const int H = w.heads, D = w.d_model, dh = w.d_head();
+  parts.resize(H, D);
+  for (int h = 0; h < H; ++h)
+    parts.row(h).noalias() = trace.concat.row(row).segment(h * dh, dh) * w.wo.middleRows(h * dh, dh);
+}
+
 }  // namespace headroom

@@ -62,4 +62,11 @@ struct ForwardOptions {
 Status forward(const Mat& x, const AttentionWeights& w, Trace& trace,
                const ForwardOptions& opt = {});
 
+// The forward pass's last product taken apart by heads: row h of `parts`
+// (H x D) is head h's share o_h W_O[rows of h] of output row `row`, with o_h
+// the head's block of trace.concat (zero for a knocked-out head, as in the
+// forward pass). The rows add up to trace.out.row(row) up to rounding.
+// `trace` must come from forward() with these weights; `row` in 0 .. L-1.
+void output_parts(const Trace& trace, const AttentionWeights& w, int row, Mat& parts);
+
 }  // namespace headroom
