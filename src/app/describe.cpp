@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "engine/common/words.h"
+
 namespace headroom::app {
 
 namespace {
@@ -86,8 +88,9 @@ std::string controls_sentence(Scene& scene) {
   const std::vector<int>& knocked = scene.knockout();
   if (!knocked.empty()) {
     s += knocked.size() == 1 ? "head " : "heads ";
-    for (size_t i = 0; i < knocked.size(); ++i)
-      s += (i == 0 ? "" : i + 1 == knocked.size() ? " and " : ", ") + std::to_string(knocked[i] + 1);
+    std::vector<std::string> numbers;
+    for (int h : knocked) numbers.push_back(std::to_string(h + 1));
+    s += join_words(numbers, " and ");
     s += " knocked out; the output still carries";
     const std::vector<int> targets = scene.lesson_targets();
     const std::vector<float> carried = scene.carried();

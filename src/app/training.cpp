@@ -9,6 +9,8 @@
 #include <chrono>
 #include <utility>
 
+#include "engine/common/words.h"
+
 namespace headroom::app {
 
 double Training::steady_ms() {
@@ -169,11 +171,9 @@ void Training::sync_scene(Scene& scene) {
                       "tied runs; the views show the built weights, tied");
   const AttentionWeights* w = trainer().weights(heads, tied);
   if (w == nullptr) {
-    std::string runs;
-    for (size_t i = 0; i < kTrainHeads.size(); ++i) {
-      if (i > 0) runs += i + 1 == kTrainHeads.size() ? " and " : ", ";
-      runs += std::to_string(kTrainHeads[i]);
-    }
+    std::vector<std::string> counts;
+    for (int h : kTrainHeads) counts.push_back(std::to_string(h));
+    const std::string runs = join_words(counts, " and ");
     return show_built("no training run has " + std::to_string(heads) + (heads == 1 ? " head" : " heads") +
                       " (the runs have " + runs + "): the views show the built weights");
   }

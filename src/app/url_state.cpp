@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/common/words.h"
 #include "engine/lesson/tokenizer.h"
 #include "app/tour.h"
 #include "engine/train/trainer.h"
@@ -119,12 +120,9 @@ std::string text_of(int v) { return std::to_string(v); }
 // "a, b or c"
 template <typename T, size_t N>
 std::string list_text(const std::array<T, N>& list) {
-  std::string out;
-  for (size_t i = 0; i < N; ++i) {
-    if (i) out += i + 1 == N ? " or " : ", ";
-    out += text_of(list[i]);
-  }
-  return out;
+  std::vector<std::string> items;
+  for (const T& v : list) items.push_back(text_of(v));
+  return join_words(items, " or ");
 }
 
 std::string format_focus(float f) {

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/common/random.h"
 #include "ui/palette.h"
 #include "ui/views.h"
 
@@ -52,14 +53,12 @@ constexpr const char* kTieHelp =
     "antecedent for the weight. Tied runs train on the same seed and batches as the untied ones: compare "
     "the dotted curves with the solid ones.";
 
-// The seed "new seed" moves to: a fixed mix of the current one (splitmix64),
-// so a reset is repeatable from the seed it shows.
+// The seed "new seed" moves to: the first draw of the engine's splitmix64
+// from the current seed, cut to 32 bits (kMaxSeed), so a reset is
+// repeatable from the seed it shows.
 int64_t next_seed(int64_t seed) {
-  uint64_t z = static_cast<uint64_t>(seed) + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<int64_t>(z & 0xFFFFFFFFull);
+  prng::Rng rng{static_cast<uint64_t>(seed)};
+  return static_cast<int64_t>(rng.next() & 0xFFFFFFFFull);
 }
 
 //-----------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
+#include "engine/common/words.h"
 #include "lexicon.h"
 #include "parser.h"
 
@@ -200,12 +201,9 @@ Status Scene::set_stress(int tokens) {
 namespace {
 // "1, 2, 4 or 8": kHeadCounts in words.
 std::string head_counts_text() {
-  std::string out;
-  for (size_t i = 0; i < kHeadCounts.size(); ++i) {
-    if (i > 0) out += i + 1 == kHeadCounts.size() ? " or " : ", ";
-    out += std::to_string(kHeadCounts[i]);
-  }
-  return out;
+  std::vector<std::string> counts;
+  for (int h : kHeadCounts) counts.push_back(std::to_string(h));
+  return join_words(counts, " or ");
 }
 
 }  // namespace

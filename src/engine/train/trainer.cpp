@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/common/words.h"
 #include "engine/core/adam.h"
 #include "engine/core/backward.h"
 #include "engine/common/embedding.h"
@@ -259,9 +260,11 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   if (seed < 0 || seed > kMaxSeed)
     return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed) + ", got " +
                         std::to_string(seed));
-  if (std::find(kTrainRelations.begin(), kTrainRelations.end(), r) == kTrainRelations.end())
-    return Status::fail("r must be " + std::to_string(kTrainRelations[0]) + " or " + std::to_string(kTrainRelations[1]) +
-                        " related tokens, got " + std::to_string(r));
+  if (std::find(kTrainRelations.begin(), kTrainRelations.end(), r) == kTrainRelations.end()) {
+    std::vector<std::string> choices;
+    for (int c : kTrainRelations) choices.push_back(std::to_string(c));
+    return Status::fail("r must be " + join_words(choices, " or ") + " related tokens, got " + std::to_string(r));
+  }
   if (Status ok = check_lr(lr); !ok) return ok;
 
   TaskConfig cfg;
