@@ -47,7 +47,10 @@
 //   state.missingGlyphs         glyphs the last drawn frame could draw neither
 //                               with the embedded font nor through the browser
 //   headroom.debug.layout()     for tests only: token chip and heads button
-//                               rects (CSS px): {tokens: [...], heads: [...]}
+//                               rects (CSS px): {tokens: [...], heads: [...],
+//                               ...; valueSpace: {view, plots, labels,
+//                               markers}: where the value space drew its
+//                               labels and markers}
 // The verbs and their validation are headroom.mjs's (VERBS, READERS): a verb
 // added there appears here without a change to this file.
 //

@@ -13,16 +13,30 @@
 // by their projection onto the plane.
 //
 // Does: draw with ImDrawList at a uniform scale (distances are honest);
-// animate 1 -> H heads: each new head's marker starts at the one head's
-// midpoint of its targets and slides to where that head's output really is
-// (off when the page reports prefers-reduced-motion).
-// Does not: project, average or compute attention (Scene::value_maps()).
+// label the output with what it measures (app::measure_output: "output:
+// midpoint", "output: mush", "output: reads researcher"); place every label
+// with label_place.h so none covers another or a marker (a leader line joins
+// a label moved away from its point; a token label with no room is left out,
+// its point keeps its tooltip); animate 1 -> H heads: each new head's marker
+// starts at the one head's midpoint of its targets and slides to where that
+// head's output really is (off when the page reports prefers-reduced-motion);
+// after that a faint marker labelled "1 head's midpoint" stays there, to
+// compare with, until the sentence or the query changes. Size: each plot
+// takes its share of the card's width; on the full page one row of plots
+// reaches down to the fold (the display's bottom with the page unscrolled),
+// so the first screen shows the whole view; in the compact layout the plots
+// fill the panel. Reports labels and markers in layout() for tests.
+// Does not: project, average or compute attention (Scene::value_maps()), or
+// classify the output (app/output_kind.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "app/describe.h"
+#include "app/output_kind.h"
+#include "imgui_internal.h"  // the root window: where the fold is
+#include "ui/label_place.h"
 #include "ui/text.h"
 #include "ui/ui.h"
 #include "ui/views.h"
@@ -41,7 +55,15 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col) {
   for (int i = 0; i < n; i += 2) dl->AddLine(lerp(a, b, i / float(n)), lerp(a, b, std::min(1.f, (i + 1) / float(n))), col, 1.5f);
 }
 
-// Tracks head-count changes and starts the split animation on 1 -> H.
+// Which sentence and query the one head's output was drawn for.
+std::string scene_key(const Demo& demo) {
+  std::string key = std::to_string(demo.scene.query());
+  for (const Token& t : demo.scene.tokens()) key += '\x1f' + t.text;
+  return key;
+}
+
+// Tracks head-count changes and starts the split animation on 1 -> H;
+// with one head, remembers its output (ViewState::split_from).
 float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) {
   ViewState& vs = view_state();
   const int H = demo.scene.heads();
@@ -50,7 +72,14 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
     else vs.split_started = -1;
     vs.last_heads = H;
   }
-  if (H == 1) vs.split_from = readout[0].targets;
+  if (H == 1) {
+    vs.split_from = readout[0].targets;
+    vs.split_from_midpoint = app::measure_output(demo.scene, readout[0]).kind == app::OutputKind::Midpoint;
+    vs.split_from_key = scene_key(demo);
+  } else if (vs.split_from_key != scene_key(demo)) {
+    vs.split_from.clear();  // a new sentence or query: the one head's output is gone
+    vs.split_from_key.clear();
+  }
   if (vs.split_started < 0) return 1.f;
   const double t = (ImGui::GetTime() - vs.split_started) / kSplitSeconds;
   if (t >= 1.0) {
@@ -61,6 +90,19 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
   const float s = static_cast<float>(t);
   return s * s * (3.f - 2.f * s);  // smoothstep
 }
+
+Box box_around(ImVec2 c, float r) { return {c.x - r, c.y - r, c.x + r, c.y + r}; }
+ImVec4 to_vec4(const Box& b) { return ImVec4(b.x0, b.y0, b.x1, b.y1); }
+
+// One label to place and draw: its words, font, colour and what it names.
+struct PlotLabel {
+  std::string text;
+  bool bold = false;
+  ImU32 color = 0;
+  ImVec2 anchor;
+  float marker_r = 0;  // the anchor's marker radius: a leader line starts at its edge
+  LabelRequest request;
+};
 
 void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std::vector<int>& fit, ImVec2 size,
            float progress) {
@@ -115,19 +157,20 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   }
   const ImVec2 out_end = to_screen(m.output(0), m.output(1));
 
-  // Where the animation starts: the single head's midpoint of its targets.
+  // The one head's midpoint of its targets, in this head's plane: where the
+  // split animation starts, and (when the one head measured as a midpoint)
+  // the ghost marker that stays while the sentence and query do.
   ImVec2 out = out_end;
   bool ghost = false;
-  ImVec2 ghost_at;
-  if (progress < 1.f && !vs.split_from.empty()) {
-    ghost_at = ImVec2(0, 0);
+  ImVec2 ghost_at(0, 0);
+  if (H > 1 && !vs.split_from.empty()) {
     int n = 0;
     for (int t : vs.split_from)
       if (t >= 0 && t < L) { ghost_at.x += p[static_cast<size_t>(t)].x; ghost_at.y += p[static_cast<size_t>(t)].y; ++n; }
     if (n > 0) {
       ghost_at = ImVec2(ghost_at.x / n, ghost_at.y / n);
-      out = lerp(ghost_at, out_end, progress);
-      ghost = true;
+      if (progress < 1.f) out = lerp(ghost_at, out_end, progress);
+      ghost = vs.split_from_midpoint && n >= 2;
     }
   }
 
@@ -149,22 +192,46 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     dl->AddLine(out, p[static_cast<size_t>(j)], head_color(h, (0.25f + 0.6f * wj) * progress), 1.f + 6.f * wj);
   }
 
-  // Points, labels merged where tokens share a value vector ("The, the").
+  // Markers: every point (tokens sharing a value vector are one point with
+  // one merged label, "The, the"), the ghost, the output. Each marker's box
+  // is an obstacle no label may cover.
   const float R = 9.f;  // the output marker's half-diagonal
+  const float kGhostR = 9.f;
+  Layout& lay = layout();
+  std::vector<Box> obstacles;
+  const auto marker = [&](const char* kind, const std::string& word, ImVec2 c, float radius) {
+    obstacles.push_back(box_around(c, radius));
+    lay.value_markers.push_back({h, kind, word, to_vec4(obstacles.back()), false});
+  };
+  marker("origin", "", origin, 5.5f);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered_panel = ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+  const auto is_target = [&](int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); };
   std::vector<bool> done(static_cast<size_t>(L), false);
-  std::vector<int> order;  // targets first, so their labels win any overlap
+  std::vector<int> order;  // targets first, so their labels are placed first
   for (int j = 0; j < L; ++j)
-    if (std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end()) order.push_back(j);
+    if (is_target(j)) order.push_back(j);
   for (int j = 0; j < L; ++j)
-    if (std::find(r.targets.begin(), r.targets.end(), j) == r.targets.end()) order.push_back(j);
-  std::vector<ImVec4> labels;  // rectangles of the labels drawn so far
-  labels.emplace_back(out.x - R - 2, out.y - R - 2, out.x + R + 2, out.y + R + 2);  // keep the marker clear
+    if (!is_target(j)) order.push_back(j);
+  std::vector<PlotLabel> labels;
+  const auto add_label = [&](std::string label, bool bold, ImU32 color, ImVec2 at, float marker_r, bool must,
+                             bool below) {
+    ImGui::PushFont(bold ? fonts().bold : fonts().body);
+    const ImVec2 ts = text_size(label);
+    ImGui::PopFont();
+    PlotLabel pl{std::move(label), bold, color, at, marker_r, {}};
+    pl.request.ax = at.x, pl.request.ay = at.y, pl.request.w = ts.x, pl.request.h = ts.y;
+    pl.request.gap = marker_r + 3.f, pl.request.must = must, pl.request.below_first = below;
+    labels.push_back(std::move(pl));
+  };
+  // The output's label first (it wins any contest), then the ghost's.
+  const app::OutputMeasure measured = app::measure_output(demo.scene, r);
+  add_label("output: " + measured.words, true, palette().text, out, R + 1.f, true, true);
+  if (ghost) add_label("1 head's midpoint", false, palette().ghost, ghost_at, kGhostR + 1.f, true, true);
   for (int j : order) {
     if (done[static_cast<size_t>(j)]) continue;
     std::string label = tokens[static_cast<size_t>(j)].text;
-    bool target = std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end();
+    bool target = is_target(j);
     float wsum = w(q, j);
     for (int k = j + 1; k < L; ++k) {
       if (done[static_cast<size_t>(k)]) continue;
@@ -172,33 +239,23 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
       if (d.x * d.x + d.y * d.y < 2.f) {
         done[static_cast<size_t>(k)] = true;
         if (label.find(tokens[static_cast<size_t>(k)].text) == std::string::npos) label += ", " + tokens[static_cast<size_t>(k)].text;
-        target = target || std::find(r.targets.begin(), r.targets.end(), k) != r.targets.end();
+        target = target || is_target(k);
         wsum += w(q, k);
       }
     }
     const ImVec2 pj = p[static_cast<size_t>(j)];
+    float radius = 4.f;
     if (target) {
-      dl->AddCircleFilled(pj, 6.5f, head_color(h));
-      dl->AddCircle(pj, 6.5f, palette().point_ring, 0, 1.5f);
+      radius = 6.5f;
+      dl->AddCircleFilled(pj, radius, head_color(h));
+      dl->AddCircle(pj, radius, palette().point_ring, 0, 1.5f);
     } else if (on_rim[static_cast<size_t>(j)]) {
-      dl->AddCircle(pj, 4.f, palette().point_far, 0, 1.5f);  // beyond the zoomed view
+      dl->AddCircle(pj, radius, palette().point_far, 0, 1.5f);  // beyond the zoomed view
     } else {
-      dl->AddCircleFilled(pj, 4.f, palette().point);
+      dl->AddCircleFilled(pj, radius, palette().point);
     }
-    ImGui::PushFont(target ? fonts().bold : fonts().body);
-    const ImVec2 ts = text_size(label);
-    ImGui::PopFont();
-    float lx = pj.x + 9, ly = pj.y - ts.y * 0.5f;
-    if (lx + ts.x > b.x - 4) lx = pj.x - 9 - ts.x;  // keep labels inside the panel
-    ly = std::clamp(ly, a.y + 2, b.y - ts.y - 2);
-    bool clear = true;
-    for (const ImVec4& q4 : labels) clear = clear && (lx + ts.x < q4.x || lx > q4.z || ly + ts.y < q4.y || ly > q4.w);
-    if (clear || target) {
-      labels.emplace_back(lx, ly, lx + ts.x, ly + ts.y);
-      ImGui::PushFont(target ? fonts().bold : fonts().body);
-      draw_text(dl, ImVec2(lx, ly), target ? palette().text : palette().text_faint, label);
-      ImGui::PopFont();
-    }
+    marker(target ? "target" : "token", label, pj, radius + 1.f);
+    add_label(label, target, target ? palette().text : palette().text_faint, pj, radius + 1.f, target, false);
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f) {
       char num[96];
       ImGui::BeginTooltip();
@@ -210,29 +267,46 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     }
   }
 
-  // The ghost of the single head's midpoint, then the output marker.
+  // The ghost of the single head's midpoint (faint, to compare with), then
+  // the output marker on top.
   if (ghost) {
-    dl->AddCircle(ghost_at, 9.f, with_alpha(palette().ghost, 0.78f * (1 - progress)), 0, 2.f);
-    dl->AddText(ImVec2(ghost_at.x + 11, ghost_at.y + 4), with_alpha(palette().ghost, 1 - progress),
-                "1 head's midpoint");
+    dl->AddCircle(ghost_at, kGhostR, with_alpha(palette().ghost, 0.6f), 0, 2.f);
+    dl->AddCircleFilled(ghost_at, 2.5f, with_alpha(palette().ghost, 0.6f));
+    marker("ghost", "", ghost_at, kGhostR + 1.f);
   }
   dl->AddQuadFilled(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), head_color(h));
   dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), palette().marker_edge, 2.f);
-  ImGui::PushFont(fonts().bold);
-  const char* out_label = H == 1 && r.targets.size() == 2 && r.max_weight < 0.8f ? "output (a midpoint)" : "output";
-  const ImVec2 ols = ImGui::CalcTextSize(out_label);
-  float olx = out.x - ols.x * 0.5f;
-  olx = std::clamp(olx, a.x + 4, b.x - ols.x - 4);
-  dl->AddText(ImVec2(olx, out.y + R + 3), palette().text, out_label);
-  ImGui::PopFont();
+  marker("output", "", out, R + 1.f);
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2) {
     ImGui::BeginTooltip();
-    text("head " + std::to_string(h + 1) + "'s output for " + tokens[static_cast<size_t>(q)].text);
+    text("head " + std::to_string(h + 1) + "'s output for " + tokens[static_cast<size_t>(q)].text + ": " + measured.words);
     ImGui::Text("in-plane point (%.3f, %.3f)", m.output(0), m.output(1));
     ImGui::EndTooltip();
   }
 
+  // 2. The labels, placed clear of each other and of every marker.
+  std::vector<LabelRequest> requests;
+  for (const PlotLabel& pl : labels) requests.push_back(pl.request);
+  const std::vector<Placement> placed = place_labels(requests, obstacles, {a.x + 3, a.y + 3, b.x - 3, b.y - 3});
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (!placed[i].placed) continue;
+    const PlotLabel& pl = labels[i];
+    const Box& rb = placed[i].rect;
+    if (placed[i].leader) {
+      float ex, ey;
+      nearest_point(rb, pl.anchor.x, pl.anchor.y, ex, ey);
+      const float dx = ex - pl.anchor.x, dy = ey - pl.anchor.y, len = std::max(std::hypot(dx, dy), 1e-3f);
+      dl->AddLine(ImVec2(pl.anchor.x + dx / len * pl.marker_r, pl.anchor.y + dy / len * pl.marker_r), ImVec2(ex, ey),
+                  with_alpha(pl.color, 0.8f), 1.f);
+    }
+    ImGui::PushFont(pl.bold ? fonts().bold : fonts().body);
+    draw_text(dl, ImVec2(rb.x0, rb.y0), pl.color, pl.text);
+    ImGui::PopFont();
+    lay.value_labels.push_back({h, pl.bold ? "bold" : "body", pl.text, to_vec4(rb), placed[i].leader});
+  }
+
   dl->PopClipRect();
+  lay.value_plots.emplace_back(a.x, a.y, b.x, b.y);
   ImGui::Dummy(size);
   char foot[128];
   std::snprintf(foot, sizeof foot, "output %s", head_verdict(demo.scene, r).c_str());
@@ -245,6 +319,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 }  // namespace
 
 void view_value_space(Demo& demo) {
+  const ImVec2 view_top = ImGui::GetCursorScreenPos();
   section_title("Value space",
                 "o_h = sum_j a_j v_j: each head outputs ONE weighted average of its value vectors v_j = x_j W_V^h; "
                 "drawn in the plane of the query's two targets' v_j (exact lengths and angles; linear, so o_h lands at the same average of the points).");
@@ -270,19 +345,36 @@ void view_value_space(Demo& demo) {
   const float gap = ImGui::GetStyle().ItemSpacing.x + 8.f;
   const float min_w = H == 1 ? 280.f : H == 2 ? 230.f : 170.f;
   const int per_row = std::max(1, std::min(H, static_cast<int>((avail + gap) / (min_w + gap))));
-  const float w = std::min((avail - gap * (per_row - 1)) / per_row, H == 1 ? 520.f : 420.f);
+  const int rows = (H + per_row - 1) / per_row;
+  const float w = (avail - gap * (per_row - 1)) / per_row;  // each plot's share of the card's width
   ImVec2 size(w, std::min(w * 0.78f, 360.f));
-  // In the compact layout the view has a panel of fixed height: the plots
-  // shrink to fit it, with their label and footer (as tall as last frame's,
-  // the way ImGui sizes things), down to kMinPlot (then the panel scrolls).
+  // The height around a plot: its caption and footer, as tall as last
+  // frame's (the way ImGui sizes things).
   static float text_around = 4.f * ImGui::GetTextLineHeightWithSpacing();
   if (compact_layout()) {
+    // The view has a panel of fixed height: the plots fill it, down to
+    // kMinPlot (then the panel scrolls).
     constexpr float kMinPlot = 120.f;
-    const int rows = (H + per_row - 1) / per_row;
-    const float room = ImGui::GetContentRegionAvail().y;  // below the title row
+    constexpr float kSlack = 4.f;  // rounding must not make the panel scroll (then its width changes)
+    const float room = ImGui::GetContentRegionAvail().y - kSlack;  // below the title row
     const float per_plot = (room - rows * text_around - (rows - 1) * ImGui::GetStyle().ItemSpacing.y) / rows;
-    size.y = std::max(kMinPlot, std::min(size.y, per_plot));
+    size.y = std::max(kMinPlot, std::min(w * 0.9f, per_plot));
+  } else if (rows == 1) {
+    // The full page: one row of plots reaches down to the fold (the bottom
+    // of the display with the page unscrolled), so the first screen shows
+    // the whole view; never shorter than kMinFull (the page then scrolls
+    // to it) nor taller than w * 0.9.
+    constexpr float kMinFull = 220.f;
+    constexpr float kBelow = 16.f;  // the card's bottom padding and border, and a hair
+    const ImGuiWindow* root = ImGui::GetCurrentWindow()->RootWindow;
+    const float top = ImGui::GetCursorScreenPos().y + root->Scroll.y - root->Pos.y;
+    const float room = root->Size.y - top - text_around - kBelow;
+    size.y = std::clamp(room, kMinFull, std::max(kMinFull, w * 0.9f));
   }
+  // Whole pixels: ImGui rounds the items around the plot, so a fraction
+  // here would change text_around and the next frame's size, for ever.
+  size = ImVec2(std::floor(size.x), std::floor(size.y));
+  float bottom = view_top.y;
   for (int h = 0; h < H; ++h) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -291,7 +383,9 @@ void view_value_space(Demo& demo) {
     ImGui::PopID();
     ImGui::EndGroup();
     if (h == 0) text_around = ImGui::GetItemRectSize().y - size.y;
+    bottom = std::max(bottom, ImGui::GetItemRectMax().y);
   }
+  layout().value_view = ImVec4(view_top.x, view_top.y, view_top.x + avail, bottom);
 }
 
 }  // namespace headroom::ui

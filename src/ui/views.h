@@ -73,6 +73,21 @@ struct Layout {
   // and the buttons (Leave, Back, Reveal or Replay, Next); the open-tour button.
   ImVec4 tour_plane{}, tour_plane_map{};
   std::vector<ImVec4> tour_choices, tour_number, tour_match, tour_dots, tour_buttons, tour_open;
+  // The value space (view_value_space.cpp): the whole view (title to the
+  // last footer line), each head's plot, every label it drew (text, rect,
+  // whether a leader line joins it to its anchor) and every marker (what it
+  // marks: "output", "ghost", "target", "token", "origin"; the token's word
+  // or ""; the shape's bounding rect), so a test can check that no label
+  // covers another or a marker.
+  struct PlotItem {
+    int head = 0;
+    std::string kind, text;
+    ImVec4 rect{};
+    bool leader = false;
+  };
+  ImVec4 value_view{};
+  std::vector<ImVec4> value_plots;
+  std::vector<PlotItem> value_labels, value_markers;
 };
 Layout& layout();
 
@@ -82,11 +97,17 @@ struct ViewState {
   int step = 0;                 // step-through: which step is open
   int step_head = 0;            // step-through: which head
   bool zoom_targets = true;     // value space: fit the targets and outputs, other tokens at the rim
-  // The 1 -> H heads animation: when it started (ImGui time, < 0: none) and
-  // the single head's targets it starts from.
+  // The 1 -> H heads animation: when it started (ImGui time, < 0: none).
   double split_started = -1;
-  std::vector<int> split_from;
   int last_heads = 0;
+  // The one head's output as last drawn with one head: its targets (the
+  // animation starts at their midpoint), whether it measured as a midpoint
+  // (app::measure_output), and the sentence and query it was for. With 2+
+  // heads a faint labelled marker stays at that midpoint until the sentence
+  // or the query changes.
+  std::vector<int> split_from;
+  bool split_from_midpoint = false;
+  std::string split_from_key;
 };
 ViewState& view_state();
 
