@@ -6,9 +6,9 @@
 //   touch drag); on top: title, heads control (the most prominent control),
 //   readout sentence, single-head focus; then the views as cards: from
 //   1000 px wide in two columns, the value space first on the left (down to
-//   the fold: the first screen shows all of it), the token strip and the
-//   lesson controls first on the right; below 1000 px in one column, the
-//   lesson controls and the token strip first;
+//   the fold: the first screen shows all of it), the token strip first on
+//   the right, the lesson controls after the attention; below 1000 px in
+//   one column, the lesson controls and the token strip first;
 // - compact (a course page's iframe, a phone): no title (the host page has
 //   one); heads control, readout and focus on top, then ONE view in a panel
 //   that fills the rest of the display, the others one click away in a row
@@ -535,8 +535,9 @@ void draw_ui(Demo& demo) {
 
   // Two columns from 1000 px; one column below. In two columns the value
   // space (the midpoint) opens the left one, right under the readout, and
-  // the sentence's tokens and the lesson controls open the right one, so at
-  // 1366 x 768 the first screen holds the whole value space.
+  // the sentence's tokens the right one, then the attention and the lesson
+  // controls (knockout, tie), so at 1366 x 768 the first screen holds the
+  // whole value space.
   const bool wide = vp->WorkSize.x >= 1000.f;
   if (wide && ImGui::BeginTable("##columns", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 1.1f);
@@ -546,8 +547,8 @@ void draw_ui(Demo& demo) {
     begin_card("##more_heads"); view_more_heads(demo); end_card();
     ImGui::TableNextColumn();
     begin_card("##sentence"); view_sentence_strip(demo); end_card();
-    begin_card("##controls"); view_lesson_controls(demo); end_card();
     begin_card("##attention"); view_attention(demo); end_card();
+    begin_card("##controls"); view_lesson_controls(demo); end_card();
     begin_card("##heatmap"); view_heatmap(demo); end_card();
     ImGui::EndTable();
   } else {

@@ -253,7 +253,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
         const s = await page.evaluate(() => window.headroom.getState());
         assert(s.heads === n, `clicked "${n}": ${s.heads} heads`);
         const vs = (await page.evaluate(() => window.headroom.debug.layout())).valueSpace;
-        await shoot(page, path.join(artifacts, `input-labels-${options.viewport.width}-${n}.png`));
+        await page.locator('#canvas').screenshot({ path: path.join(artifacts, `input-labels-${options.viewport.width}-${n}.png`) });
         assert(vs.plots.length === n, `${n} heads, ${vs.plots.length} plots`);
         const bad = labelCollisions(vs);
         assert(bad.length === 0, `${n} heads:\n${bad.join('\n')}`);
@@ -386,4 +386,4 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
   });
 }
 
-await runSuite('input paths', inputPathTests, 300_000);
+await runSuite('input paths', inputPathTests, 480_000);
