@@ -209,9 +209,20 @@ ImU32 run_color(int heads, float alpha) {
   return with_alpha(palette().runs[i], alpha);
 }
 
+ImU32 relation_color(Relation r, float alpha) {
+  const auto& rel = palette().relations;
+  return with_alpha(rel[static_cast<size_t>(r) % rel.size()], alpha);
+}
+
+ImU32 relation_text_color(Relation r) {
+  const auto& text = palette().heads_text;  // relationship r has head r's colour (palette.h)
+  return text[static_cast<size_t>(r) % text.size()];
+}
+
 ImU32 slot_color(int slot, float alpha) {
-  const auto& slots = palette().slots;
-  return with_alpha(slots[static_cast<size_t>(slot) % slots.size()], alpha);
+  // The training task's slots are these relationships (engine/train/train_task.h).
+  constexpr Relation kSlots[] = {Relation::Subject, Relation::Complement, Relation::Previous, Relation::Antecedent};
+  return relation_color(kSlots[static_cast<size_t>(slot) % 4], alpha);
 }
 
 std::vector<float> token_columns(const Demo& demo) {

@@ -154,8 +154,13 @@ ImU32 head_color(int head, float alpha = 1.f);
 // Colour of the training run with `heads` heads (1, 2, 4): apart from the
 // head colours, so a run's curve is not mistaken for a head.
 ImU32 run_color(int heads, float alpha = 1.f);
+// Colour of relationship r, the same in every view (palette().relations).
+ImU32 relation_color(Relation r, float alpha = 1.f);
+// Its shade for text on a card (as head_text_color).
+ImU32 relation_text_color(Relation r);
 // Colour of the training task's related-token slot r (subject, complement,
-// previous token, coreference).
+// previous token, coreference): the colour of that relationship
+// (coreference: the antecedent's).
 ImU32 slot_color(int slot, float alpha = 1.f);
 // Head h's colour for text on a card (palette().heads_text: darker in the
 // light theme, so a caption keeps WCAG AA contrast).
