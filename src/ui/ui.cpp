@@ -69,6 +69,20 @@ std::string layout_json() {
     std::snprintf(buf, sizeof buf, ",\"open\":[%.1f,%.1f,%.1f,%.1f]}", r.x, r.y, r.z, r.w);
     out += buf;
   }
+  {  // objects, not lists of labelled rects: a control's frame holds no text to measure
+    out += ",\"controls\":{";
+    const size_t start = out.size();
+    rects("frames", layout().control_frames);
+    out.erase(start, 1);
+    out += std::string("},\"attentionMode\":\"") + layout().attention_mode + "\"";
+    out += ",\"heatmap\":{";
+    const size_t grids = out.size();
+    rects("grids", layout().heatmap_grids);
+    out.erase(grids, 1);
+    const int* pin = layout().heatmap_pin;
+    std::snprintf(buf, sizeof buf, ",\"pin\":[%d,%d,%d]}", pin[0], pin[1], pin[2]);
+    out += buf;
+  }
   rects("attention", layout().attention_rects);
   rects("knockout", layout().knockout_rects);
   rects("tie", layout().tie_rects);
@@ -91,6 +105,7 @@ std::string layout_json() {
   rects("trainButtons", layout().train_buttons);
   rects("download", layout().download_rects);
   rects("weights", layout().weights_rects);
+  rects("weightsPlay", layout().weights_play);
   const ImVec4& c = layout().chart_rect;
   std::snprintf(buf, sizeof buf, ",\"trainChart\":{\"rect\":[%.1f,%.1f,%.1f,%.1f],\"runs\":[", c.x, c.y, c.z, c.w);
   out += buf;
@@ -409,12 +424,17 @@ void draw_ui(Demo& demo) {
   layout().train_buttons.clear();
   layout().download_rects.clear();
   layout().weights_rects.clear();
+  layout().weights_play.clear();
   layout().chart_rect = {};
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;
   layout().attention_rects.clear();
   layout().knockout_rects.clear();
   layout().tie_rects.clear();
+  layout().control_frames.clear();
+  layout().attention_mode = "";
+  layout().heatmap_grids.clear();
+  for (int& v : layout().heatmap_pin) v = -1;
   layout().tour_choices.clear();
   layout().tour_number.clear();
   layout().tour_match.clear();
