@@ -102,13 +102,13 @@ std::string controls_sentence(Scene& scene) {
   return s;
 }
 
-std::string readout_sentence(Scene& scene) {
+std::string readout_sentence(Scene& scene, bool gloss) {
   const std::string controls = controls_sentence(scene);
-  if (!controls.empty()) return heads_sentence(scene) + "; " + controls;
-  return heads_sentence(scene);
+  if (!controls.empty()) return heads_sentence(scene, gloss) + "; " + controls;
+  return heads_sentence(scene, gloss);
 }
 
-std::string heads_sentence(Scene& scene) {
+std::string heads_sentence(Scene& scene, bool gloss) {
   const std::vector<HeadReadout> readout = scene.readout();
   const int H = scene.heads();
   const std::string query = word(scene, scene.query());
@@ -118,7 +118,7 @@ std::string heads_sentence(Scene& scene) {
     for (size_t i = 0; i < r.targets.size(); ++i)
       s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
     if (r.max_weight < 0.3f) s += " + thin spread over the rest";
-    return s + "; its output " + head_verdict(scene, r, true) + guessed_note(scene);
+    return s + "; its output " + head_verdict(scene, r, gloss) + guessed_note(scene);
   }
   std::string s = std::to_string(H) + " heads:";
   for (int h = 0; h < H; ++h) {
@@ -126,7 +126,7 @@ std::string heads_sentence(Scene& scene) {
     s += std::string(h ? ", head " : " head ") + std::to_string(h + 1);
     // Past the lesson's two, say which relationship each extra head holds.
     if (h >= 2 && !r.relations.empty()) s += std::string(" (") + relation_name(r.relations[0]) + ")";
-    s += " " + head_verdict(scene, r, h == 0);
+    s += " " + head_verdict(scene, r, gloss && h == 0);
   }
   return s + guessed_note(scene);
 }

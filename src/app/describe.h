@@ -38,9 +38,11 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head);
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.
 // Ends with controls_sentence when a lesson control is on.
-std::string readout_sentence(Scene& scene);
+// `gloss` false leaves out what similarity is (a course page's small frame,
+// where the readout's help marker says it).
+std::string readout_sentence(Scene& scene, bool gloss = true);
 // readout_sentence without the controls.
-std::string heads_sentence(Scene& scene);
+std::string heads_sentence(Scene& scene, bool gloss = true);
 // The lesson controls in words, "" when none is on: "head 2 knocked out; the
 // output still carries researcher 0.98, it 0.01; query and key tied (W_K = W_Q)".
 std::string controls_sentence(Scene& scene);

@@ -58,7 +58,7 @@ void view_heatmap(Demo& demo) {
                 "Formula: A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L, colour = viridis(a_ij).");
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImGui::TextDisabled("rows: the token that looks \xc2\xb7 columns (names below): the token it reads");
+  text_disabled_wrapped("rows: the token that looks \xc2\xb7 columns (names below): the token it reads");
 
   const bool rtl = tokens_rtl(demo);
   float label_w = 0;

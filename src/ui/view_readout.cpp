@@ -17,7 +17,9 @@ namespace headroom::ui {
 
 void view_readout(Demo& demo) {
   begin_card("##readout", palette().readout_card);
-  const std::string sentence = readout_sentence(demo.scene);
+  // The compact layout (a course page's frame, a phone) leaves the gloss of
+  // "similarity" to the help marker: one line less above its one view.
+  const std::string sentence = readout_sentence(demo.scene, !compact_layout());
   ImGui::PushFont(fonts().medium);
   // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
   // splits "0.64" across two lines in a narrow frame. Tokens the font lacks:

@@ -141,7 +141,9 @@ void view_specialisation(Demo& demo) {
   int max_heads = 1;
   for (const TrainRun& run : t.runs()) max_heads = std::max(max_heads, run.heads);
   const bool phone = avail < 520.f;
-  const int per_row = phone ? 2 : max_heads;
+  // A phone: one cell a row, so each head's title ("head 1: complement
+  // 0.97") fits its cell (two a row cut it at 360 px).
+  const int per_row = phone ? 1 : max_heads;
   const float cell_w = std::max(90.f, (avail - label_w) / static_cast<float>(per_row) - 8.f);
   const float cell_h = phone ? 76.f : 88.f;
   const long long max_step = std::max<int64_t>(1000, shown_step);  // as the loss chart's axis

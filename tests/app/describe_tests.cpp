@@ -35,6 +35,9 @@ TEST_CASE("one head: the weights and 'close to neither' with the real cosines") 
   // Words first, the symbol after: similarity, glossed as the cosine.
   CHECK(has(text, "close to neither (similarity " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) +
                       "; cos, 1 = same direction)"));
+  // Without the gloss (a small frame): the numbers only.
+  CHECK(has(app::readout_sentence(s, false),
+            "close to neither (similarity " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) + ")"));
 }
 
 TEST_CASE("the words follow the focus: all on one reads one target, spread is mush") {
