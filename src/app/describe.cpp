@@ -57,21 +57,25 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   return "measured: " + what + num;
 }
 
-std::string head_verdict(const Scene& scene, const HeadReadout& r) {
+std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
+  // "(similarity 0.99)", the first time in a sentence "(similarity 0.99; cos, 1 = same direction)".
+  const auto sim = [gloss](const std::string& numbers) {
+    return "(similarity " + numbers + (gloss ? "; cos, 1 = same direction)" : ")");
+  };
   const size_t n = r.targets.size();
   int best = -1;
   for (size_t i = 0; i < n; ++i)
     if (r.target_cos[i] >= kReadsCos && (best < 0 || r.target_cos[i] > r.target_cos[static_cast<size_t>(best)]))
       best = static_cast<int>(i);
   if (n == 1) {
-    if (best == 0) return "reads " + word(scene, r.targets[0]) + " (cos " + fmt2(r.target_cos[0]) + ")";
-    return "misses " + word(scene, r.targets[0]) + " (cos " + fmt2(r.target_cos[0]) + ")";
+    if (best == 0) return "reads " + word(scene, r.targets[0]) + " " + sim(fmt2(r.target_cos[0]));
+    return "misses " + word(scene, r.targets[0]) + " " + sim(fmt2(r.target_cos[0]));
   }
   std::string cos_list;
   for (size_t i = 0; i < n; ++i) cos_list += (i ? " / " : "") + fmt2(r.target_cos[i]);
   if (best < 0) {
-    if (r.max_weight < 0.3f) return "is mush, close to no target (cos " + cos_list + ")";
-    return std::string("is close to ") + (n == 2 ? "neither" : "none of them") + " (cos " + cos_list + ")";
+    if (r.max_weight < 0.3f) return "is mush, close to no target " + sim(cos_list);
+    return std::string("is close to ") + (n == 2 ? "neither" : "none of them") + " " + sim(cos_list);
   }
   std::string s = "reads " + word(scene, r.targets[static_cast<size_t>(best)]) + " and loses";
   bool first = true;
@@ -80,7 +84,7 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r) {
     s += (first ? " " : ", ") + word(scene, r.targets[i]);
     first = false;
   }
-  return s + " (cos " + cos_list + ")";
+  return s + " " + sim(cos_list);
 }
 
 std::string controls_sentence(Scene& scene) {
@@ -101,13 +105,13 @@ std::string controls_sentence(Scene& scene) {
   return s;
 }
 
-std::string readout_sentence(Scene& scene) {
+std::string readout_sentence(Scene& scene, bool gloss) {
   const std::string controls = controls_sentence(scene);
-  if (!controls.empty()) return heads_sentence(scene) + "; " + controls;
-  return heads_sentence(scene);
+  if (!controls.empty()) return heads_sentence(scene, gloss) + "; " + controls;
+  return heads_sentence(scene, gloss);
 }
 
-std::string heads_sentence(Scene& scene) {
+std::string heads_sentence(Scene& scene, bool gloss) {
   const std::vector<HeadReadout> readout = scene.readout();
   const int H = scene.heads();
   const std::string query = word(scene, scene.query());
@@ -117,7 +121,7 @@ std::string heads_sentence(Scene& scene) {
     for (size_t i = 0; i < r.targets.size(); ++i)
       s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
     if (r.max_weight < 0.3f) s += " + thin spread over the rest";
-    return s + "; its output " + head_verdict(scene, r) + guessed_note(scene);
+    return s + "; its output " + head_verdict(scene, r, gloss) + guessed_note(scene);
   }
   std::string s = std::to_string(H) + " heads:";
   for (int h = 0; h < H; ++h) {
@@ -125,7 +129,7 @@ std::string heads_sentence(Scene& scene) {
     s += std::string(h ? ", head " : " head ") + std::to_string(h + 1);
     // Past the lesson's two, say which relationship each extra head holds.
     if (h >= 2 && !r.relations.empty()) s += std::string(" (") + relation_name(r.relations[0]) + ")";
-    s += " " + head_verdict(scene, r);
+    s += " " + head_verdict(scene, r, gloss && h == 0);
   }
   return s + guessed_note(scene);
 }
@@ -134,8 +138,9 @@ std::string describe_state(Scene& scene) {
   std::string sentence;
   for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
   return "Sentence: " + sentence + ". Selected token: " + word(scene, scene.query()) + ". " +
-         std::to_string(scene.heads()) + (scene.heads() == 1 ? " head" : " heads") + ", d_model " +
-         std::to_string(scene.d_model()) + ", d_head " + std::to_string(scene.d_head()) + ". " +
+         std::to_string(scene.heads()) + (scene.heads() == 1 ? " head" : " heads") + "; each token is " +
+         std::to_string(scene.d_model()) + " numbers (d_model), each head gets " + std::to_string(scene.d_head()) +
+         " of them (d_head). " +
          readout_sentence(scene) + ".";
 }
 

@@ -4,8 +4,11 @@
 // Does: turn the engine's readout (weights on each head's targets, cosines of
 // each head's output to its targets' value vectors) into one sentence, e.g.
 //   "1 head: said = 0.49 researcher + 0.47 it; its output is close to neither
-//    (cos 0.64 / 0.64)"
-//   "2 heads: head 1 reads researcher (cos 0.99), head 2 reads it (cos 0.98)"
+//    (similarity 0.64 / 0.64; cos, 1 = same direction)"
+//   "2 heads: head 1 reads researcher (similarity 0.99; cos, 1 = same
+//    direction), head 2 reads it (similarity 0.98)"
+// Words first, the symbol after: "similarity" is the cosine of two vectors,
+// glossed the first time a sentence uses it.
 // Does not: compute any weight or cosine (Scene::readout() does), or use ImGui
 // (so native tests can check the words).
 #pragma once
@@ -19,9 +22,10 @@ namespace headroom::app {
 // A head's output "reads" a target when their cosine is at least this.
 constexpr float kReadsCos = 0.9f;
 
-// What one head's output reads, in words: "reads researcher (cos 0.99)" or
-// "is close to neither (cos 0.64 / 0.64)".
-std::string head_verdict(const Scene& scene, const HeadReadout& r);
+// What one head's output reads, in words: "reads researcher (similarity
+// 0.99)" or "is close to neither (similarity 0.64 / 0.64)"; with `gloss`,
+// the parenthesis also says what similarity is ("; cos, 1 = same direction").
+std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss = false);
 
 // A head's caption after "Head N · ". With the scene's built weights, the
 // relationships the scene dealt it ("subject + complement"). With trained
@@ -34,9 +38,11 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head);
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.
 // Ends with controls_sentence when a lesson control is on.
-std::string readout_sentence(Scene& scene);
+// `gloss` false leaves out what similarity is (a course page's small frame,
+// where the readout's help marker says it).
+std::string readout_sentence(Scene& scene, bool gloss = true);
 // readout_sentence without the controls.
-std::string heads_sentence(Scene& scene);
+std::string heads_sentence(Scene& scene, bool gloss = true);
 // The lesson controls in words, "" when none is on: "head 2 knocked out; the
 // output still carries researcher 0.98, it 0.01; query and key tied (W_K = W_Q)".
 std::string controls_sentence(Scene& scene);

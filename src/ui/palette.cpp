@@ -42,6 +42,10 @@ const Row kColors[] = {
     {&Palette::frame, rgb(232, 235, 241), rgb(52, 52, 60)},
     {&Palette::frame_hovered, rgb(218, 224, 236), rgb(64, 64, 74)},
     {&Palette::frame_active, rgb(205, 214, 232), rgb(76, 76, 88)},
+    // A 1 px line, which anti-aliasing lightens on screen (128 drew as 154 at
+    // DPR 2): 5.7:1 on the white card as declared, about 4 as drawn; the
+    // dark one 6:1 on the dark card as declared.
+    {&Palette::control_edge, rgb(96, 100, 110), rgb(150, 150, 162)},
 };
 
 struct ButtonRow {
@@ -74,12 +78,9 @@ constexpr std::array<ImU32, 8> kHeadsDark = {rgb(110, 160, 230), rgb(240, 140, 7
                                              rgb(240, 100, 110), rgb(150, 140, 240)};
 
 // Training runs (1, 2, 4 heads): charcoal (light grey on dark), magenta,
-// amber-brown. Slots: subject red, complement blue, previous token violet,
-// coreference grey.
+// amber-brown.
 constexpr std::array<ImU32, 3> kRunsLight = {rgb(56, 56, 66), rgb(219, 41, 153), rgb(158, 112, 0)};
 constexpr std::array<ImU32, 3> kRunsDark = {rgb(210, 210, 218), rgb(240, 90, 190), rgb(225, 175, 50)};
-constexpr std::array<ImU32, 4> kSlotsLight = {rgb(204, 33, 38), rgb(26, 115, 191), rgb(128, 89, 179), rgb(140, 140, 140)};
-constexpr std::array<ImU32, 4> kSlotsDark = {rgb(240, 95, 95), rgb(90, 165, 240), rgb(175, 140, 230), rgb(170, 170, 170)};
 // Head colours as text: the light ones darkened (same hue) to a contrast of at
 // least 4.6 on a table's shaded row (#EBEBEB), 5.4 on the white card; the
 // dark ones already have 5.4 or more on the dark card.
@@ -94,7 +95,7 @@ Palette make(bool dark) {
   for (const ButtonRow& r : kButtons) p.*r.field = dark ? r.dark : r.light;
   p.heads = dark ? kHeadsDark : kHeadsLight;
   p.runs = dark ? kRunsDark : kRunsLight;
-  p.slots = dark ? kSlotsDark : kSlotsLight;
+  p.relations = p.heads;  // relationship r is dealt to head r (palette.h)
   p.heads_text = dark ? kHeadsDark : kHeadsTextLight;
   return p;
 }

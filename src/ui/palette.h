@@ -47,16 +47,25 @@ struct Palette {
   ButtonColors chip_off;    // the other token chips
   ButtonColors toggle_on;   // the focus preset in use, the weights choice in use
   ButtonColors play, pause;  // the train panel's play / pause button
-  // Inputs on a card (the train panel's seed, sliders, radio buttons).
+  // Inputs on a card (checkboxes, sliders, radio buttons, the seed field):
+  // their fill, and the edge that bounds them (contrast >= 3:1 against the
+  // card and the window, WCAG 1.4.11: a white box on a white card would not
+  // be seen).
   ImU32 frame, frame_hovered, frame_active;
+  ImU32 control_edge;
   // Colour maps.
   ImU32 diverging_low, diverging_mid, diverging_high;  // negative - zero - positive
   std::array<ImU32, 8> heads;  // head h's colour is heads[h % 8]
-  // Training runs of 1, 2 and 4 heads (none is a head colour), and the
-  // training task's related-token slots (subject, complement, previous
-  // token, coreference).
+  // Training runs of 1, 2 and 4 heads (none is a head colour).
   std::array<ImU32, 3> runs;
-  std::array<ImU32, 4> slots;
+  // One colour per relationship, the same in every view, in the order of
+  // enum Relation (subject, complement, previous token, antecedent, next
+  // token, object, self, first token). They are the head colours in that
+  // order, because the built weights deal relationship r to head r: the
+  // lesson's subject head is blue and its complement head orange, and so are
+  // the training task's subject and complement slots (its coreference slot
+  // is the antecedent's colour).
+  std::array<ImU32, 8> relations;
   std::array<ImU32, 8> heads_text;  // the same hues for text: contrast >= 4.5 on the card and on a table's shaded row
 };
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "imgui_internal.h"  // the last item's flags: is it disabled
 #include "ui/ui.h"
 #include "ui/views.h"
 
@@ -88,8 +89,13 @@ void text_disabled_wrapped(const char* fmt, ...) {
 }
 
 void section_title(const char* title, const char* help) {
+  // Wrapped before the help marker's room, so a long title in a narrow card
+  // takes two lines instead of widening the card.
+  const float marker_w = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
   ImGui::PushFont(fonts().bold);
+  ImGui::PushTextWrapPos(std::max(ImGui::GetCursorPosX() + 40.f, ImGui::GetContentRegionMax().x - marker_w));
   ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
   ImGui::PopFont();
   ImGui::SameLine();
   help_marker(help);
@@ -135,6 +141,42 @@ int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, floa
   if (ImGui::IsWindowHovered() && m.x >= a.x && m.x < b.x && m.y >= a.y && m.y < b.y)
     return std::clamp(static_cast<int>((m.x - a.x) / cw), 0, n - 1);
   return -1;
+}
+
+void push_control_frames(float edge) {
+  const Palette& pal = palette();
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, pal.frame);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, pal.frame_hovered);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, pal.frame_active);
+  ImGui::PushStyleColor(ImGuiCol_Border, pal.control_edge);
+  ImGui::PushStyleColor(ImGuiCol_BorderShadow, IM_COL32(0, 0, 0, 0));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, edge);
+}
+
+void pop_control_frames() {
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(5);
+}
+
+void record_control_frame(bool box) {
+  // A disabled control is drawn faded on purpose (WCAG 1.4.11 exempts it).
+  if (!ImGui::IsItemVisible() || (ImGui::GetCurrentContext()->LastItemData.InFlags & ImGuiItemFlags_Disabled)) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const float side = ImGui::GetFrameHeight();
+  if (box) layout().control_frames.emplace_back(a.x, a.y, a.x + side, a.y + side);
+  else layout().control_frames.emplace_back(a.x, a.y, b.x, b.y);
+}
+
+bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* lo, const void* hi, float width,
+                   ImGuiSliderFlags flags) {
+  push_control_frames();
+  ImGui::SetNextItemWidth(width);
+  // An empty format: nothing drawn on the slider (ImGui then does not round
+  // the value to a format either).
+  const bool changed = ImGui::SliderScalar(id, type, value, lo, hi, "", flags);
+  record_control_frame(false);
+  pop_control_frames();
+  return changed;
 }
 
 void record_visible_item(std::vector<ImVec4>& list) {
@@ -185,10 +227,12 @@ void LogStepAxis::draw_ticks(ImDrawList* dl, float y_top, float y_bottom, ImU32 
     const float xs = x(s);
     dl->AddLine(ImVec2(xs, y_top), ImVec2(xs, y_bottom), grid);
     if (s >= 1000000) std::snprintf(label, sizeof label, "%lldM", s / 1000000);
-    else if (s >= 1000) std::snprintf(label, sizeof label, "%lldk", s / 1000);
+    else if (s >= 10000) std::snprintf(label, sizeof label, "%lldk", s / 1000);
     else std::snprintf(label, sizeof label, "%lld", s);
     const float w = ImGui::CalcTextSize(label).x;
-    dl->AddText(ImVec2(xs - w * 0.5f, y_bottom + 2.f), text, label);
+    // Centred under its tick, but kept inside the axis's ends (the last
+    // label would run into what lies right of the plot).
+    dl->AddText(ImVec2(std::clamp(xs - w * 0.5f, x0 - w * 0.5f, x1 - w), y_bottom + 2.f), text, label);
   }
 }
 

@@ -107,6 +107,18 @@ void draw_text(ImDrawList* dl, ImVec2 pos, ImU32 color, std::string_view utf8) {
   dl->AddImage(im.texture, a, ImVec2(a.x + im.size.x, a.y + im.size.y));
 }
 
+void draw_text_up(ImDrawList* dl, ImVec2 start, ImU32 color, std::string_view utf8) {
+  // Drawn flat from `start`, then its vertices turned: offset (dx, dy)
+  // becomes (dy, -dx), so "right along the line" becomes "up".
+  const int first = dl->VtxBuffer.Size;
+  draw_text(dl, start, color, utf8);
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImVec2& p = dl->VtxBuffer[i].pos;
+    const float dx = p.x - start.x, dy = p.y - start.y;
+    p = ImVec2(start.x + dy, start.y - dx);
+  }
+}
+
 bool text_button(const char* id, std::string_view label, ImVec2 size) {
   if (font_can_draw(label)) {
     const std::string full = std::string(label) + "##" + id;

@@ -51,6 +51,11 @@ void text(std::string_view utf8, ImU32 color = 0);
 void text_wrapped(std::string_view utf8);
 // Like ImDrawList::AddText with the current font.
 void draw_text(ImDrawList* dl, ImVec2 pos, ImU32 color, std::string_view utf8);
+// draw_text turned a quarter turn to read upward: the first letter at
+// `start`, the line rising from there, the glyphs' tops to the left. It
+// covers x in [start.x, start.x + line height], y in [start.y - width, start.y]
+// (column labels under a heatmap).
+void draw_text_up(ImDrawList* dl, ImVec2 start, ImU32 color, std::string_view utf8);
 // Like ImGui::Button(label, size); `id` keeps the ImGui ID stable.
 bool text_button(const char* id, std::string_view label, ImVec2 size = ImVec2(0, 0));
 // A tooltip over the last item holding `utf8` (ImGui::SetItemTooltip).

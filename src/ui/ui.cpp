@@ -73,6 +73,20 @@ std::string layout_json() {
     std::snprintf(buf, sizeof buf, ",\"open\":[%.1f,%.1f,%.1f,%.1f]}", r.x, r.y, r.z, r.w);
     out += buf;
   }
+  {  // objects, not lists of labelled rects: a control's frame holds no text to measure
+    out += ",\"controls\":{";
+    const size_t start = out.size();
+    rects("frames", layout().control_frames);
+    out.erase(start, 1);
+    out += std::string("},\"attentionMode\":\"") + layout().attention_mode + "\"";
+    out += ",\"heatmap\":{";
+    const size_t grids = out.size();
+    rects("grids", layout().heatmap_grids);
+    out.erase(grids, 1);
+    const int* pin = layout().heatmap_pin;
+    std::snprintf(buf, sizeof buf, ",\"pin\":[%d,%d,%d]}", pin[0], pin[1], pin[2]);
+    out += buf;
+  }
   rects("attention", layout().attention_rects);
   rects("knockout", layout().knockout_rects);
   rects("tie", layout().tie_rects);
@@ -121,6 +135,7 @@ std::string layout_json() {
   rects("trainButtons", layout().train_buttons);
   rects("download", layout().download_rects);
   rects("weights", layout().weights_rects);
+  rects("weightsPlay", layout().weights_play);
   const ImVec4& c = layout().chart_rect;
   std::snprintf(buf, sizeof buf, ",\"trainChart\":{\"rect\":[%.1f,%.1f,%.1f,%.1f],\"runs\":[", c.x, c.y, c.z, c.w);
   out += buf;
@@ -239,9 +254,20 @@ ImU32 run_color(int heads, float alpha) {
   return with_alpha(palette().runs[i], alpha);
 }
 
+ImU32 relation_color(Relation r, float alpha) {
+  const auto& rel = palette().relations;
+  return with_alpha(rel[static_cast<size_t>(r) % rel.size()], alpha);
+}
+
+ImU32 relation_text_color(Relation r) {
+  const auto& text = palette().heads_text;  // relationship r has head r's colour (palette.h)
+  return text[static_cast<size_t>(r) % text.size()];
+}
+
 ImU32 slot_color(int slot, float alpha) {
-  const auto& slots = palette().slots;
-  return with_alpha(slots[static_cast<size_t>(slot) % slots.size()], alpha);
+  // The training task's slots are these relationships (engine/train/train_task.h).
+  constexpr Relation kSlots[] = {Relation::Subject, Relation::Complement, Relation::Previous, Relation::Antecedent};
+  return relation_color(kSlots[static_cast<size_t>(slot) % 4], alpha);
 }
 
 std::vector<float> token_columns(const Demo& demo) {
@@ -428,12 +454,17 @@ void draw_ui(Demo& demo) {
   layout().train_buttons.clear();
   layout().download_rects.clear();
   layout().weights_rects.clear();
+  layout().weights_play.clear();
   layout().chart_rect = {};
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;
   layout().attention_rects.clear();
   layout().knockout_rects.clear();
   layout().tie_rects.clear();
+  layout().control_frames.clear();
+  layout().attention_mode = "";
+  layout().heatmap_grids.clear();
+  for (int& v : layout().heatmap_pin) v = -1;
   layout().tour_choices.clear();
   layout().tour_number.clear();
   layout().tour_match.clear();

@@ -32,7 +32,13 @@ bool take_frame_request();
 // compact layout, in the order Value space, Tokens, Attention, Heatmap,
 // Heads hold, Concat, Steps); the training views' visible buttons:
 // "trainButtons" (play/pause, step, new seed), "download" (one per run),
-// "weights" (built, trained). Every list holds rects with a label inside.
+// "weights" (built, trained), "weightsPlay" (Play beside "not trained yet").
+// Every list holds rects with a label inside. Objects that are not labels:
+// "controls": {"frames": [...]} (every checkbox's or radio button's box and
+// every slider's or field's frame: views.h push_control_frames) and
+// "attentionMode": "columns" | "rows" | "" (the attention view's arrangement),
+// "heatmap": {"grids": [...] (one per head drawn), "pin": [head, row, column]
+// (the cell a click or tap pinned, -1s: none)}.
 // Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
 // diverged}], specialisationCells}, what the training charts drew (rect all
 // 0 when not drawn). Lets browser tests click through the real mouse path

@@ -2,16 +2,21 @@
 // the query to every key (thickness = weight, colour = head) and, per head, a
 // bar per token with its weight printed.
 //
-// Does: lay tokens out in columns when the sentence fits the width (arcs
-// above, one bar row per head below), else in rows (phones: one row per
-// token, arcs in a left gutter, one bar column per head). Every bar and arc
+// Does: lay tokens out in columns from a card 520 px wide (arcs above, one
+// bar row per head below; a long sentence's columns are squeezed to fit, its
+// names turned upward and its numbers left to the tooltip), and in rows below
+// that width (phones: one row per token, arcs in a left gutter, one bar
+// column per head). The arrangement depends on the card's width only, never
+// on the sentence's length (layout().attention_mode says which). Every bar and arc
 // is exactly w_h[query, j] from the Trace; hover shows it with 4 decimals.
-// Reports its labels' boxes in layout().attention_rects (the theme test
-// measures their contrast).
+// Reports its labels' boxes in layout().attention_rects, the token names
+// first, then the head captions (the theme test measures their contrast).
 // Does not: compute or rescale any weight.
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ui/text.h"
 #include "ui/views.h"
@@ -21,6 +26,8 @@ namespace headroom::ui {
 namespace {
 
 constexpr float kMinArcWeight = 0.02f;  // thinner arcs are noise on screen
+constexpr float kColumnsFrom = 520.f;   // card width (px) from which the view draws columns, rows below
+constexpr float kMaxTurnedName = 84.f;  // a name turned upward shows at most this much of itself
 
 float arc_thickness(float w) { return 1.f + 9.f * w; }
 
@@ -72,17 +79,35 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
       draw_arc(dl, a, b, j == q ? 24.f : bulge, head_color(h, 0.75f), arc_thickness(w));
     }
   }
+  // A name wider than its column (a long sentence squeezed into the card)
+  // is turned to read upward in a band under the arcs.
+  float band = line;
+  for (int j = 0; j < L; ++j) {
+    const float tw = text_size(tokens[static_cast<size_t>(j)].text).x;
+    if (tw > cols[static_cast<size_t>(j)] - 4.f) band = std::max(band, std::min(tw, kMaxTurnedName));
+  }
   for (int j = 0; j < L; ++j) {
     const std::string& name = tokens[static_cast<size_t>(j)].text;
     const float tw = text_size(name).x;
-    const ImU32 col = j == q ? palette().text : palette().text_faint;
-    if (j == q) dl->AddRectFilled(ImVec2(cx[static_cast<size_t>(j)] - tw * 0.5f - 5, base + 1),
-                                  ImVec2(cx[static_cast<size_t>(j)] + tw * 0.5f + 5, base + line + 5), palette().highlight, 4.f);
-    const ImVec2 at(cx[static_cast<size_t>(j)] - tw * 0.5f, base + 3);
-    draw_text(dl, at, col, name);
-    report_label(at, ImVec2(at.x + tw, at.y + line));
+    const ImU32 col = j == q ? palette().text : palette().text_secondary;  // both >= 4.5:1 on the card
+    const float c = cx[static_cast<size_t>(j)];
+    if (tw <= cols[static_cast<size_t>(j)] - 4.f) {
+      if (j == q) dl->AddRectFilled(ImVec2(c - tw * 0.5f - 5, base + 1), ImVec2(c + tw * 0.5f + 5, base + line + 5),
+                                    palette().highlight, 4.f);
+      const ImVec2 at(c - tw * 0.5f, base + 3);
+      draw_text(dl, at, col, name);
+      report_label(at, ImVec2(at.x + tw, at.y + line));
+    } else {
+      const float shown = std::min(tw, kMaxTurnedName);
+      if (j == q) dl->AddRectFilled(ImVec2(c - line * 0.5f - 3, base + 1), ImVec2(c + line * 0.5f + 3, base + shown + 6),
+                                    palette().highlight, 4.f);
+      dl->PushClipRect(ImVec2(c - line, base + 2), ImVec2(c + line, base + 3 + shown), true);
+      draw_text_up(dl, ImVec2(c - line * 0.5f, base + 3 + shown), col, name);
+      dl->PopClipRect();
+      report_label(ImVec2(c - line * 0.5f, base + 3), ImVec2(c + line * 0.5f, base + 3 + shown));
+    }
   }
-  ImGui::Dummy(ImVec2(width, arc_h + line + 8));
+  ImGui::Dummy(ImVec2(width, arc_h + band + 8));
 
   const float bar_h = H <= 2 ? 54.f : H == 4 ? 34.f : 24.f;
   for (int h = 0; h < H; ++h) {
@@ -105,7 +130,8 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
       char num[16];
       std::snprintf(num, sizeof num, "%.2f", w);
       const float tw = ImGui::CalcTextSize(num).x;
-      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
+      if (tw <= cw)  // a squeezed column keeps its number in the tooltip
+        dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
       if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
         weight_tooltip(demo, h, j, w);
     }
@@ -128,13 +154,15 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   const float col_w = std::max(24.f, (avail - gutter - name_w) / static_cast<float>(H));
   const float bars_x = o.x + gutter + name_w;
 
-  // Header: which head each column is.
+  // Header: which head each column is (reported after the token names, so
+  // both arrangements report the names first).
+  std::vector<std::pair<ImVec2, ImVec2>> headers;
   for (int h = 0; h < H; ++h) {
     char label[24];
     std::snprintf(label, sizeof label, H <= 4 ? "head %d" : "%d", h + 1);
     const ImVec2 at(bars_x + col_w * h + 2, o.y);
     dl->AddText(at, head_text_color(h), label);
-    report_label(at, ImVec2(at.x + ImGui::CalcTextSize(label).x, at.y + line));
+    headers.emplace_back(at, ImVec2(at.x + ImGui::CalcTextSize(label).x, at.y + line));
   }
   const float top = o.y + line + 6;
   for (int j = 0; j < L; ++j) {
@@ -159,6 +187,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
         weight_tooltip(demo, h, j, w);
     }
   }
+  for (const auto& [a, b] : headers) report_label(a, b);
   // Arcs from the query's row to every key's row, bulging left.
   const float ax = o.x + gutter - 8;
   for (int h = 0; h < H; ++h)
@@ -177,15 +206,25 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
 
 void view_attention(Demo& demo) {
   section_title("Attention from the selected token",
-                "a_h[q, j] = softmax_j( q_h . k_j / sqrt(d_head) ): one row of weights per head, summing to 1; "
-                "arc thickness and bar height = a_h[q, j]; outlined = that head's target.");
+                "Where each head looks from the selected token: one bar per token and head, as tall (or long) "
+                "as the weight the head gives that token, and an arc of that thickness; each head's weights "
+                "add up to 1. Outlined: the token that head should read (its target). Formula: a_h[q, j] = "
+                "softmax_j(q_h . k_j / sqrt(d_head)).");
   const std::vector<HeadReadout> readout = demo.scene.readout();
-  const std::vector<float> cols = token_columns(demo);
-  float total = 0;
-  for (float c : cols) total += c;
-  if (total <= ImGui::GetContentRegionAvail().x) {
+  // One arrangement per card width, whatever the sentence's length: columns
+  // (arcs above the names, a bar row per head) from kColumnsFrom px, squeezed
+  // to fit when the sentence is long; rows (a row per token) below.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (avail >= kColumnsFrom) {
+    std::vector<float> cols = token_columns(demo);
+    float total = 0;
+    for (float c : cols) total += c;
+    if (total > avail)
+      for (float& c : cols) c *= avail / total;
+    layout().attention_mode = "columns";
     draw_columns(demo, cols, readout);
   } else {
+    layout().attention_mode = "rows";
     draw_rows(demo, readout);
   }
 }

@@ -31,9 +31,12 @@ void strip_tooltip(int hovered, const char* what, const Vec& v) {
 
 void view_concat(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
-      open_view(demo, "Concatenation, then W_O",
-                "concat = [o_1 | ... | o_H] (1 x D, head h in columns h*d_head..(h+1)*d_head-1); "
-                "y = concat W_O = sum_h o_h W_O[h rows], so every head's result survives in its own coordinates.");
+      open_view(demo, "Heads side by side, then mixed",
+                "The heads' results for the selected token, laid side by side in one list of 128 numbers: "
+                "each head fills its own stretch, so none is averaged away. Then one matrix, W_O, mixes them "
+                "into the layer's output; each head's share of the output is drawn on its own row, and the "
+                "shares add up to it. Formulas: concat = [o_1 | ... | o_H] (1 x D, head h in columns "
+                "h*d_head..(h+1)*d_head-1); y = concat W_O = sum_h o_h W_O[h rows].");
   const AttentionWeights& w = demo.scene.weights();
   const std::vector<HeadReadout> readout = demo.scene.readout();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -46,10 +49,10 @@ void view_concat(Demo& demo) {
   const float scale = std::max(max_abs(concat), 1e-6f);
   if (label_w > 0) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("concat (1 x D)");
+    ImGui::TextUnformatted("side by side");
     ImGui::SameLine(label_w);
   } else {
-    ImGui::TextUnformatted("concat (1 x D)");
+    ImGui::TextUnformatted("side by side");
   }
   ImVec2 a = ImGui::GetCursorScreenPos();
   const int hovered = vector_strip(dl, ImVec2(a.x, a.y + line + 4), ImVec2(a.x + strip_w, a.y + line + 4 + strip_h),
@@ -73,7 +76,8 @@ void view_concat(Demo& demo) {
 
   // W_O's mix: one strip per head, then y.
   ImGui::Spacing();
-  text_disabled_wrapped("\xc3\x97 W_O (D x D): each head's block of rows turns its o_h into a part of y");
+  text_disabled_wrapped("mixed by W_O (\xc3\x97 W_O, D x D): each head's block of rows turns its result o_h into "
+                        "its share of the output y");
   Mat parts;  // row h = o_h W_O[rows of h], the engine's product taken apart
   output_parts(tr, w, q, parts);
   const Vec sum = parts.colwise().sum();
@@ -103,7 +107,7 @@ void view_concat(Demo& demo) {
   char ylabel[64];
   std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
   row(ylabel, palette().text, y, "y");
-  text_disabled_wrapped("the parts add up to the engine's y (largest difference %.1e); colours: blue < 0 < red",
+  text_disabled_wrapped("the shares add up to the engine's y (largest difference %.1e); colours: blue below 0, red above",
                         (sum - y).cwiseAbs().maxCoeff());
 }
 

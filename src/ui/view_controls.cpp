@@ -40,12 +40,17 @@ void view_lesson_controls(Demo& demo) {
   }
   same_line_if_fits(150.f, 14.f);
   bool tie = scene.tie_qk();
+  push_control_frames();
   if (ImGui::Checkbox("tie query = key", &tie)) demo.set_tie_qk(tie);
+  pop_control_frames();
   record_visible_item(layout().tie_rects);
+  record_control_frame(true);
   ImGui::SameLine();
   help_marker(
-      "knock out: head h's output is set to zero before W_O, so the final output no longer sees it. "
-      "tie: every head uses its W_Q as W_K too, so score(i -> j) = q_i . q_j / sqrt(d_head) = score(j -> i).");
+      "Knock out a head: its result is thrown away (set to zero) before the heads' results are mixed, so "
+      "the final output no longer sees it. Tie query = key: every head uses one matrix both to ask and to "
+      "be found, so token i scores token j exactly as j scores i. Formulas: knocked out, o_h = 0 before "
+      "W_O; tied, W_K = W_Q and score(i -> j) = q_i . q_j / sqrt(d_head) = score(j -> i).");
   ImGui::PopStyleVar(2);
 
   // What the final output carries of each of the query's two lesson targets.
@@ -60,10 +65,10 @@ void view_lesson_controls(Demo& demo) {
   text_wrapped(line);
   ImGui::SameLine();
   help_marker(
-      "carried, 0 to 1, per target t: map the final output back through W_O to the heads' slices; write "
-      "each head's slice as a mix a_1 v_1 + a_2 v_2 of the two targets' value vectors (least squares); "
-      "carried = the largest a_t over the heads. 1: some head holds t's whole value; 0.5: half of it "
-      "(a split); 0: no head holds any (knocked out, or never read).");
+      "How much of each target's value the final output still holds, from 0 to 1. 1: some head holds the "
+      "target's whole value; 0.5: half of it (a split); 0: no head holds any of it (knocked out, or never "
+      "read). How: map the final output back through W_O to the heads' slices, write each slice as a mix "
+      "a_1 v_1 + a_2 v_2 of the two targets' values (least squares), and take the largest a_t over the heads.");
 }
 
 }  // namespace headroom::ui

@@ -1,43 +1,62 @@
 // view_focus.cpp: [8] the single head's focus: the lesson's three bad options
-// as one-click presets ("all on one", "split", "spread") plus a slider.
+// as one-click presets ("all on one", "split", "spread") plus a slider with
+// its value beside it.
 //
 // Does: call Demo::set_focus (the engine rebuilds the single head's W_Q from
-// it; weights still come out of the softmax). Shown only with one head and
-// the built weights (trained weights say so instead).
+// it; weights still come out of the softmax). The row is drawn at every head
+// count, so nothing below it moves when the heads change: it works with one
+// head and the built weights, and is shown disabled otherwise, its label
+// saying why (more heads: each relationship has a head of its own; trained
+// weights: the split is whatever training found).
 // Does not: touch any weight itself.
 #include <cmath>
+#include <cstdio>
 
 #include "ui/views.h"
 
 namespace headroom::ui {
 
 void view_focus(Demo& demo) {
-  if (demo.scene.heads() != 1) return;
-  if (demo.scene.weights_overridden()) {  // trained: the split is whatever training found
-    ImGui::TextDisabled("focus shapes the built weights only: the trained head splits its weight as training left it");
-    return;
-  }
+  const bool trained = demo.scene.weights_overridden();
+  const bool usable = demo.scene.heads() == 1 && !trained;
   struct Preset { const char* label; float focus; };
   static const Preset presets[] = {{"all on one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
   const float focus = demo.scene.focus();
+  // Why the row is disabled: its label says it in a few words, the label's tooltip in full.
+  const char* why = trained ? "focus shapes the built weights only: a trained head splits its weight as training left it"
+                            : "focus is for one head holding two relationships; with more heads each relationship "
+                              "has a head of its own (press 1 to try it)";
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("One head can only:");
+  ImGui::TextUnformatted(usable ? "One head can only:" : trained ? "Built weights only:" : "With 1 head only:");
+  if (!usable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why);
+  ImGui::BeginDisabled(!usable);
   for (const Preset& p : presets) {
     same_line_if_fits(ImGui::CalcTextSize(p.label).x + 2 * ImGui::GetStyle().FramePadding.x);
-    const bool on = std::fabs(focus - p.focus) < 1e-3f;
+    const bool on = usable && std::fabs(focus - p.focus) < 1e-3f;
     if (on) push_button_colors(palette().toggle_on);
     if (ImGui::Button(p.label)) demo.set_focus(p.focus);
     if (on) ImGui::PopStyleColor(4);
   }
   float f = focus;
-  same_line_if_fits(160.f);
-  ImGui::SetNextItemWidth(std::fmin(220.f, std::fmax(120.f, ImGui::GetContentRegionAvail().x - 40.f)));
-  if (ImGui::SliderFloat("##focus", &f, 0.f, 1.f, "focus %.2f")) demo.set_focus(f);
+  char value[24];
+  std::snprintf(value, sizeof value, "focus %.2f", static_cast<double>(f));
+  const float value_w = ImGui::CalcTextSize("focus 0.00").x + ImGui::GetStyle().ItemSpacing.x;
+  same_line_if_fits(120.f + value_w);
+  const float width = std::fmin(220.f, std::fmax(100.f, ImGui::GetContentRegionAvail().x - value_w - 30.f));
+  const float lo = 0.f, hi = 1.f;
+  if (slider_beside("##focus", ImGuiDataType_Float, &f, &lo, &hi, width)) {
+    demo.set_focus(f);
+    std::snprintf(value, sizeof value, "focus %.2f", static_cast<double>(f));
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted(value);
+  ImGui::EndDisabled();
   ImGui::SameLine();
   help_marker(
-      "one head holding two relationships: focus 0 puts all its weight on the first target and "
-      "loses the second; 0.5 splits it, out = 0.5 v_a + 0.5 v_b, the midpoint; 1 spreads it "
-      "thin, out = mean of all v_j. The engine sets W_Q from focus; softmax makes the weights.");
+      "How one head shares its weight between the two tokens it should read. At 0 it puts all of it on the "
+      "first and loses the second; at 0.5 it splits it and outputs the midpoint of their values, "
+      "0.5 v_a + 0.5 v_b; at 1 it spreads it thin over every token and outputs their average (mush). "
+      "The engine turns focus into the head's W_Q; the softmax still makes the weights.");
 }
 
 }  // namespace headroom::ui

@@ -1,5 +1,6 @@
 // view_heads_control.cpp: [2] the 1 / 2 / 4 / 8 heads control, the most
-// prominent control on screen, with d_model and d_head = d_model / H.
+// prominent control on screen, with what each head gets in plain words:
+// "each head gets 128 / 2 = 64 numbers (d_head)".
 //
 // Does: big buttons (keys 1, 2, 4, 8 do the same, see ui.cpp); records each
 // button's rectangle in layout() so tests can click them for real.
@@ -42,7 +43,7 @@ void view_heads_control(Demo& demo) {
   // The shapes beside the buttons when they fit there, else under them; the
   // keys' hint only in the full layout (a course page's frame is short).
   char shapes[96];
-  std::snprintf(shapes, sizeof shapes, "d_model = %d   d_head = d_model / H = %d", demo.scene.d_model(),
+  std::snprintf(shapes, sizeof shapes, "each head gets %d / %d = %d numbers (d_head)", demo.scene.d_model(), heads,
                 demo.scene.d_head());
   const char* keys = "keys 1 2 4 8 \xc2\xb7 left/right arrows move the query";
   const bool show_keys = !compact_layout();
@@ -55,9 +56,12 @@ void view_heads_control(Demo& demo) {
   ImGui::EndGroup();
   ImGui::SameLine();
   help_marker(
-      "head h: out_h = softmax(Q_h K_h^T / sqrt(d_head)) V_h, with its own W_Q, W_K, W_V of "
-      "d_model x d_head (d_head = d_model / H); the heads' outputs are concatenated and mixed by W_O. "
-      "Keys: 1 2 4 8 set the heads, left/right arrows move the query.");
+      "Each token is a list of 128 numbers (d_model). The heads share them out: with H heads each head "
+      "works with 128 / H of them (d_head), with its own three matrices to pick what to compare and what "
+      "to read. Each head makes its own weighted average; the heads' results are placed side by side and "
+      "mixed by one more matrix, W_O. Formula: out_h = softmax(Q_h K_h^T / sqrt(d_head)) V_h, with W_Q, "
+      "W_K, W_V of d_model x d_head; d_head = d_model / H. Keys: 1 2 4 8 set the heads, left/right "
+      "arrows move the query.");
 }
 
 }  // namespace headroom::ui

@@ -3,13 +3,17 @@
 //
 // Does: ask the platform's heatmap renderer (heatmap_texture, views.h) for a texture at
 // the image's physical pixel size (crisp at any devicePixelRatio), show it
-// with ImGui::Image, label rows with tokens, frame the query's row, show the
-// exact weight of the hovered cell; clicking a row makes it the query. A
+// with ImGui::Image, name rows with tokens beside them and columns (keys)
+// with tokens turned a quarter to read upward below them, frame the query's
+// row, show the exact weight of the hovered cell; a click or a tap on a cell
+// pins it: outlined, its weight written on a line under the grids (a phone
+// cannot hover), and its row becomes the query. A
 // colour bar of the same program shows the scale 0..1. For a right-to-left
 // sentence the columns (keys) run right to left, as its token strip does.
 // Does not: compute or rescale weights (cell colour = viridis(a_h[i, j])).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "ui/text.h"
 #include "ui/views.h"
@@ -31,23 +35,49 @@ ImTextureID legend_texture(int px_w, int px_h) {
 
 }  // namespace
 
+namespace {
+
+// The cell a click or tap pinned (a phone has no hover): head, row, column,
+// for the sentence it was read on (its token count), -1: none.
+struct PinnedCell {
+  int head = -1, row = -1, col = -1, tokens = 0;
+};
+PinnedCell& pinned() {
+  static PinnedCell c;
+  return c;
+}
+
+}  // namespace
+
 void view_heatmap(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
       open_view(demo, "Every token's attention, per head",
-                "A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L: row i = query token i, column j = key token j, "
-                "colour = viridis(a_ij) from 0 to 1; each row sums to 1. The framed row is the selected token.");
+                "Each square is a grid of weights: row i is the token that looks, column j the token it takes "
+                "from, and the colour says how much (dark 0, yellow 1); every row adds up to 1. The framed "
+                "row is the selected token. Tap or click a square to read it (and to select that row's token). "
+                "Formula: A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L, colour = viridis(a_ij).");
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  text_disabled_wrapped("rows: the token that looks \xc2\xb7 columns (names below): the token it reads");
 
   const bool rtl = tokens_rtl(demo);
   float label_w = 0;
   for (const Token& t : tokens) label_w = std::max(label_w, text_size(t.text).x);
+  const float name_room = std::min(label_w, 84.f);  // the column labels' band below each grid
   label_w = std::min(label_w + 8.f, 90.f);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = 16.f;
   const float min_img = 150.f;
   const int per_row = std::max(1, std::min(H, static_cast<int>((avail + gap) / (label_w + min_img + gap))));
   const float img = std::floor(std::min((avail - gap * (per_row - 1)) / per_row - label_w, 300.f));
+  const float lh = ImGui::GetTextLineHeight();
+  const float cell = img / static_cast<float>(L);
+  // Names when a row or column is tall (wide) enough to read one; else every
+  // k-th column, so the key axis is still named.
+  const bool row_names = cell >= lh * 0.8f;
+  const int col_every = std::max(1, static_cast<int>(std::ceil(lh * 0.9f / cell)));
+  PinnedCell& pin = pinned();
+  if (pin.tokens != L || pin.head >= H) pin = PinnedCell{};
 
   for (int h = 0; h < H; ++h) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
@@ -57,9 +87,8 @@ void view_heatmap(Demo& demo) {
     ImGui::Text("Head %d", h + 1);
     ImGui::PopStyleColor();
     const ImVec2 o = ImGui::GetCursorScreenPos();
-    const float cell = img / static_cast<float>(L);
-    // Row labels (queries), right-aligned, only when rows are tall enough to read.
-    if (cell >= ImGui::GetTextLineHeight() * 0.8f)
+    // Row labels (the tokens that look), right-aligned beside their rows.
+    if (row_names)
       for (int i = 0; i < L; ++i) {
         const std::string& name = tokens[static_cast<size_t>(i)].text;
         const ImVec2 ts = text_size(name);
@@ -79,22 +108,67 @@ void view_heatmap(Demo& demo) {
       ImGui::Dummy(ImVec2(img, img));
       dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, "WebGL refused the heatmap shader");
     }
+    const ImVec2 a = ImGui::GetItemRectMin();
+    layout().heatmap_grids.emplace_back(a.x, a.y, a.x + img, a.y + img);
+    const auto cell_at = [&, last = L - 1](ImVec2 m, int* i, int* j) {  // (a lambda cannot capture a binding)
+      *i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, last);
+      const int column = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, last);
+      *j = rtl ? last - column : column;
+    };
     if (ImGui::IsItemHovered()) {
-      const ImVec2 m = ImGui::GetIO().MousePos, a = ImGui::GetItemRectMin();
-      const int i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, L - 1);
-      const int column = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, L - 1);
-      const int j = rtl ? L - 1 - column : column;
+      int i = 0, j = 0;
+      cell_at(ImGui::GetIO().MousePos, &i, &j);
       char num[48];
       std::snprintf(num, sizeof num, " = %.4f", tr.heads[static_cast<size_t>(h)].weights(i, j));
       const std::string& ti = tokens[static_cast<size_t>(i)].text;
-      ImGui::BeginTooltip();
-      text("head " + std::to_string(h + 1) + ": " + ti + " \xe2\x86\x92 " + tokens[static_cast<size_t>(j)].text + num);
-      text("(click: make " + ti + " the query)");
-      ImGui::EndTooltip();
-      if (ImGui::IsItemClicked()) demo.select_token(i);
+      if (ImGui::GetIO().MouseSource != ImGuiMouseSource_TouchScreen) {
+        ImGui::BeginTooltip();
+        text("head " + std::to_string(h + 1) + ": " + ti + " \xe2\x86\x92 " + tokens[static_cast<size_t>(j)].text + num);
+        text("(click: read it below, and make " + ti + " the query)");
+        ImGui::EndTooltip();
+      }
+      if (ImGui::IsItemClicked()) {
+        pin = PinnedCell{h, i, j, L};
+        demo.select_token(i);
+      }
     }
+    // The pinned cell, outlined.
+    if (pin.head == h) {
+      const int column = rtl ? L - 1 - pin.col : pin.col;
+      const ImVec2 c0(a.x + cell * column, a.y + cell * pin.row);
+      dl->AddRect(c0, ImVec2(c0.x + cell, c0.y + cell), palette().point_ring, 0.f, 0, 2.f);
+      dl->AddRect(ImVec2(c0.x - 1, c0.y - 1), ImVec2(c0.x + cell + 1, c0.y + cell + 1), palette().marker_edge, 0.f, 0, 1.f);
+    }
+    // Column labels (the tokens read), turned to read upward under their columns.
+    const ImVec2 band(a.x, a.y + img + 3.f);
+    dl->PushClipRect(ImVec2(band.x - 2.f, band.y), ImVec2(band.x + img + lh, band.y + name_room + 2.f), true);
+    for (int j = 0; j < L; j += col_every) {
+      const std::string& name = tokens[static_cast<size_t>(j)].text;
+      const float tw = std::min(text_size(name).x, name_room);
+      const int column = rtl ? L - 1 - j : j;
+      const float cx = a.x + cell * (column + 0.5f);
+      draw_text_up(dl, ImVec2(cx - lh * 0.5f, band.y + tw), j == q ? palette().text : palette().text_faint, name);
+    }
+    dl->PopClipRect();
+    ImGui::SetCursorScreenPos(ImVec2(o.x, band.y));
+    ImGui::Dummy(ImVec2(label_w + img, name_room + 4.f));
     ImGui::PopID();
     ImGui::EndGroup();
+  }
+
+  layout().heatmap_pin[0] = pin.head;
+  layout().heatmap_pin[1] = pin.row;
+  layout().heatmap_pin[2] = pin.col;
+  // The pinned cell's reading, on a line of its own (always there, so
+  // nothing moves when a cell is tapped).
+  if (pin.head >= 0) {
+    char num[48];
+    std::snprintf(num, sizeof num, " takes %.4f of its weight from ",
+                  tr.heads[static_cast<size_t>(pin.head)].weights(pin.row, pin.col));
+    text("head " + std::to_string(pin.head + 1) + ": " + tokens[static_cast<size_t>(pin.row)].text + num +
+         tokens[static_cast<size_t>(pin.col)].text);
+  } else {
+    ImGui::TextDisabled("tap or click a square's cell to read its weight here");
   }
 
   // Colour bar: the same program over a 0..1 ramp.

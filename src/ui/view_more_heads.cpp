@@ -17,8 +17,12 @@ namespace headroom::ui {
 
 void view_more_heads(Demo& demo) {
   section_title("What each head holds",
-                "each relationship is a bilinear form x_i W_Q W_K^T x_j that peaks at its target; with H heads "
-                "they are dealt out one per head; cos = cos(o_h, v_target), nearest = argmax_j cos(o_h, v_j).");
+                "Each head is built to look for one relationship (the verb's subject, the token before, ...): "
+                "its matrices give that relationship's target the highest score. With H heads they are dealt "
+                "out one per head; one head has to hold two at once. Similarity: how closely the head's output "
+                "points the same way as the target's value (1 = same direction); nearest: the token whose value "
+                "it is most similar to. In symbols: relationship = bilinear form x_i W_Q W_K^T x_j; similarity "
+                "= cos(o_h, v_target); nearest = argmax_j cos(o_h, v_j).");
   const std::vector<HeadReadout> readout = demo.scene.readout();
   const auto& tokens = demo.scene.tokens();
   const int H = demo.scene.heads();
@@ -28,7 +32,7 @@ void view_more_heads(Demo& demo) {
   ImGui::TableSetupColumn("head");
   ImGui::TableSetupColumn("relationship");
   ImGui::TableSetupColumn("target (weight)");
-  ImGui::TableSetupColumn("cos");
+  ImGui::TableSetupColumn("similarity");
   if (!narrow) ImGui::TableSetupColumn("nearest token");
   ImGui::TableHeadersRow();
   for (int h = 0; h < H; ++h) {
@@ -55,7 +59,7 @@ void view_more_heads(Demo& demo) {
       if (!narrow) {
         ImGui::TableNextColumn();
         if (k == 0) {
-          std::snprintf(num, sizeof num, " (cos %.2f)", r.nearest_cos);
+          std::snprintf(num, sizeof num, " (%.2f)", r.nearest_cos);
           text(tokens[static_cast<size_t>(r.nearest)].text + num);
         }
       }

@@ -1,6 +1,7 @@
 // view_readout.cpp: [5] the readout: one plain sentence saying what each
 // head's output holds, e.g. "1 head: said = 0.49 researcher + 0.47 it; its
-// output is close to neither (cos 0.64 / 0.64)".
+// output is close to neither (similarity 0.64 / 0.64; cos, 1 = same
+// direction)".
 //
 // Does: show describe.h's sentence in a large font, first thing under the
 // heads control, then which weights made it (built, or the trained run:
@@ -16,7 +17,9 @@ namespace headroom::ui {
 
 void view_readout(Demo& demo) {
   begin_card("##readout", palette().readout_card);
-  const std::string sentence = readout_sentence(demo.scene);
+  // The compact layout (a course page's frame, a phone) leaves the gloss of
+  // "similarity" to the help marker: one line less above its one view.
+  const std::string sentence = readout_sentence(demo.scene, !compact_layout());
   ImGui::PushFont(fonts().medium);
   // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
   // splits "0.64" across two lines in a narrow frame. Tokens the font lacks:
@@ -32,8 +35,11 @@ void view_readout(Demo& demo) {
   ImGui::PopFont();
   ImGui::SameLine();
   help_marker(
-      "weights: a_j = softmax_j(q . k_j / sqrt(d_head)); a head's output o = sum_j a_j v_j; "
-      "\"reads X\" when cos(o, v_X) >= 0.90, cos(a, b) = a . b / (|a| |b|).");
+      "The weights are how much the selected token takes from each token (they add up to 1); a head's "
+      "output is the weighted average of the tokens' values. Similarity compares two vectors' directions: "
+      "1 = the same direction, 0 = unrelated. A head \"reads X\" when its output's similarity to X's value "
+      "is at least 0.90. Formulas: a_j = softmax_j(q . k_j / sqrt(d_head)); o = sum_j a_j v_j; "
+      "similarity = cos(a, b) = a . b / (|a| |b|).");
   // Which weights produced it: built, or a named training run.
   // The compact layout (a course page's frame) says it only when the
   // weights are not the built ones: its lines are the value space's room.

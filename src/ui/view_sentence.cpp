@@ -23,8 +23,11 @@ void view_sentence_strip(Demo& demo) {
   const std::vector<HeadReadout> readout = demo.scene.readout();
 
   section_title("Sentence",
-                "tokens x_1..x_L (L x d_model); the selected token is the query: its row q_h = x W_Q^h "
-                "is compared with every key k_j = x_j W_K^h. A mark under a token: that head's target.");
+                "The sentence's words and marks (tokens). The selected token asks the question (the query): "
+                "each head compares it with every token to decide how much to take from each. A mark under "
+                "a token: that head's target. The buttons below name the selected token's relationships "
+                "and their targets, each in its relationship's colour. In symbols: tokens x_1..x_L "
+                "(L x d_model); q_h = x W_Q^h is compared with every key k_j = x_j W_K^h.");
   ImGui::SameLine();
   ImGui::TextDisabled(vs.reassign >= 0 ? "click the token that should be the new target"
                                        : "click a token to make it the query");
@@ -115,9 +118,10 @@ void view_sentence_strip(Demo& demo) {
       const std::string id = "rel" + std::to_string(static_cast<int>(rel));
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < text_size(label).x + 24) ImGui::NewLine();
-      ImGui::PushStyleColor(ImGuiCol_Button, armed ? head_color(h) : head_color(h, 0.15f));
-      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, head_color(h, 0.35f));
-      ImGui::PushStyleColor(ImGuiCol_Text, armed ? palette().on_color : head_color(h));
+      // The relationship's colour, the same in every view (palette.h).
+      ImGui::PushStyleColor(ImGuiCol_Button, armed ? relation_color(rel) : relation_color(rel, 0.15f));
+      ImGui::PushStyleColor(ImGuiCol_ButtonHovered, relation_color(rel, 0.35f));
+      ImGui::PushStyleColor(ImGuiCol_Text, armed ? palette().on_color : relation_text_color(rel));
       ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
       const bool clicked = text_button(id.c_str(), label);
       ImGui::PopStyleVar();

@@ -50,7 +50,9 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
   const LogStepAxis axis(a.x, b.x, max_step);
   const ImU32 grid = palette().guide;
   dl->AddRectFilled(a, b, palette().panel);
-  dl->AddRect(a, b, head_color(h, 0.9f), 0.f, 0, 1.5f);
+  // A neutral frame: the lines inside are coloured by relationship, and a
+  // head-coloured frame would clash with them (head 1 is the subject's blue).
+  dl->AddRect(a, b, palette().rule, 0.f, 0, 1.f);
   dl->AddLine(ImVec2(a.x, a.y + (b.y - a.y) * 0.5f), ImVec2(b.x, a.y + (b.y - a.y) * 0.5f), grid);
   const auto Y = [&](float v) { return b.y - std::clamp(v, 0.f, 1.f) * (b.y - a.y); };
 
@@ -88,7 +90,7 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
     std::snprintf(title, sizeof title, "head %d: %s %.2f?", h + 1, task_slot_name(best), top);
   }
   dl->PushClipRect(p, ImVec2(p.x + w, p.y + lh + 2.f), true);
-  dl->AddText(p, head_text_color(h), title);
+  dl->AddText(p, palette().text, title);
   dl->PopClipRect();
   if (ImGui::IsItemHovered()) {
     if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0)
@@ -107,11 +109,13 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
 
 void view_specialisation(Demo& demo) {
   section_title("Which token each head attends to, as it trains",
-                "weightOn[h][r] = mean over held-out examples of a_{q, target_r}, head h's softmax weight "
-                "a = softmax(q k^T / sqrt(d_head)) from the query to its r-th related token, at each evaluated "
-                "step (x = log10(1 + step)). Each head's title names the slot it puts most weight on now, with "
-                "that weight; it has picked that slot from the step after which the weight stays >= 0.5 (dashed "
-                "mark), and a '?' says it has not. Rows marked tied: W_K = W_Q.");
+                "For every run and each of its heads: how much weight the selected token puts on each of its "
+                "related tokens, on average over held-out examples, as training goes on (one line per "
+                "relationship, in that relationship's colour everywhere). Each head's title names the "
+                "relationship it puts most weight on now, with that weight; once the weight stays at 0.5 or "
+                "more the head has picked it (the dashed mark shows from when), and a '?' says it has not "
+                "yet. Rows marked tied: query and key share one matrix. In symbols: weightOn[h][r] = mean of "
+                "a_{q, target_r}, a = softmax(q k^T / sqrt(d_head)); x = log10(1 + step).");
   const app::Training& tr = demo.training;
   const Trainer& t = tr.trainer();
   const int R = t.relations();
@@ -130,17 +134,19 @@ void view_specialisation(Demo& demo) {
   }
   const char* what = "weight (0 .. 1) the query puts on each related token";
   same_line_if_fits(ImGui::CalcTextSize(what).x, 16.f);
-  ImGui::TextDisabled("%s", what);
+  text_disabled_wrapped("%s", what);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = 64.f;
   int max_heads = 1;
   for (const TrainRun& run : t.runs()) max_heads = std::max(max_heads, run.heads);
   const bool phone = avail < 520.f;
-  const int per_row = phone ? 2 : max_heads;
+  // A phone: one cell a row, so each head's title ("head 1: complement
+  // 0.97") fits its cell (two a row cut it at 360 px).
+  const int per_row = phone ? 1 : max_heads;
   const float cell_w = std::max(90.f, (avail - label_w) / static_cast<float>(per_row) - 8.f);
   const float cell_h = phone ? 76.f : 88.f;
-  const long long max_step = std::max<int64_t>(10, shown_step);
+  const long long max_step = std::max<int64_t>(1000, shown_step);  // as the loss chart's axis
   int cells = 0;
   for (const TrainRun& run : t.runs()) {
     int last = -1;
@@ -167,7 +173,7 @@ void view_specialisation(Demo& demo) {
   }
   layout().specialisation_cells = cells;
   if (R >= 2)
-    ImGui::TextDisabled("one head has one query: it can rise toward one related token only by leaving the others");
+    text_disabled_wrapped("one head has one query: it can rise toward one related token only by leaving the others");
 }
 
 }  // namespace headroom::ui

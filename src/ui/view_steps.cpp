@@ -1,6 +1,7 @@
 // view_steps.cpp: [7] the forward pass one step at a time for the selected
 // token: Q, K, scaled scores, softmax, weighted sum, concat, W_O; each with
-// its formula, the shapes with this scene's numbers, and the query's values.
+// one sentence saying what it does, then its formula, the shapes with this
+// scene's numbers, and the query's values.
 //
 // Does: read every number from the Trace (Q, K, V, scores, weights, out,
 // concat, y) and show it; vectors as a strip of coloured cells (hover: the
@@ -21,6 +22,19 @@ namespace {
 
 const char* kStepNames[] = {"Q", "K", "scores", "softmax", "weighted sum", "concat", "W_O"};
 constexpr int kSteps = 7;
+// What each step does, in one sentence a first-week student can follow; the
+// step's formula and shapes come after it.
+const char* kStepSentences[kSteps] = {
+    "Each head turns every token into a query: a short list of numbers saying what that token is looking for.",
+    "Each head also turns every token into a key: a list of numbers saying what that token can be found by.",
+    "The selected token's query is compared with every key, one score per token: the better the match, the "
+    "higher the score.",
+    "The scores become weights between 0 and 1 that add up to 1, so the best matches get most of the weight.",
+    "Each head takes a weighted average of the tokens' values (what each token hands on): its one result "
+    "for the selected token.",
+    "The heads' results are laid side by side in one long list, so no head's result is averaged away.",
+    "One last matrix mixes the side-by-side results into the layer's output for the selected token.",
+};
 
 // ImGui::Text through text.h: the arguments may hold any script.
 void text_printf(const char* fmt, ...) IM_FMTARGS(1);
@@ -83,8 +97,11 @@ void token_row(const Demo& demo, const float* v, const char* fmt, int highlight_
 void view_steps(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
       open_view(demo, "Step through the forward pass",
-                "Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h; S_h = Q_h K_h^T / sqrt(d_head); A_h = softmax(S_h); "
-                "O_h = A_h V_h; C = [O_1 | ... | O_H]; Y = C W_O.");
+                "The layer's work for the selected token, one step at a time, with the engine's own numbers: "
+                "queries and keys, their match scores, the weights, each head's weighted average, the heads "
+                "side by side, and the final mix. Formulas: Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h; "
+                "S_h = Q_h K_h^T / sqrt(d_head); A_h = softmax(S_h); O_h = A_h V_h; C = [O_1 | ... | O_H]; "
+                "Y = C W_O.");
   ViewState& vs = view_state();
   vs.step = std::clamp(vs.step, 0, kSteps - 1);
   vs.step_head = std::clamp(vs.step_head, 0, H - 1);
@@ -122,6 +139,9 @@ void view_steps(Demo& demo) {
   const std::string qname = tokens[static_cast<size_t>(q)].text;
   ImGui::Spacing();
   char shape[160];
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextUnformatted(kStepSentences[vs.step]);
+  ImGui::PopTextWrapPos();
   ImGui::PushFont(fonts().medium);
   switch (vs.step) {
     case 0: ImGui::TextUnformatted("Q_h = X W_Q^h"); break;

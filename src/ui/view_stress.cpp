@@ -34,16 +34,24 @@ constexpr int kStressSlot = 96;  // heatmap slot (views use 0..H-1 and 64)
 void view_stress(Demo& demo) {
   StressView& st = stress_view();
   section_title("Stress: the engine at real sizes",
-                "Every frame: the full forward pass Y = concat_h(softmax(Q_h K_h^T / sqrt(d_head)) V_h) W_O for L tokens; "
-                "FLOPs = 2 L D^2 * 4 + 4 L^2 D; time = median of the last 60 frames.");
+                "The sentence repeated up to 512 tokens, and the whole layer worked out again every frame, to "
+                "show how fast the engine is at sizes real models use. Time = the median of the last 60 "
+                "frames. Formulas: Y = concat_h(softmax(Q_h K_h^T / sqrt(d_head)) V_h) W_O for L tokens; "
+                "FLOPs = 2 L D^2 * 4 + 4 L^2 D.");
   bool on = demo.scene.stress() > 0;
   if (on) st.tokens = demo.scene.stress();  // may be switched on elsewhere (JS API, link)
+  push_control_frames();
   if (ImGui::Checkbox("recompute every frame", &on)) demo.set_stress(on ? st.tokens : 0);
-  ImGui::SameLine(0, 16);
-  ImGui::SetNextItemWidth(std::min(260.f, ImGui::GetContentRegionAvail().x * 0.5f));
-  if (ImGui::SliderInt("tokens", &st.tokens, 12, SceneConfig::kMaxStressTokens, "%d", ImGuiSliderFlags_AlwaysClamp) &&
-      on)
+  record_control_frame(true);
+  pop_control_frames();
+  same_line_if_fits(200.f, 16.f);
+  const int lo = 12, hi = SceneConfig::kMaxStressTokens;
+  const float width = std::min(260.f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("512 tokens").x - 16.f);
+  if (slider_beside("##stress_tokens", ImGuiDataType_S32, &st.tokens, &lo, &hi, std::max(80.f, width),
+                    ImGuiSliderFlags_AlwaysClamp) && on)
     demo.set_stress(st.tokens);
+  ImGui::SameLine();
+  ImGui::Text("%d tokens", st.tokens);
   if (!on) {
     ImGui::TextDisabled("off: the sentence repeated up to %d tokens, recomputed every frame", SceneConfig::kMaxStressTokens);
     return;
@@ -55,12 +63,16 @@ void view_stress(Demo& demo) {
   const double gflops = ms > 0 ? (8.0 * L * D * D + 4.0 * L * L * D) / (ms * 1e6) : 0;
   const int H = demo.scene.heads();
   st.head = std::clamp(st.head, 0, H - 1);
-  ImGui::Text("%d tokens, D = %d, H = %d: %.3f ms per forward (%.1f GFLOP/s), %s kernels",
-              static_cast<int>(L), static_cast<int>(D), H, ms, gflops, backend_name(default_backend()));
+  ImGui::Text("%d tokens of %d numbers (D), %d head%s: %.3f ms per forward pass (%.1f GFLOP/s), %s kernels",
+              static_cast<int>(L), static_cast<int>(D), H, H == 1 ? "" : "s", ms, gflops,
+              backend_name(default_backend()));
   if (H > 1) {
     int shown = st.head + 1;  // heads are numbered from 1 on screen
-    ImGui::SetNextItemWidth(160.f);
-    if (ImGui::SliderInt("##stress_head", &shown, 1, H, "head %d", ImGuiSliderFlags_AlwaysClamp)) st.head = shown - 1;
+    const int first = 1;
+    if (slider_beside("##stress_head", ImGuiDataType_S32, &shown, &first, &H, 160.f, ImGuiSliderFlags_AlwaysClamp))
+      st.head = shown - 1;
+    ImGui::SameLine();
+    ImGui::Text("head %d", st.head + 1);
   }
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   const float side = std::min(ImGui::GetContentRegionAvail().x, 520.f);

@@ -29,6 +29,7 @@
 
 #include "engine/common/random.h"
 #include "ui/palette.h"
+#include "ui/text.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -36,6 +37,9 @@ namespace headroom::ui {
 namespace {
 
 using app::Training;
+
+// The loss chart's step axis reaches at least this far (ticks 1 .. 1000).
+constexpr int64_t kChartMinSteps = 1000;
 
 // Why a tie costs where a relationship has a direction, and why it should
 // not on coreference by agreement (shown by the tie's help marker).
@@ -64,7 +68,9 @@ int64_t next_seed(int64_t seed) {
 //-----------------------------------------------------------------------------
 // [SECTION] controls
 //-----------------------------------------------------------------------------
-void controls_inner(Demo& demo) {
+// The inputs (seed, R, tie, sliders) are each framed with a visible edge
+// (push_control_frames); the buttons keep their own colours.
+void controls(Demo& demo) {
   Training& tr = demo.training;
   const Trainer& t = tr.trainer();
   std::vector<ImVec4>& buttons = layout().train_buttons;
@@ -104,12 +110,15 @@ void controls_inner(Demo& demo) {
   static int64_t typed_seed = -1;  // the field's text while it is edited
   if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
   ImGui::SetNextItemWidth(110);
+  push_control_frames();
   if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
                          ImGuiInputTextFlags_EnterReturnsTrue)) {
     demo.train_reset(typed_seed, t.relations(), t.lr());  // refused: the message shows below
     typed_seed = t.seed();
     request_frames(3);
   }
+  record_control_frame(false);
+  pop_control_frames();
   ImGui::SetItemTooltip("type a seed (0 .. 4294967295) and press Enter to start again from it");
 
   // R: the related tokens each query must output.
@@ -120,49 +129,61 @@ void controls_inner(Demo& demo) {
     ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d##r", r);
+    push_control_frames(2.f);
     if (ImGui::RadioButton(label, t.relations() == r) && t.relations() != r) {
       demo.train_reset(t.seed(), r, t.lr());
       request_frames(3);
     }
+    record_control_frame(true);
+    pop_control_frames();
   }
   ImGui::SameLine();
-  help_marker("R = related tokens the query must output, each in its own slot: 2 = subject and complement; "
-              "4 adds the previous token (found by position) and coreference (the one other token with the "
-              "query's agreement features: found by content). Changing R starts the runs again.");
+  help_marker("How many related tokens the selected token must copy out, each into its own slot (R). 2: its "
+              "subject and its complement. 4 adds the token just before it (found by position) and the one "
+              "other token that agrees with it in number, gender and person (coreference: found by "
+              "content). Changing R starts the runs again.");
 
   // The query/key tie: tied runs beside the untied ones (a reset).
   same_line_if_fits(ImGui::CalcTextSize("tie query = key").x + 60.f, 18.f);
   bool tie = t.tie_qk();
+  push_control_frames();
   if (ImGui::Checkbox("tie query = key##train", &tie)) {
     demo.train_reset(t.seed(), t.relations(), t.lr(), tie);
     request_frames(3);
   }
+  pop_control_frames();
   record_visible_item(buttons);
+  record_control_frame(true);
   ImGui::SameLine();
   help_marker(kTieHelp);
 
-  // Learning rate (live) and the speed cap.
+  // Learning rate (live) and the speed cap, each value written beside its
+  // slider ("learning rate 1.0e-02"), where the thumb cannot cover it.
   // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero
   // epsilon from the format's decimals, which breaks "%e"), and shows lr.
   float log_lr = std::log10(t.lr());
-  char lr_text[32];
-  std::snprintf(lr_text, sizeof lr_text, "%.1e", static_cast<double>(t.lr()));
-  // A slider is as wide as its row leaves beside its label (at most its own width).
-  const auto slider_width = [](float most, const char* label) {
-    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x - ImGui::GetStyle().ItemInnerSpacing.x;
+  // A slider is as wide as its row leaves beside its text (at most its own width).
+  const auto slider_width = [](float most, const char* text) {
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text).x - ImGui::GetStyle().ItemSpacing.x;
     return std::clamp(room, 80.f, most);
   };
-  ImGui::SetNextItemWidth(slider_width(220.f, "learning rate"));
-  if (ImGui::SliderFloat("learning rate##train", &log_lr, -5.f, 0.f, lr_text, ImGuiSliderFlags_NoRoundToFormat))
+  const float lr_lo = -5.f, lr_hi = 0.f;
+  const char* lr_widest = "learning rate 1.0e-05";
+  if (slider_beside("##lr", ImGuiDataType_Float, &log_lr, &lr_lo, &lr_hi, slider_width(220.f, lr_widest)))
     demo.train_set_lr(std::pow(10.f, log_lr));
   ImGui::SetItemTooltip("Adam's step size, applied from the next step (too large and a run diverges)");
-  same_line_if_fits(170.f + ImGui::CalcTextSize("steps / frame at most").x, 18.f);
+  ImGui::SameLine();
+  ImGui::Text("learning rate %.1e", static_cast<double>(demo.training.lr()));
+  const char* cap_widest = "at most 256 steps / frame";
+  same_line_if_fits(120.f + ImGui::CalcTextSize(cap_widest).x, 18.f);
   int cap = tr.max_steps_per_frame();
-  ImGui::SetNextItemWidth(slider_width(160.f, "steps / frame at most"));
-  if (ImGui::SliderInt("steps / frame at most##train", &cap, 1, app::FramePacer::kMaxStepsPerFrame, "%d",
-                       ImGuiSliderFlags_Logarithmic))
+  const int cap_lo = 1, cap_hi = app::FramePacer::kMaxStepsPerFrame;
+  if (slider_beside("##cap", ImGuiDataType_S32, &cap, &cap_lo, &cap_hi, slider_width(160.f, cap_widest),
+                    ImGuiSliderFlags_Logarithmic))
     demo.train_set_speed(cap);
   ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+  ImGui::SameLine();
+  ImGui::Text("at most %d step%s / frame", tr.max_steps_per_frame(), tr.max_steps_per_frame() == 1 ? "" : "s");
 
   // Where training is.
   ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
@@ -227,14 +248,6 @@ void controls_inner(Demo& demo) {
   }
 }
 
-void controls(Demo& demo) {
-  // Input frames visible on the white card.
-  ImGui::PushStyleColor(ImGuiCol_FrameBg, palette().frame);
-  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, palette().frame_hovered);
-  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
-  controls_inner(demo);
-  ImGui::PopStyleColor(3);
-}
 
 //-----------------------------------------------------------------------------
 // [SECTION] the loss chart
@@ -278,7 +291,10 @@ void loss_chart(Demo& demo, float width, float height) {
   }
 
   const float label_w = std::max(100.f, ImGui::CalcTextSize(t.tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
-  const float left = 38.f, bottom = 20.f, top = 6.f;
+  // Room left for the loss numbers and the axis title turned upward, below
+  // for the step numbers and the axis title.
+  const float lh = ImGui::GetTextLineHeight();
+  const float left = 42.f + lh, bottom = 22.f + lh, top = 6.f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##losschart", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
@@ -293,7 +309,9 @@ void loss_chart(Demo& demo, float width, float height) {
       if (e.step <= shown_step) y_max = std::max(y_max, std::min(e.loss, 4.f));
   y_max = std::ceil(y_max * 4.f - 1e-3f) / 4.f;
   const auto Y = [&](float loss) { return b.y - std::clamp(loss / y_max, 0.f, 1.f) * (b.y - a.y); };
-  const LogStepAxis axis(a.x, b.x, std::max<int64_t>(10, shown_step));
+  // At least to step 1000, so the axis reads 1, 10, 100, 1000 from the start
+  // and the curves grow into a frame that does not rescale until then.
+  const LogStepAxis axis(a.x, b.x, std::max<int64_t>(kChartMinSteps, shown_step));
 
   dl->AddRectFilled(a, b, pal.panel);
   axis.draw_ticks(dl, a.y, b.y, grid, faint);
@@ -305,6 +323,13 @@ void loss_chart(Demo& demo, float width, float height) {
     dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, buf);
   }
   dl->AddRect(a, b, pal.panel_border);
+  // Axis titles: the steps along the bottom, the loss up the left side.
+  const char* x_title = "training step (log scale)";
+  const float xt = ImGui::CalcTextSize(x_title).x;
+  dl->AddText(ImVec2(0.5f * (a.x + b.x - xt), b.y + 2.f + lh + 2.f), pal.text_secondary, x_title);
+  const char* y_title = "held-out loss";
+  const float yt = ImGui::CalcTextSize(y_title).x;
+  draw_text_up(dl, ImVec2(origin.x, 0.5f * (a.y + b.y + yt)), pal.text_secondary, y_title);
 
   // Floors: dashed in the run's colour; runs sharing a floor interleave
   // dashes. A tied run's floor is its untied twin's: drawn once.
@@ -375,7 +400,6 @@ void loss_chart(Demo& demo, float width, float height) {
   }
 
   // Labels right of the plot at each curve's end, pushed apart to stay legible.
-  const float lh = ImGui::GetTextLineHeight();
   std::sort(ends.begin(), ends.end(), [](const End& p, const End& q) { return p.y < q.y; });
   float next_free = a.y - lh * 0.5f;
   for (End& e : ends) {
@@ -423,10 +447,13 @@ void loss_chart(Demo& demo, float width, float height) {
 //-----------------------------------------------------------------------------
 void view_train(Demo& demo) {
   section_title("Training from random weights",
-                "one run per head count (1, 2, 4 heads; d_head = 128 / H, same parameters), same seed, same "
-                "examples; Adam. loss = sum over masked positions of |y - target|^2 / (positions * T * R/T), "
-                "held out (predicting zero scores 1). Dashed: each run's floor 1 - min(H, R) / R. "
-                "x = log10(1 + step).");
+                "Three small models, with 1, 2 and 4 heads, learn the same task from random weights, side by "
+                "side: the same seed, the same examples and the same number of parameters (each head gets "
+                "128 / H numbers). The task: the selected token must copy out the contents of its related "
+                "tokens, each into its own slot. The curve is the error on examples held out from training "
+                "(predicting zero scores 1); the dashed line is the lowest error each head count can reach. "
+                "Formulas: loss = sum over masked positions of |y - target|^2 / (positions * T * R/T); floor "
+                "= 1 - min(H, R) / R; Adam; x = log10(1 + step).");
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
@@ -434,20 +461,24 @@ void view_train(Demo& demo) {
 
   const int R = demo.training.trainer().relations();
   help_marker(
-      "Each head h outputs o_h = sum_j a_j W_V x_j. The targets' contents c_1..c_R are independent, k dims "
-      "each, so whatever the weights a_r on the targets, o_h holds ONE k-dim mixture sum_r a_r W_V c_r. "
-      "W_O maps H such mixtures linearly into the R*k target dims: rank at most H*k, so a fraction "
-      "1 - min(H, R)/R of the target variance stays unexplained. With one head and R = 2 that is 0.5 for "
-      "every split a: a = (1, 0) predicts one slot exactly and the other not at all (0 + 1)/2; "
-      "a = (1/2, 1/2) can only predict the midpoint in both slots and misses half of each, (1/2 + 1/2)/2. "
-      "All-on-one and split are equally bad.");
+      "Why one head has a floor. A head's output is one weighted average of the tokens' values, so "
+      "whatever it does with its weight it hands on ONE blend of the targets' contents. The last matrix "
+      "can only pull apart as many separate contents as there are heads: with one head and two targets, "
+      "half of what was asked for is always missing. Putting all the weight on one target copies that "
+      "one exactly and loses the other; an even split gets half of each; both leave the same error, 0.5. "
+      "Why one head is lowest at first: all it has to learn is to move its weight onto the targets, in any "
+      "split, and that alone brings it down to its floor. Heads that share the work must also divide the "
+      "targets between them (each head picks a different one, and W_O learns which slot each head feeds), "
+      "which takes longer; then they go below 0.5, where one head cannot. "
+      "In symbols: o_h = sum_j a_j W_V x_j holds one k-dim mixture sum_r a_r W_V c_r; W_O maps H of them "
+      "into the R*k target dims, rank at most H*k, so loss >= 1 - min(H, R)/R.");
   ImGui::SameLine();
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled(
-      "Why one head stops at %.2f however it splits its weight: its output is ONE mixture "
-      "sum_r a_r W_V c_r of the %d targets' contents, one k-dim vector; a linear readout of H mixtures "
-      "recovers at most H*k of the R*k target dims, so loss >= 1 - min(H, R)/R. All on one target recovers "
-      "one slot and loses the rest; an even split recovers 1/R of each: the same loss.",
+      "Why one head stops at %.2f however it splits its weight: it hands on one blend of the %d targets' "
+      "contents, and one blend cannot be pulled apart again; all on one target and an even split lose the "
+      "same amount (floor = 1 - min(H, R) / R). One head is lowest at first because it only has to move its "
+      "weight onto the targets; more heads must also share the targets out, which takes longer.",
       1.f - 1.f / static_cast<float>(R), R);
   ImGui::PopTextWrapPos();
   if (demo.training.trainer().tie_qk()) {

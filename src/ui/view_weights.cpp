@@ -7,7 +7,9 @@
 // trained model); say which weights are shown, naming the run, its step and
 // its held-out loss, or the app's note when the chosen weights cannot be
 // shown (no run with the scene's head count), in weights_statement(), which
-// the readout card shows under its sentence.
+// the readout card shows under its sentence. "trained" chosen before any
+// training step says that its weights are the random starting ones and
+// offers Play beside the words (Demo::train_play).
 // Does not: swap any weight itself (app::Training::sync_scene does) or pick
 // which run fits (the run with the scene's head count, or none).
 #include <algorithm>
@@ -43,7 +45,7 @@ std::string weights_statement(const Demo& demo) {
 }
 
 void view_weights_switch(Demo& demo) {
-  const app::Training& tr = demo.training;
+  app::Training& tr = demo.training;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Weights:");
   for (const char* choice : app::kWeightChoices) {
@@ -61,9 +63,30 @@ void view_weights_switch(Demo& demo) {
   }
   ImGui::SameLine();
   help_marker(
-      "built: W_Q, W_K, W_V, W_O made by the scene, one relationship per head (one head holds them all). "
-      "trained: the weights of the training run with this many heads (1, 2 or 4), exactly as training left "
-      "them; every view then runs the same softmax(Q_h K_h^T / sqrt(d_head)) V_h forward pass on them.");
+      "Where the heads' matrices come from. Built: made by rule, so that each head looks for one "
+      "relationship (one head has to hold them all). Trained: learned from examples by the training run "
+      "with this many heads (1, 2 or 4), exactly as training left them. Either way every view runs the "
+      "same forward pass on them: softmax(Q_h K_h^T / sqrt(d_head)) V_h, then W_O.");
+  const char* what = "built: made by rule, one relationship per head \xc2\xb7 trained: learned from examples";
+  same_line_if_fits(ImGui::CalcTextSize(what).x, 12.f);
+  text_disabled_wrapped("%s", what);
+  // "trained" before any training: the runs' random starting weights. Say so
+  // and offer Play right here.
+  if (tr.weights_choice() == "trained" && tr.weights_shown() == "trained" && !tr.running() &&
+      tr.trainer().step_count() == 0) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+    ImGui::TextUnformatted("Not trained yet: these are the random weights training starts from.");
+    ImGui::PopStyleColor();
+    same_line_if_fits(ImGui::CalcTextSize("Play").x + 2 * ImGui::GetStyle().FramePadding.x);
+    push_button_colors(palette().play);
+    if (ImGui::Button("Play##weights")) {
+      demo.train_play();
+      request_frames(3);
+    }
+    ImGui::PopStyleColor(4);
+    record_visible_item(layout().weights_play);
+  }
   // Which weights are shown, and why if not the chosen ones, is the readout
   // card's line right below (weights_statement).
 }

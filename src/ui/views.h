@@ -46,6 +46,7 @@ struct Layout {
   std::vector<ImVec4> train_buttons;   // play / pause, step, new seed
   std::vector<ImVec4> download_rects;  // one per run, in run order
   std::vector<ImVec4> weights_rects;   // the switch: built, trained
+  std::vector<ImVec4> weights_play;    // Play beside "not trained yet" (trained chosen at step 0)
   // What the loss chart drew (whether visible or not): its plot rect, and per
   // run its head count, how many history points its curve joined, the last
   // one's loss, and the floor's value and height (y in CSS px).
@@ -67,6 +68,17 @@ struct Layout {
   // the tie checkbox.
   std::vector<ImVec4> knockout_rects;
   std::vector<ImVec4> tie_rects;
+  // Every enabled checkbox's or radio button's box and every slider's or
+  // field's frame drawn between push_control_frames and pop_control_frames
+  // (the theme test measures the contrast of their edges).
+  std::vector<ImVec4> control_frames;
+  // The attention view's arrangement this frame: "columns", "rows" or ""
+  // (not drawn); it depends on the card's width only (view_attention.cpp).
+  const char* attention_mode = "";
+  // The heatmap view: each head's grid (image rect), and the cell a click or
+  // tap pinned: head, row, column (-1 each: none).
+  std::vector<ImVec4> heatmap_grids;
+  int heatmap_pin[3] = {-1, -1, -1};
   // The tour panel (view_tour.cpp): the value-space plane's rect and its map
   // (origin x, y in CSS px, then CSS px per plane unit in x and y, y negative),
   // the choice buttons, the number slider, the match combos, the progress dots,
@@ -145,8 +157,26 @@ void text_disabled_wrapped(const char* fmt, ...) IM_FMTARGS(1);
 // Appends the last item's rect (CSS px) to `list` if it is visible.
 void record_visible_item(std::vector<ImVec4>& list);
 
-// A "(?)" marker whose tooltip states one line of maths.
+// A "(?)" marker whose tooltip says what a view shows in plain words, then
+// its maths in one line.
 void help_marker(const char* text);
+
+// Checkboxes, radio buttons, sliders and fields between these two get the
+// palette's frame fill and a 1 px edge of contrast >= 3:1 against the card
+// (palette().control_edge, WCAG 1.4.11); buttons are left alone. `edge`
+// is the edge's width in px (a radio button's circle wants 2: anti-aliasing
+// lightens a thin curve more than a straight edge).
+void push_control_frames(float edge = 1.f);
+void pop_control_frames();
+// The last item's frame into layout().control_frames: `box` for a checkbox or
+// radio button (the square at its left), else the whole item (a slider or
+// field with a hidden "##" label).
+void record_control_frame(bool box);
+// A slider with no text under its thumb, framed as above and recorded; the
+// caller writes the value beside it (ImGui::SameLine(), then the text), so
+// the thumb never hides it. Returns whether the value changed.
+bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* lo, const void* hi, float width,
+                   ImGuiSliderFlags flags = 0);
 
 // A card around a view: begin_card, the view, end_card. `tint` is the
 // background (0: palette().card).
@@ -175,8 +205,13 @@ ImU32 head_color(int head, float alpha = 1.f);
 // Colour of the training run with `heads` heads (1, 2, 4): apart from the
 // head colours, so a run's curve is not mistaken for a head.
 ImU32 run_color(int heads, float alpha = 1.f);
+// Colour of relationship r, the same in every view (palette().relations).
+ImU32 relation_color(Relation r, float alpha = 1.f);
+// Its shade for text on a card (as head_text_color).
+ImU32 relation_text_color(Relation r);
 // Colour of the training task's related-token slot r (subject, complement,
-// previous token, coreference).
+// previous token, coreference): the colour of that relationship
+// (coreference: the antecedent's).
 ImU32 slot_color(int slot, float alpha = 1.f);
 // Head h's colour for text on a card (palette().heads_text: darker in the
 // light theme, so a caption keeps WCAG AA contrast).
@@ -217,7 +252,8 @@ struct LogStepAxis {
   double max_log = 1;  // log10(1 + max_step)
   LogStepAxis(float left, float right, long long max_step);
   float x(long long step) const;
-  // Ticks at 0, 1, 10, 100, ... below the plot (from y), labels "0", "10", "1k".
+  // Ticks at 0, 1, 10, 100, ... below the plot (from y), labels "0", "10",
+  // "1000", "10k".
   void draw_ticks(ImDrawList* dl, float y_top, float y_bottom, ImU32 grid, ImU32 text) const;
 };
 

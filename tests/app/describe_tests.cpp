@@ -32,7 +32,12 @@ TEST_CASE("one head: the weights and 'close to neither' with the real cosines") 
   const std::string text = app::readout_sentence(s);
   CAPTURE(text);
   CHECK(has(text, "1 head: said = " + two(w(s.query(), a)) + " researcher + " + two(w(s.query(), b)) + " it"));
-  CHECK(has(text, "close to neither (cos " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) + ")"));
+  // Words first, the symbol after: similarity, glossed as the cosine.
+  CHECK(has(text, "close to neither (similarity " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) +
+                      "; cos, 1 = same direction)"));
+  // Without the gloss (a small frame): the numbers only.
+  CHECK(has(app::readout_sentence(s, false),
+            "close to neither (similarity " + two(cos_to(s, 0, a)) + " / " + two(cos_to(s, 0, b)) + ")"));
 }
 
 TEST_CASE("the words follow the focus: all on one reads one target, spread is mush") {
@@ -51,13 +56,14 @@ TEST_CASE("two heads each read their own target; extra heads are named") {
   REQUIRE(s.set_heads(2).is_ok());
   std::string text = app::readout_sentence(s);
   CAPTURE(text);
-  CHECK(has(text, "head 1 reads researcher (cos " + two(cos_to(s, 0, 1)) + ")"));
-  CHECK(has(text, "head 2 reads it (cos " + two(cos_to(s, 1, 7)) + ")"));
+  // The gloss once per sentence, on the first similarity.
+  CHECK(has(text, "head 1 reads researcher (similarity " + two(cos_to(s, 0, 1)) + "; cos, 1 = same direction)"));
+  CHECK(has(text, "head 2 reads it (similarity " + two(cos_to(s, 1, 7)) + ")"));
   REQUIRE(s.set_heads(4).is_ok());
   text = app::readout_sentence(s);
   CHECK(has(text, std::string("head 3 (") + relation_name(Relation::Previous) + ") reads paper"));
   const std::string all = app::describe_state(s);
-  CHECK(has(all, "4 heads, d_model 128, d_head 32"));
+  CHECK(has(all, "4 heads; each token is 128 numbers (d_model), each head gets 32 of them (d_head)"));
   CHECK(has(all, "Selected token: said"));
 }
 

@@ -14,7 +14,10 @@
 //    fold, the plots as wide as the card), in a 720 x 560 frame and on the
 //    phone; the output's label says what the readout measured;
 // 5. after the key "2" the one head's midpoint is still drawn 4 s later, a
-//    ring in the screenshot's pixels, labelled; a new query takes it away.
+//    ring in the screenshot's pixels, labelled; a new query takes it away;
+// 6. the rows under the heads control keep their place between 1 and 2 heads
+//    (rects and pixels); the attention view keeps one arrangement for a short
+//    and a long sentence; a tap on a heatmap cell pins it and selects its row.
 // Does not: read getState() alone for what is on screen: every selection
 // is checked in pixels; state is read only to confirm the verb happened.
 //
@@ -374,6 +377,105 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     await context.close();
   });
 
+  await test('1366 x 768: the rows below the heads control stay put between 1 and 2 heads (mouse), and look the same', async () => {
+    const { context, page } = await open(browser, `${url}#heads=1`, watch, 'rows-still', { viewport: { width: 1366, height: 768 } });
+    const layout = () => page.evaluate(() => window.headroom.debug.layout());
+    // The first rect of each row under the heads control: the weights switch,
+    // the lesson controls (knockout, tie: under the focus row), the token chips.
+    const rows = (l) => ({ weights: l.weights[0], knockout: l.knockout[0], tie: l.tie[0], chip: l.tokens[0] });
+    const l1 = await layout();
+    const r1 = rows(l1);
+    const img1 = await shoot(page, path.join(artifacts, 'input-rows-1-head.png'));
+    const h = l1.heads[1], box = await page.locator('#canvas').boundingBox();
+    await page.mouse.click(box.x + (h[0] + h[2]) / 2, box.y + (h[1] + h[3]) / 2);  // "2"
+    await settled(page);
+    const r2 = rows(await layout());
+    const img2 = await shoot(page, path.join(artifacts, 'input-rows-2-heads.png'));
+    assert((await page.evaluate(() => window.headroom.getState().heads)) === 2, 'the click on "2" did not set 2 heads');
+    const moved = Object.keys(r1).filter((k) => !r1[k] || !r2[k] || Math.abs(r1[k][1] - r2[k][1]) > 0.5)
+      .map((k) => `${k} y ${r1[k] && r1[k][1]} -> ${r2[k] && r2[k][1]}`);
+    assert(moved.length === 0, `rows moved between 1 and 2 heads: ${moved.join('; ')}`);
+    // Pixels: the weights switch and the first chip look the same at the same
+    // place; the tie checkbox (further right with a second knockout button)
+    // looks the same where each frame drew it, at the same height.
+    for (const [k, a, b] of [['weights', r1.weights, r1.weights], ['chip', r1.chip, r1.chip], ['tie', r1.tie, r2.tie]]) {
+      const d = dist(img1.mean(a), img2.mean(b));
+      assert(d < 3, `the ${k} looks different after 1 -> 2 heads (colour distance ${d.toFixed(1)})`);
+    }
+    await context.close();
+  });
+
+  await test('attention view: one arrangement for a 3-token and a 30-token sentence (1366 x 768 and a 390 px phone)', async () => {
+    const LONG = 'The old researcher who wrote the long paper about the small cat said that the paper was wrong and that the cat was right in the end after all.';
+    // 1366: the full lesson, where the attention card is the right column
+    // (about 590 px: the long sentence's columns must squeeze); the phone:
+    // the attention embed (rows).
+    for (const [label, hash, options] of [['1366', '#heads=2', { viewport: { width: 1366, height: 768 } }],
+      ['phone', '#view=attention&heads=2', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true }]]) {
+      const { context, page } = await open(browser, `${url}${hash}`, watch, `attention-${label}`, options);
+      const seen = [];
+      for (const [name, sentence] of [['short', 'The cat sat.'], ['long', LONG]]) {
+        await page.evaluate((t) => window.headroom.setSentence(t), sentence);
+        await settled(page);
+        await shoot(page, path.join(artifacts, `input-attention-${label}-${name}.png`));
+        const l = await page.evaluate(() => window.headroom.debug.layout());
+        const st = await page.evaluate(() => window.headroom.getState());
+        const n = st.tokens.length;
+        // The token names' labels (reported first, then the heads'): in
+        // columns they share one line (one y), in rows each has its own.
+        const names = l.attention.slice(0, n);
+        const ys = new Set(names.map((r) => Math.round(r[1])));
+        const drawn = ys.size === 1 ? 'columns' : ys.size === names.length ? 'rows' : `mixed (${ys.size} lines)`;
+        seen.push([name, n, l.attentionMode, drawn, l.attention.length === n + st.heads]);
+      }
+      const text = seen.map((x) => x.join(' ')).join('; ');
+      console.log(`      ${label}: ${text}`);
+      assert(seen[1][1] >= 30, `the long sentence has ${seen[1][1]} tokens`);
+      assert(seen[0][2] === seen[1][2] && seen[0][2] !== '', `the arrangement changed with the length: ${text}`);
+      // Where the labels are all on screen, the pixels' arrangement is the stated one.
+      for (const [, , mode, drawn, all] of seen) if (all) assert(drawn === mode, `drawn as ${drawn}, stated ${mode}: ${text}`);
+      await context.close();
+    }
+  });
+
+  await test('phone: a tap on a heatmap cell reads it (pinned, its weight written below) and selects its row', async () => {
+    const { context, page } = await open(browser, `${url}#view=attention&heads=2`, watch, 'heatmap-tap',
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const s0 = await page.evaluate(() => window.headroom.getState());
+    const layout = () => page.evaluate(() => window.headroom.debug.layout());
+    // The heatmap card is under the attention card: the wheel brings its first grid up.
+    await page.mouse.move(195, 500);
+    await page.mouse.wheel(0, 320);
+    await settled(page);
+    let l = await layout();
+    assert(l.heatmap.grids.length === 2, `heatmap grids: ${JSON.stringify(l.heatmap)}`);
+    const g = l.heatmap.grids[0];
+    const before = await shoot(page);
+    assert(g[3] <= 844, `the first grid is off screen: ${g}`);
+    const L = s0.tokens.length, cell = (g[2] - g[0]) / L;
+    const cellRect = (i, j) => [g[0] + cell * j, g[1] + cell * i, g[0] + cell * (j + 1), g[1] + cell * (i + 1)];
+    // 1. A cell on the selected token's row (the query does not move): the
+    // outline drawn around it is the only change there.
+    const q = s0.query, col = s0.tokens.indexOf('researcher');
+    await tapRect(page, cellRect(q, col));
+    await settled(page);
+    l = await layout();
+    const after = await shoot(page, path.join(artifacts, 'input-heatmap-tap.png'));
+    assert(JSON.stringify(l.heatmap.pin) === JSON.stringify([0, q, col]), `pinned ${JSON.stringify(l.heatmap.pin)}, tapped head 1 row ${q} column ${col}`);
+    const c = cellRect(q, col);
+    const top = [c[0] - 4, c[1] - 4, c[2] + 4, c[1] + 5];  // the outline's top edge (img.mean keeps 3 px inside)
+    assert(dist(before.mean(top), after.mean(top)) > 10, `no outline around the tapped cell (${before.mean(top)} vs ${after.mean(top)})`);
+    // 2. A cell on another row: pinned, and its row's token becomes the query.
+    const row = s0.tokens.indexOf('paper');
+    await tapRect(page, cellRect(row, col));
+    await settled(page);
+    l = await layout();
+    const s1 = await page.evaluate(() => window.headroom.getState());
+    assert(JSON.stringify(l.heatmap.pin) === JSON.stringify([0, row, col]), `pinned ${JSON.stringify(l.heatmap.pin)}, tapped head 1 row ${row} column ${col}`);
+    assert(s1.query === row, `the tap selected token ${s1.query}, not its row ${row}`);
+    await context.close();
+  });
+
   await test('a frame does not take the keyboard: "2" after load leaves the host page keys alone', async () => {
     const { context, page } = await open(browser, `${url}embed.html#heads=1`, watch, 'embed-keys', { viewport: { width: 720, height: 560 } });
     const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
@@ -386,4 +488,4 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
   });
 }
 
-await runSuite('input paths', inputPathTests, 480_000);
+await runSuite('input paths', inputPathTests, 720_000);  // about 14 tests, several at DPR 3 on SwiftShader

@@ -28,7 +28,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
 const ARTIFACTS = path.join(ROOT, 'build/test-artifacts');
 const LESSON = 'The researcher who wrote the paper said it was wrong.';
-const SUITE_TIMEOUT_MS = 300_000;
+const SUITE_TIMEOUT_MS = 420_000;  // the theme suite measures the controls down the whole page too
 
 // Chromium flags and the ok/FAIL harness: harness.mjs (shared with embed.test.mjs).
 const fmt = (xs) => `[${xs.map((x) => x.toFixed(3)).join(', ')}]`;

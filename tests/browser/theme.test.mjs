@@ -14,7 +14,10 @@
 // label, field and Apply button and a refusal under it; the embed's link-error
 // bar; on the canvas, every rect headroom.debug.layout() reports (token chips,
 // heads buttons, the attention view's labels on screen; a group the app adds
-// there is measured too). The
+// there is measured too). Controls (checkboxes, sliders, radio buttons,
+// fields: debug.layout().controls.frames) need a boundary of contrast >= 3
+// against the background beside them (WCAG 1.4.11), measured along their
+// edges. The
 // HTML regions' pixels are also compared with the colours their CSS declares,
 // so a region read in the wrong place fails. Screenshots go to
 // build/test-artifacts/theme-*.png.
@@ -25,6 +28,7 @@ import { decodePng } from './png.mjs';
 
 const DPR = 2;
 const MIN_CONTRAST = 4.5;  // WCAG 2, level AA, normal-size text
+const MIN_BOUNDARY = 3;    // WCAG 2.1 1.4.11: a control's boundary against what is next to it
 
 // ---------------------------------------------------------------------------
 // colour arithmetic (WCAG 2: relative luminance and contrast ratio)
@@ -70,6 +74,38 @@ function measure(img, [x0, y0, x1, y1]) {
   return { bg, text, ratio: best, inked };
 }
 const show = (m) => `${hex(m.text)} on ${hex(m.bg)}: ${m.ratio.toFixed(2)}`;
+
+// A control's boundary in a decoded screenshot, for the frame [x0, y0, x1, y1]
+// (image px) a checkbox, slider or field is drawn in: the background is the
+// most common colour of a ring 3 to 6 image px outside the frame; along the
+// middle fifth of each side, each position takes the pixel of highest
+// contrast against it within 2 image px of the frame's edge (a 1 CSS px
+// edge is 2 image px at DPR 2); the boundary's contrast is the median over
+// all positions (no single pixel decides). Returns {bg, edge, ratio}.
+function boundary(img, [x0, y0, x1, y1]) {
+  const at = (x, y) => { const i = 4 * (Math.round(y) * img.width + Math.round(x)); return [img.rgba[i], img.rgba[i + 1], img.rgba[i + 2]]; };
+  const counts = new Map();
+  const count = (x, y) => { const k = at(x, y).join(','); counts.set(k, (counts.get(k) || 0) + 1); };
+  for (let d = 3; d <= 6; ++d) {
+    for (let x = x0 - d; x <= x1 + d; ++x) { count(x, y0 - d); count(x, y1 + d); }
+    for (let y = y0 - d; y <= y1 + d; ++y) { count(x0 - d, y); count(x1 + d, y); }
+  }
+  const bg = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+  const samples = [];
+  const best = (pts) => pts.reduce((m, [x, y]) => { const c = at(x, y), r = contrast(c, bg); return r > m[0] ? [r, c] : m; }, [1, bg]);
+  const span = (a, b) => { const out = []; for (let t = a + 0.4 * (b - a); t <= a + 0.6 * (b - a); ++t) out.push(t); return out; };
+  for (const x of span(x0, x1)) {
+    samples.push(best([-1, 0, 1, 2].map((k) => [x, y0 + k])));
+    samples.push(best([-2, -1, 0, 1].map((k) => [x, y1 + k])));
+  }
+  for (const y of span(y0, y1)) {
+    samples.push(best([-1, 0, 1, 2].map((k) => [x0 + k, y])));
+    samples.push(best([-2, -1, 0, 1].map((k) => [x1 + k, y])));
+  }
+  samples.sort((a, b) => a[0] - b[0]);
+  const mid = samples[Math.floor(samples.length / 2)];
+  return { bg, edge: mid[1], ratio: mid[0] };
+}
 
 // ---------------------------------------------------------------------------
 // the suite
@@ -208,6 +244,47 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
       assert(m.ratio >= MIN_CONTRAST && m.ratio >= 0.85 * declared, `${show(m)} (CSS ${declared.toFixed(2)})`);
       console.log(`      ${theme}: link bar ${show(m)} (CSS ${declared.toFixed(2)})`);
       await e.context().close();
+    });
+  }
+
+  // Controls (issue 15 item 7): the frames of checkboxes, sliders, radio
+  // buttons and fields the app reports in debug.layout().controls.frames,
+  // screen by screen down the full page: the lesson (focus slider, tie), the
+  // training card (seed, R, tie, learning rate, speed) and the stress panel
+  // at the page's end (the wheel scrolls the canvas).
+  for (const theme of ['light', 'dark']) {
+    await test(`theme: ${theme}: the boundaries of checkboxes, sliders, radio buttons and fields have contrast >= ${MIN_BOUNDARY} (WCAG 1.4.11)`, async () => {
+      const p = await open(`#theme=${theme}&heads=1`, `controls-${theme}`);
+      const canvas = await box(p, '#canvas');
+      await p.mouse.move(canvas.rect[0] / DPR + 300, canvas.rect[1] / DPR + 300);
+      const report = [];
+      const seen = new Set();
+      for (let screen = 0; screen < 12; ++screen) {
+        const l = await p.evaluate(() => window.headroom.debug.layout());
+        // Frames wholly on the canvas with room for the ring around them
+        // (the app reports those partly visible too).
+        const [cw, ch] = [(canvas.rect[2] - canvas.rect[0]) / DPR, (canvas.rect[3] - canvas.rect[1]) / DPR];
+        const whole = ([x0, y0, x1, y1]) => x0 >= 6 && y0 >= 6 && x1 <= cw - 6 && y1 <= ch - 6;
+        const fresh = l.controls.frames.filter((f) => whole(f) && !seen.has(f.join()));
+        if (fresh.length) {
+          const img = await shot(p, `controls-${theme}-${screen}`);
+          for (const f of fresh) {
+            seen.add(f.join());
+            const m = boundary(img, f.map((v, i) => v * DPR + canvas.rect[i % 2]));
+            report.push([m.ratio, `screen ${screen} [${f.map((v) => v.toFixed(0))}] ${hex(m.edge)} on ${hex(m.bg)}: ${m.ratio.toFixed(2)}`]);
+          }
+        }
+        await p.mouse.wheel(0, 600);
+        await p.waitForTimeout(150);
+        await settle(p);
+      }
+      await p.context().close();
+      report.sort((a, b) => a[0] - b[0]);
+      console.log(`      ${theme}: ${report.length} control frames; lowest ${report.slice(0, 3).map((r) => r[1]).join('; ')}`);
+      // The focus slider and the tie on top, the training card's seed, two R
+      // buttons, tie and two sliders, the stress panel's checkbox and slider.
+      assert(report.length >= 2 + 6 + 2, `${report.length} control frames found down the page`);
+      assert(report[0][0] >= MIN_BOUNDARY, report.filter((r) => r[0] < MIN_BOUNDARY).map((r) => r[1]).join('; '));
     });
   }
 

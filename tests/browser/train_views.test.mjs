@@ -30,7 +30,7 @@ import { assert, test } from './harness.mjs';
 import { decodePng } from './png.mjs';
 import { runSuite } from './suite_main.mjs';
 
-const SUITE_TIMEOUT_MS = 240_000;
+const SUITE_TIMEOUT_MS = 330_000;
 
 const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
   const step = (i) => (i ? requestAnimationFrame(() => step(i - 1)) : r());
@@ -209,7 +209,8 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       for (const r of st.runs) for (const [, loss] of r.history) yMax = Math.max(yMax, Math.min(loss, 4));
       yMax = Math.ceil(yMax * 4 - 1e-3) / 4;
       const Y = (loss) => y1 - Math.min(1, Math.max(0, loss / yMax)) * (y1 - y0);
-      const X = (step) => x0 + Math.log10(1 + step) / Math.log10(1 + Math.max(10, st.step)) * (x1 - x0);
+      // The step axis reaches at least 1000 (ticks 1, 10, 100, 1000 from the start).
+      const X = (step) => x0 + Math.log10(1 + step) / Math.log10(1 + Math.max(1000, st.step)) * (x1 - x0);
       const shot = await page.screenshot({ path: path.join(artifacts, 'train-view-tied.png') });
       const png = decodePng(shot);
       const box = await page.locator('#canvas').boundingBox();
@@ -252,7 +253,9 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       const text = JSON.stringify(measured.map((m) => [m.heads + (m.tied ? 't' : ''), m.samples, m.cover.toFixed(2), m.pieces]));
       assert(seen.filter((m) => m.tied).length >= 1 && seen.filter((m) => !m.tied).length >= 2, `too little of the curves apart: ${text}`);
       for (const m of seen) {
-        if (m.tied) assert(m.cover < 0.85 && m.pieces >= 4, `a tied curve does not look dotted: ${text}`);
+        // Dots every 6 px: a stretch of n px apart from the others shows about
+        // n / 6 of them (the axis now reaches 1000, so 150 steps span fewer px).
+        if (m.tied) assert(m.cover < 0.85 && m.pieces >= Math.min(4, Math.floor(m.samples / 6)), `a tied curve does not look dotted: ${text}`);
         else assert(m.cover > 0.9, `an untied curve does not look solid: ${text}`);
       }
       console.log(`      tied chart: [run, px apart, inked, pieces] ${text}`);
@@ -266,6 +269,47 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
   } finally {
     await context.close();
   }
+
+  // "trained" before any training says so and offers Play; the chart's step
+  // axis has its decade grid lines at 1, 10 and 100 of 1000 from step 0.
+  await test('train view: "trained" at step 0 says so and offers Play, which trains (mouse); the axis reaches 1000', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 });
+    const p = await ctx.newPage();
+    watch(p, 'train-untrained');
+    await p.goto(`${url}#view=train&weights=trained`);
+    await p.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+    await p.evaluate(() => window.headroom.ready);
+    await frames(p, 4);
+    let l = await p.evaluate(() => window.headroom.debug.layout());
+    const shot = decodePng(await p.screenshot({ path: path.join(artifacts, 'train-untrained.png') }));
+    const box = await p.locator('#canvas').boundingBox();
+    const rgb = (x, y) => { const i = (Math.round(box.y + y) * shot.width + Math.round(box.x + x)) * 4; return [shot.rgba[i], shot.rgba[i + 1], shot.rgba[i + 2]]; };
+    // Grid lines: at X(s) = x0 + log10(1 + s) / log10(1001) * (x1 - x0), a
+    // column darker than the plot a few px to either side, halfway between
+    // two loss lines (y_max 1.25 at step 0: lines every 0.25).
+    const [x0, y0, x1, y1] = l.trainChart.rect;
+    const y = y0 + (y1 - y0) * 0.1;
+    for (const s of [1, 10, 100]) {
+      const x = Math.round(x0 + Math.log10(1 + s) / Math.log10(1001) * (x1 - x0));
+      const line = Math.min(...[-1, 0, 1].map((d) => rgb(x + d, y).reduce((a, b) => a + b, 0)));
+      const beside = rgb(x + 6, y).reduce((a, b) => a + b, 0);
+      assert(line < beside - 6, `no grid line at step ${s} (x ${x}): ${line} vs ${beside} beside`);
+    }
+    const st = await p.evaluate(() => window.headroom.train.state());
+    assert(st.step === 0 && st.weights.shown === 'trained', `step ${st.step}, shown ${st.weights.shown}`);
+    assert(l.weightsPlay.length === 1, `no Play beside "not trained yet": ${JSON.stringify(l.weightsPlay)}`);
+    // The button is green (the palette's play colour) in the screenshot.
+    const [px0, py0, px1, py1] = l.weightsPlay[0];
+    const c = rgb(px0 + 4, (py0 + py1) / 2);
+    assert(c[1] > c[0] + 40 && c[1] > c[2] + 40, `the Play button is not green: ${c}`);
+    await clickRect(p, l.weightsPlay[0]);
+    await p.waitForFunction(() => window.headroom.train.state().step >= 10, null, { timeout: 60_000 });
+    await p.evaluate(() => window.headroom.train.pause());
+    await frames(p, 3);
+    l = await p.evaluate(() => window.headroom.debug.layout());
+    assert(l.weightsPlay.length === 0, 'the note and its Play stay after training');
+    await ctx.close();
+  });
 }
 
 await runSuite('train views', trainViewsTests, SUITE_TIMEOUT_MS);
