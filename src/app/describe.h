@@ -6,6 +6,10 @@
 //   "1 head: said = 0.49 researcher + 0.47 it; its output is close to neither
 //    (cos 0.64 / 0.64)"
 //   "2 heads: head 1 reads researcher (cos 0.99), head 2 reads it (cos 0.98)"
+// naming each relationship past the lesson's subject and complement, from
+// the query's own (Scene::relations_for):
+//   "1 head: it = 0.99 paper (antecedent); its output reads paper (cos 0.99)"
+//   "4 heads: ..., head 3 (previous token) reads paper, head 4 (next token) ..."
 // Does not: compute any weight or cosine (Scene::readout() does), or use ImGui
 // (so native tests can check the words).
 #pragma once
