@@ -48,7 +48,12 @@ bool lesson_pair(const Scene& scene, const HeadReadout& r) {
 std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   std::string out;
   if (!scene.weights_overridden()) {
-    for (size_t i = 0; i < r.relations.size(); ++i) out += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+    // a spare head's relationship the word does not have, in parentheses
+    for (size_t i = 0; i < r.relations.size(); ++i) {
+      const Relation rel = r.relations[i];
+      const std::string name = relation_name(rel);
+      out += (i ? " + " : "") + (scene.fits(scene.query(), rel) ? name : "(" + name + ")");
+    }
     return out;
   }
   // 1. The token the query puts most weight on, in this head.
@@ -57,12 +62,12 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   Eigen::Index top = 0;
   const float weight = w.row(q).maxCoeff(&top);
   const int j = static_cast<int>(top);
-  // 2. Its name: every relationship of the query that points at it, else
-  // "itself" or the word.
+  // 2. Its name: every relationship that fits the query's word (Scene::fits;
+  // not a spare head's stand-in) and points at it, else "itself" or the word.
   std::string what;
   for (int k = 0; k < kRelations; ++k) {
     const Relation rel = static_cast<Relation>(k);
-    if (rel == Relation::Self || scene.target(q, rel) != j) continue;
+    if (rel == Relation::Self || !scene.fits(q, rel) || scene.target(q, rel) != j) continue;
     what += (what.empty() ? "" : " / ") + std::string(relation_name(rel));
   }
   if (what.empty()) what = j == q ? "itself" : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";

@@ -28,7 +28,8 @@ constexpr float kReadsCos = 0.9f;
 std::string head_verdict(const Scene& scene, const HeadReadout& r);
 
 // A head's caption after "Head N · ". With the scene's built weights, the
-// relationships the scene dealt it ("subject + complement"). With trained
+// relationships the scene dealt it ("subject + complement"; one the query's
+// word does not have, a spare head's, in parentheses: "(subject)"). With trained
 // weights, what the head is measured to attend to from the query on this
 // sentence: the token with most weight, named by its relationship to the
 // query (or "itself", or the word), and that weight:

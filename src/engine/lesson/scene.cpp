@@ -326,7 +326,7 @@ bool Scene::fits(int token, Relation r) const {
 }
 
 namespace {
-// Passes over `order` for relations_for: tiers 1..5 (scene.h), and how many
+// Passes over `order` for relations_for: tiers 1..6 (scene.h), and how many
 // lead with a target of their own.
 struct Dealt {
   std::vector<Relation> order;
@@ -351,7 +351,8 @@ Dealt deal(const Scene& s, const std::vector<unsigned>& roles, const std::array<
       const bool ok = tier == 1   ? pointer && s.fits(q, r)
                       : tier == 2 ? !pointer && content(t) && fresh
                       : tier == 3 ? s.fits(q, r) && content(t)
-                      : tier == 4 ? content(t)
+                      : tier == 4 ? content(t) && fresh
+                      : tier == 5 ? content(t)
                                   : true;
       if (!ok) continue;
       taken[k] = true;
@@ -360,7 +361,7 @@ Dealt deal(const Scene& s, const std::vector<unsigned>& roles, const std::array<
       if (tier <= 2) ++d.fresh;
     }
   };
-  for (int tier = 1; tier <= 5; ++tier) take(tier);
+  for (int tier = 1; tier <= 6; ++tier) take(tier);
   return d;
 }
 }  // namespace

@@ -115,9 +115,11 @@ class Scene {
   //      earlier one names,
   //   3. fitting or positional ones whose content-word target an earlier
   //      one already names,
-  //   4. spare heads with a content-word target: a pointer relationship that
-  //      does not fit the word looks at its fallback word (parser.h),
-  //   5. the rest (a positional one on a determiner, punctuation or the
+  //   4. spare heads with a content-word target no earlier one names: a
+  //      pointer relationship that does not fit the word looks at its
+  //      fallback word (parser.h),
+  //   5. the same with a content word already named,
+  //   6. the rest (a positional one on a determiner, punctuation or the
   //      token itself), in the relation order.
   // The built weights deal this list for the current query, so a new query
   // whose list differs rebuilds them (a head is one W_Q for every token).
