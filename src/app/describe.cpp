@@ -29,12 +29,33 @@ std::string guessed_note(const Scene& scene) {
                                  : "";
 }
 
+// The lesson's own wording leaves the subject and complement of heads 1 and 2
+// unnamed ("head 1 reads researcher"); every other relationship is named, and
+// one that does not fit the query's word (a spare head's) says what the head
+// does instead: "antecedent: said has none, so the nearest word".
+std::string relation_label(const Scene& scene, Relation r) {
+  const int q = scene.query();
+  if (scene.fits(q, r)) return relation_name(r);
+  return std::string(relation_name(r)) + ": " + word(scene, q) + " has none, so the nearest word";
+}
+
+bool lesson_pair(const Scene& scene, const HeadReadout& r) {
+  for (Relation rel : r.relations)
+    if ((rel != Relation::Subject && rel != Relation::Complement) || !scene.fits(scene.query(), rel)) return false;
+  return true;
+}
+
 }  // namespace
 
 std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   std::string out;
   if (!scene.weights_overridden()) {
-    for (size_t i = 0; i < r.relations.size(); ++i) out += (i ? " + " : "") + std::string(relation_name(r.relations[i]));
+    // a spare head's relationship the word does not have, in parentheses
+    for (size_t i = 0; i < r.relations.size(); ++i) {
+      const Relation rel = r.relations[i];
+      const std::string name = relation_name(rel);
+      out += (i ? " + " : "") + (scene.fits(scene.query(), rel) ? name : "(" + name + ")");
+    }
     return out;
   }
   // 1. The token the query puts most weight on, in this head.
@@ -43,12 +64,12 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   Eigen::Index top = 0;
   const float weight = w.row(q).maxCoeff(&top);
   const int j = static_cast<int>(top);
-  // 2. Its name: every relationship of the query that points at it, else
-  // "itself" or the word.
+  // 2. Its name: every relationship that fits the query's word (Scene::fits;
+  // not a spare head's stand-in) and points at it, else "itself" or the word.
   std::string what;
   for (int k = 0; k < kRelations; ++k) {
     const Relation rel = static_cast<Relation>(k);
-    if (rel == Relation::Self || scene.target(q, rel) != j) continue;
+    if (rel == Relation::Self || !scene.fits(q, rel) || scene.target(q, rel) != j) continue;
     what += (what.empty() ? "" : " / ") + std::string(relation_name(rel));
   }
   if (what.empty()) what = j == q ? "itself" : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";
@@ -118,8 +139,11 @@ std::string heads_sentence(Scene& scene, bool gloss) {
   if (H == 1) {
     const HeadReadout& r = readout[0];
     std::string s = "1 head: " + query + " =";
-    for (size_t i = 0; i < r.targets.size(); ++i)
+    const bool named = !lesson_pair(scene, r) || r.relations.size() == 1;
+    for (size_t i = 0; i < r.targets.size(); ++i) {
       s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
+      if (named) s += " (" + relation_label(scene, r.relations[i]) + ")";
+    }
     if (r.max_weight < 0.3f) s += " + thin spread over the rest";
     return s + "; its output " + head_verdict(scene, r, gloss) + guessed_note(scene);
   }
@@ -127,8 +151,8 @@ std::string heads_sentence(Scene& scene, bool gloss) {
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     s += std::string(h ? ", head " : " head ") + std::to_string(h + 1);
-    // Past the lesson's two, say which relationship each extra head holds.
-    if (h >= 2 && !r.relations.empty()) s += std::string(" (") + relation_name(r.relations[0]) + ")";
+    // Past the lesson's two, say which relationship each head holds.
+    if (!r.relations.empty() && (h >= 2 || !lesson_pair(scene, r))) s += " (" + relation_label(scene, r.relations[0]) + ")";
     s += " " + head_verdict(scene, r, gloss && h == 0);
   }
   return s + guessed_note(scene);

@@ -8,7 +8,11 @@
 //   "2 heads: head 1 reads researcher (similarity 0.99; cos, 1 = same
 //    direction), head 2 reads it (similarity 0.98)"
 // Words first, the symbol after: "similarity" is the cosine of two vectors,
-// glossed the first time a sentence uses it.
+// glossed the first time a sentence uses it. Each relationship past the
+// lesson's subject and complement is named, from the query's own
+// (Scene::relations_for):
+//   "1 head: it = 0.99 paper (antecedent); its output reads paper (...)"
+//   "4 heads: ..., head 3 (previous token) reads paper, head 4 (next token) ..."
 // Does not: compute any weight or cosine (Scene::readout() does), or use ImGui
 // (so native tests can check the words).
 #pragma once
@@ -28,7 +32,8 @@ constexpr float kReadsCos = 0.9f;
 std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss = false);
 
 // A head's caption after "Head N · ". With the scene's built weights, the
-// relationships the scene dealt it ("subject + complement"). With trained
+// relationships the scene dealt it ("subject + complement"; one the query's
+// word does not have, a spare head's, in parentheses: "(subject)"). With trained
 // weights, what the head is measured to attend to from the query on this
 // sentence: the token with most weight, named by its relationship to the
 // query (or "itself", or the word), and that weight:

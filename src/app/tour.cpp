@@ -393,11 +393,15 @@ void measure_more_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject
   append_array_n(o.key("relations"), static_cast<long long>(kMatchRelations.size()), [&](long long i) {
     const Relation rel = kMatchRelations[static_cast<size_t>(i)];
     const int q = match_query(s, rel), target = s.target(q, rel);
+    // The heads are dealt the relationships of the word asked from (Scene::
+    // relations_for: a pronoun's antecedent first), so measure with it selected.
+    Scene c = s;
+    (void)c.set_query(q);
     // the head that puts the most weight on this relationship's target
     int head = 0;
     for (int h = 1; h < H; ++h)
-      if (weight_on(s, h, q, target) > weight_on(s, head, q, target)) head = h;
-    const auto& row = s.trace().heads[static_cast<size_t>(head)].weights.row(q);
+      if (weight_on(c, h, q, target) > weight_on(c, head, q, target)) head = h;
+    const auto& row = c.trace().heads[static_cast<size_t>(head)].weights.row(q);
     Eigen::Index looks = 0;
     row.maxCoeff(&looks);
     const int token = static_cast<int>(looks);

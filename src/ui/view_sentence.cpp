@@ -113,8 +113,12 @@ void view_sentence_strip(Demo& demo) {
       if (!relation_reassignable(rel)) continue;
       const int t = r.targets[k];
       const bool armed = vs.reassign == static_cast<int>(rel);
-      const std::string label = std::string(relation_name(rel)) + " \xe2\x86\x92 " +
-                                (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text);
+      // A spare head's relationship that the word does not have (Scene::fits)
+      // is shown in parentheses: its target is only the nearest word.
+      const bool fits = demo.scene.fits(q, rel);
+      const std::string name = fits ? relation_name(rel) : "(" + std::string(relation_name(rel)) + ")";
+      const std::string label =
+          name + " \xe2\x86\x92 " + (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text);
       const std::string id = "rel" + std::to_string(static_cast<int>(rel));
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < text_size(label).x + 24) ImGui::NewLine();
@@ -127,8 +131,13 @@ void view_sentence_strip(Demo& demo) {
       ImGui::PopStyleVar();
       if (clicked) vs.reassign = armed ? -1 : static_cast<int>(rel);
       ImGui::PopStyleColor(3);
-      ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,
-                            relation_name(rel), relation_help(rel));
+      if (fits)
+        ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,
+                              relation_name(rel), relation_help(rel));
+      else
+        ImGui::SetItemTooltip("head %d, %s: \"%s\" has none, so this spare head looks at the nearest word. Click, "
+                              "then click a token to give it one.", h + 1, relation_name(rel),
+                              tokens[static_cast<size_t>(q)].text.c_str());
     }
   }
   ImGui::SameLine();

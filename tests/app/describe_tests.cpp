@@ -67,6 +67,45 @@ TEST_CASE("two heads each read their own target; extra heads are named") {
   CHECK(has(all, "Selected token: said"));
 }
 
+TEST_CASE("the readout names each query's own relationships, and what spare heads do") {
+  Scene s;
+  auto index = [&](const char* w) {
+    for (size_t i = 0; i < s.tokens().size(); ++i)
+      if (s.tokens()[i].text == w) return static_cast<int>(i);
+    return -1;
+  };
+  const int it = index("it"), paper = index("paper"), said = index("said"), was = index("was");
+  // "it" is a pronoun: its one head reads its antecedent, named, with the
+  // weight the trace puts there.
+  REQUIRE(s.set_query(it).is_ok());
+  std::string text = app::readout_sentence(s);
+  CAPTURE(text);
+  const Mat& w1 = s.trace().heads[0].weights;
+  CHECK(has(text, "1 head: it = " + two(w1(it, paper)) + " paper (antecedent)"));
+  CHECK_FALSE(has(text, "subject"));
+  REQUIRE(s.set_heads(2).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, "head 1 (antecedent) reads paper (cos " + two(cos_to(s, 0, paper)) + ")"));
+  // "said" at four heads: no antecedent (a verb has none); the previous and
+  // next words by position.
+  REQUIRE(s.set_query(said).is_ok());
+  REQUIRE(s.set_heads(4).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, "head 3 (previous token) reads paper"));
+  CHECK(has(text, "head 4 (next token) reads it"));
+  CHECK_FALSE(has(text, "antecedent"));
+  // Eight heads: a spare pointer head says that the word has none of it.
+  REQUIRE(s.set_heads(8).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, "(antecedent: said has none, so the nearest word) reads paper"));
+  // Perturbation: the same head count on "was" deals its own relationships.
+  REQUIRE(s.set_heads(2).is_ok());
+  REQUIRE(s.set_query(was).is_ok());
+  text = app::readout_sentence(s);
+  CHECK(has(text, "head 1 reads it"));
+  CHECK(has(text, "head 2 reads wrong"));
+}
+
 TEST_CASE("outside the English grammar the readout says the targets were guessed, and how to set them") {
   Scene s;
   const std::string note = "targets guessed";

@@ -116,13 +116,18 @@ TEST_CASE("English lesson sentences keep their exact targets and are not guessed
   Scene s;
   CHECK_FALSE(s.targets_guessed());
   // The lesson sentence's whole table, per token: subject, complement,
-  // previous, antecedent, next, object, self, start (by the rules in parser.h).
+  // previous, antecedent, next, object, self, start, by the rules in
+  // parser.h: fitting targets from the grammar (wrote: researcher, paper;
+  // said: researcher, it; it: paper; was: it, wrong; who: researcher), every
+  // other pointer the nearest content word (no determiner, punctuation or
+  // the token itself), subject and antecedent left first, complement and
+  // object right first, complement avoiding the subject's word.
   // 0 The 1 researcher 2 who 3 wrote 4 the 5 paper 6 said 7 it 8 was 9 wrong 10 .
   const std::array<std::array<int, kRelations>, 11> table = {{
-      {0, 1, 0, 0, 1, 0, 0, 0},  {1, 2, 0, 1, 2, 1, 1, 0},  {2, 3, 1, 1, 3, 2, 2, 0},
-      {1, 4, 2, 3, 4, 5, 3, 0},  {1, 5, 3, 4, 5, 4, 4, 0},  {1, 6, 4, 5, 6, 5, 5, 0},
-      {1, 7, 5, 6, 7, 7, 6, 0},  {1, 8, 6, 5, 8, 7, 7, 0},  {7, 9, 7, 8, 9, 8, 8, 0},
-      {7, 10, 8, 9, 10, 9, 9, 0}, {7, 10, 9, 10, 10, 10, 10, 0}}};
+      {1, 2, 0, 1, 1, 1, 0, 0},  {2, 3, 0, 2, 2, 2, 1, 0},  {1, 3, 1, 1, 3, 3, 2, 0},
+      {1, 5, 2, 2, 4, 5, 3, 0},  {3, 5, 3, 3, 5, 5, 4, 0},  {3, 6, 4, 3, 6, 6, 5, 0},
+      {1, 7, 5, 5, 7, 7, 6, 0},  {6, 8, 6, 5, 8, 8, 7, 0},  {7, 9, 7, 7, 9, 9, 8, 0},
+      {8, 7, 8, 8, 10, 8, 9, 0}, {9, 8, 9, 9, 10, 9, 10, 0}}};
   REQUIRE(s.tokens().size() == table.size());
   for (int i = 0; i < 11; ++i)
     for (int r = 0; r < kRelations; ++r) {

@@ -27,13 +27,17 @@ TEST_CASE("parser: the lesson sentence's roles and default targets, by hand") {
   CHECK(p.query == 6);
   CHECK(target(p, 6, Relation::Subject) == 1);     // across the relative clause
   CHECK(target(p, 6, Relation::Complement) == 7);
-  CHECK(target(p, 6, Relation::Object) == 7);      // first noun-like token after the verb
+  CHECK(target(p, 6, Relation::Object) == 7);      // no object (a clause follows): the nearest word right
   CHECK(target(p, 3, Relation::Subject) == 1);     // the clause's verb: the head noun
   CHECK(target(p, 3, Relation::Object) == 5);
   CHECK(target(p, 2, Relation::Antecedent) == 1);  // "who" -> researcher
   CHECK(target(p, 7, Relation::Antecedent) == 5);  // nearest noun to the left (the default)
   CHECK(target(p, 8, Relation::Subject) == 7);     // "was": nearest noun-like outside a clause
-  CHECK(target(p, 9, Relation::Subject) == 7);     // non-verb: its verb's subject
+  CHECK(target(p, 9, Relation::Subject) == 8);     // an adjective has none: the nearest word left
+  CHECK(p.fits[6] == (relation_bit(Relation::Subject) | relation_bit(Relation::Complement)));
+  CHECK(p.fits[7] == relation_bit(Relation::Antecedent));  // a pronoun: its antecedent only
+  CHECK(p.fits[1] == 0u);                                  // a noun: none of the pointers
+  CHECK(target(p, 1, Relation::Subject) == 2);             // ...and never itself: "who"
   CHECK(target(p, 0, Relation::Previous) == 0);
   CHECK(target(p, 10, Relation::Next) == 10);
   CHECK(target(p, 4, Relation::Self) == 4);
@@ -53,7 +57,7 @@ TEST_CASE("parser: 'that' opens a clause only after a noun") {
   CHECK(has(p, 5, kRelative));
   for (int i = 5; i <= 8; ++i) CHECK(has(p, i, kInClause));
   CHECK_FALSE(has(p, 9, kInClause));
-  CHECK(target(p, 7, Relation::Subject) == 4);  // read -> book (the clause head)
+  CHECK(target(p, 7, Relation::Subject) == 6);  // read -> he (the noun inside an object clause)
   CHECK(target(p, 9, Relation::Subject) == 4);  // was -> book, skipping the clause
   CHECK(p.query == 9);                          // the verb right after the clause
   // 0 That 1 is 2 wrong

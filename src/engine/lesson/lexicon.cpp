@@ -17,8 +17,8 @@ bool contains(const std::array<std::string_view, N>& list, std::string_view w) {
 constexpr std::array<std::string_view, 18> kDeterminers = {
     "the", "a", "an", "this", "these", "those", "my", "your", "his", "her",
     "its", "our", "their", "some", "every", "each", "no", "any"};
-constexpr std::array<std::string_view, 17> kPronouns = {
-    "it", "he", "she", "they", "we", "i", "you", "him", "them", "us", "me",
+constexpr std::array<std::string_view, 18> kPronouns = {
+    "it", "he", "she", "they", "we", "i", "you", "him", "her", "them", "us", "me",
     "this", "that", "something", "everyone", "someone", "nobody"};
 constexpr std::array<std::string_view, 5> kRelatives = {"who", "whom", "which", "whose", "that"};
 constexpr std::array<std::string_view, 22> kPrepositions = {
@@ -29,18 +29,23 @@ constexpr std::array<std::string_view, 23> kAuxiliaries = {
     "does", "did", "will", "would", "can", "could", "should", "may", "might", "must", "shall"};
 constexpr std::array<std::string_view, 8> kConjunctions = {
     "and", "or", "but", "because", "while", "although", "so", "if"};
-constexpr std::array<std::string_view, 24> kAdjectives = {
+constexpr std::array<std::string_view, 36> kAdjectives = {
     "wrong", "right", "late", "early", "true", "false", "good", "bad", "new", "old", "young",
     "famous", "broken", "tired", "happy", "sad", "angry", "red", "big", "small", "long",
-    "short", "correct", "ready"};
-constexpr std::array<std::string_view, 64> kVerbs = {
+    "short", "correct", "ready", "hungry", "perfect", "cold", "hot", "fast", "slow", "loud",
+    "quiet", "very", "black", "white", "little"};
+constexpr std::array<std::string_view, 108> kVerbs = {
     "said", "says", "say", "knew", "know", "knows", "thought", "think", "thinks", "wrote",
     "write", "writes", "saw", "see", "sees", "told", "tell", "tells", "found", "find",
     "finds", "made", "make", "makes", "took", "take", "gave", "give", "got", "went", "came",
     "left", "felt", "meant", "kept", "built", "bought", "brought", "caught", "taught", "sold",
     "ran", "won", "lost", "met", "heard", "held", "read", "believes", "believe", "claims",
     "admits", "admit", "insists", "argues", "feared", "fears", "hopes", "swore", "chose",
-    "drew", "ate", "bit", "sang"};
+    "drew", "ate", "bit", "sang", "eat", "eats", "eaten", "sleep", "sleeps", "slept", "run",
+    "runs", "sit", "sits", "sat", "stood", "fell", "broke", "began", "drove", "flew", "grew",
+    "hid", "hit", "put", "rode", "spoke", "stole", "threw", "woke", "wore", "like", "likes",
+    "love", "loves", "want", "wants", "need", "needs", "sleeping", "running", "goes", "go",
+    "seems", "seemed", "became", "become", "becomes"};
 
 bool ends_with(std::string_view w, std::string_view suffix) {
   return w.size() >= suffix.size() && w.substr(w.size() - suffix.size()) == suffix;
@@ -74,6 +79,8 @@ unsigned lexical_roles(std::string_view token) {
   if (contains(kVerbs, w)) r |= kVerb;
   // "-ed" past tenses (attacked, reported); short words and "-eed" are nouns
   if (r == 0 && w.size() > 4 && ends_with(w, "ed") && !ends_with(w, "eed")) r |= kVerb;
+  // "-ly" words (quickly, loudly) modify like adjectives; "only", "family" are kept apart by length
+  if (r == 0 && w.size() > 5 && ends_with(w, "ly")) r |= kAdjective;
   if (r == 0) r = kNoun;
   return r;
 }

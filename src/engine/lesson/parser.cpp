@@ -1,8 +1,20 @@
-// parser.cpp: roles, clauses and default targets. See parser.h.
+// parser.cpp: roles, clauses, the relationships that fit each word, and
+// default targets. See parser.h.
+//
+// Index of this file
+//   [SECTION] role names
+//   [SECTION] helpers
+//   [SECTION] pass 1: word classes in context
+//   [SECTION] pass 2: relative clauses
+//   [SECTION] pass 3: the relationships that fit each word
+//   [SECTION] pass 4: fallbacks and guesses
 #include "parser.h"
 
 namespace headroom {
 
+//-----------------------------------------------------------------------------
+// [SECTION] role names
+//-----------------------------------------------------------------------------
 const char* role_name(int bit) {
   static const char* names[kRoleCount] = {
       "noun", "verb", "pronoun", "determiner", "relative", "preposition", "punctuation",
@@ -20,32 +32,56 @@ std::string role_names(unsigned bits) {
   return out;
 }
 
+unsigned relation_bit(Relation r) { return 1u << static_cast<int>(r); }
+
 namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] helpers
+//-----------------------------------------------------------------------------
+// The sentence being parsed: tokens' lower-case words and role bits, with
+// the questions the passes ask of them.
+struct Words {
+  std::vector<std::string> lower;
+  std::vector<unsigned>& roles;
+  int L = 0;
+
+  bool has(int i, unsigned bit) const { return i >= 0 && i < L && (roles[static_cast<size_t>(i)] & bit); }
+  bool is(int i, const char* w) const { return i >= 0 && i < L && lower[static_cast<size_t>(i)] == w; }
+  bool word(int i) const { return i >= 0 && i < L && !has(i, kPunctuation); }
+  // A noun, or a pronoun standing for one (not "this book", not "who").
+  bool nounlike(int i) const { return has(i, kNoun) || (has(i, kPronoun) && !has(i, kDeterminer | kRelative)); }
+  // Words that sit between a determiner and its noun.
+  bool modifier(int i) const { return has(i, kDeterminer | kAdjective | kNumber) && !has(i, kVerb); }
+  // A target a relationship may point at: a word, not a determiner.
+  bool content(int i) const { return word(i) && !has(i, kDeterminer); }
+};
+
+bool one_of(const std::string& w, std::initializer_list<const char*> list) {
+  for (const char* x : list)
+    if (w == x) return true;
+  return false;
+}
 
 // Default query: the main verb after a relative clause, else the first verb,
 // else the middle token.
-int default_query(const std::vector<unsigned>& roles) {
-  const int L = static_cast<int>(roles.size());
-  for (int i = 1; i < L; ++i)
-    if ((roles[static_cast<size_t>(i)] & kVerb) && !(roles[static_cast<size_t>(i)] & kInClause) &&
-        (roles[static_cast<size_t>(i - 1)] & kInClause))
-      return i;
-  for (int i = 0; i < L; ++i)
-    if ((roles[static_cast<size_t>(i)] & kVerb) && !(roles[static_cast<size_t>(i)] & kInClause)) return i;
-  return L / 2;
+int default_query(const Words& s) {
+  for (int i = 1; i < s.L; ++i)
+    if (s.has(i, kVerb) && !s.has(i, kInClause) && s.has(i - 1, kInClause)) return i;
+  for (int i = 0; i < s.L; ++i)
+    if (s.has(i, kVerb) && !s.has(i, kInClause)) return i;
+  return s.L / 2;
 }
 
-bool is_word(const std::vector<unsigned>& roles, int i) { return !(roles[static_cast<size_t>(i)] & kPunctuation); }
-
-// The word nearest token i: on the `left_first` side, then the other; skips
-// `avoid` unless it is the only word; i itself when there is no other word.
-int nearest_word(const std::vector<unsigned>& roles, int i, bool left_first, int avoid) {
-  const int L = static_cast<int>(roles.size());
-  int only = i;
+// The word nearest token i on the `left_first` side, then the other, that
+// passes `ok`; skips `avoid` unless nothing else passes; -1 when none does.
+template <class Ok>
+int nearest(const Words& s, int i, bool left_first, int avoid, Ok ok) {
+  int only = -1;
   for (int pass = 0; pass < 2; ++pass) {
     const int step = (pass == 0) == left_first ? -1 : 1;
-    for (int j = i + step; j >= 0 && j < L; j += step) {
-      if (!is_word(roles, j)) continue;
+    for (int j = i + step; j >= 0 && j < s.L; j += step) {
+      if (!ok(j)) continue;
       if (j != avoid) return j;
       only = j;
     }
@@ -53,133 +89,263 @@ int nearest_word(const std::vector<unsigned>& roles, int i, bool left_first, int
   return only;
 }
 
-// Outside the lesson's grammar: see parse_sentence in parser.h.
-void guess_targets(Parse& p) {
-  const std::vector<unsigned>& roles = p.roles;
-  const int L = static_cast<int>(roles.size());
-  p.guessed = true;
-  for (int d = 0; d < L; ++d) {  // the word nearest the parser's query, right first
-    if (p.query + d < L && is_word(roles, p.query + d)) { p.query += d; break; }
-    if (p.query - d >= 0 && is_word(roles, p.query - d)) { p.query -= d; break; }
+//-----------------------------------------------------------------------------
+// [SECTION] pass 1: word classes in context
+//-----------------------------------------------------------------------------
+// 1a. "this", "her": a determiner before a noun or modifier, else a pronoun.
+// 1b. An unknown word (tagged noun) right after its subject, in a stretch
+//     with no verb yet, is a verb when it or the subject ends in "s" ("the
+//     cat sleeps", "the dogs bark"), the subject is a pronoun ("she sings")
+//     or only an ending, a determiner or a preposition follows ("the phone
+//     rang.");
+//     so is one ending in "s" right after a relative pronoun ("who owns").
+void classes_in_context(Words& s) {
+  for (int i = 0; i < s.L; ++i) {
+    unsigned& r = s.roles[static_cast<size_t>(i)];
+    if ((r & kDeterminer) && (r & kPronoun)) {
+      if (s.has(i + 1, kNoun | kAdjective | kNumber) && !s.has(i + 1, kVerb)) r &= ~static_cast<unsigned>(kPronoun);
+      else r &= ~static_cast<unsigned>(kDeterminer);
+    }
   }
-  for (int i = 0; i < L; ++i) {
-    std::array<int, kRelations>& t = p.targets[static_cast<size_t>(i)];
-    auto sensible = [&](Relation r) { return t[static_cast<size_t>(r)] != i && is_word(roles, t[static_cast<size_t>(r)]); };
-    auto fix = [&](Relation r, bool left_first, int avoid) {
-      if (!sensible(r)) t[static_cast<size_t>(r)] = nearest_word(roles, i, left_first, avoid);
-    };
-    const int comp = sensible(Relation::Complement) ? t[static_cast<size_t>(Relation::Complement)] : -1;
-    fix(Relation::Subject, true, comp);
-    fix(Relation::Complement, false, t[static_cast<size_t>(Relation::Subject)]);
-    fix(Relation::Antecedent, true, -1);
-    fix(Relation::Object, false, -1);
+  static constexpr unsigned kBreak = kPunctuation | kConjunction | kRelative;
+  bool verb_seen = false;
+  for (int i = 0; i < s.L; ++i) {
+    if (s.has(i, kBreak)) verb_seen = false;
+    if (s.has(i, kVerb)) verb_seen = true;
+    if (verb_seen || s.roles[static_cast<size_t>(i)] != kNoun || i == 0) continue;
+    const std::string& w = s.lower[static_cast<size_t>(i)];
+    const bool ends_s = w.size() > 2 && w.back() == 's';
+    if (s.has(i - 1, kRelative) && s.has(i - 2, kNoun) && ends_s) {  // "the farmer who OWNS"
+      s.roles[static_cast<size_t>(i)] = kVerb;
+      verb_seen = true;
+      continue;
+    }
+    if (!s.nounlike(i - 1)) continue;
+    const std::string& prev = s.lower[static_cast<size_t>(i - 1)];
+    const bool plural = !prev.empty() && prev.back() == 's' && s.has(i - 1, kNoun);
+    const bool pronoun = s.has(i - 1, kPronoun);
+    // "the phone RANG.": nothing but an ending, a determiner or a preposition follows
+    const bool last = i + 1 >= s.L || s.has(i + 1, kPunctuation | kDeterminer | kPreposition);
+    if (pronoun || plural || ends_s || last) {
+      s.roles[static_cast<size_t>(i)] = kVerb;
+      verb_seen = true;
+    }
   }
 }
 
-}  // namespace
-
-// Finds the lesson's shape: NOUN [who|which|that] VERB ... MAIN-VERB COMPLEMENT.
-Parse parse_sentence(const std::vector<Token>& tokens) {
-  Parse p;
-  std::vector<unsigned>& roles = p.roles;
-  const int L = static_cast<int>(tokens.size());
-  roles.assign(static_cast<size_t>(L), 0u);
-  for (int i = 0; i < L; ++i) roles[static_cast<size_t>(i)] = lexical_roles(tokens[static_cast<size_t>(i)].text);
-  auto has = [&](int i, unsigned bit) { return i >= 0 && i < L && (roles[static_cast<size_t>(i)] & bit); };
-  auto nounlike = [&](int i) { return has(i, kNoun) || (has(i, kPronoun) && !has(i, kDeterminer | kRelative)); };
-
-  // Relative pronouns directly after a noun open a clause; "that" elsewhere is
-  // a determiner/pronoun. The clause runs to just before the next verb that
-  // follows a non-verb token after the clause's own verb (the main verb).
-  std::vector<int> clause_head(static_cast<size_t>(L), -1);  // head noun of the clause a token is in
-  auto is_that = [&](int i) { return ascii_lower(tokens[static_cast<size_t>(i)].text) == "that"; };
-  if (L > 0 && is_that(0)) roles[0] &= ~static_cast<unsigned>(kRelative);
-  for (int r = 1; r < L; ++r) {
-    if (!has(r, kRelative) || !has(r - 1, kNoun)) {
-      if (is_that(r)) roles[static_cast<size_t>(r)] &= ~static_cast<unsigned>(kRelative);
+//-----------------------------------------------------------------------------
+// [SECTION] pass 2: relative clauses
+//-----------------------------------------------------------------------------
+// Relative pronouns directly after a noun open a clause; "that" elsewhere is
+// a determiner/pronoun. The clause runs to just before the next verb that
+// follows the clause's own verb, unless right after an auxiliary (the main
+// verb).
+// Returns, per token, the head noun of the clause it is in (-1: none).
+std::vector<int> relative_clauses(Words& s) {
+  std::vector<int> clause_head(static_cast<size_t>(s.L), -1);
+  if (s.is(0, "that")) s.roles[0] &= ~static_cast<unsigned>(kRelative);
+  for (int r = 1; r < s.L; ++r) {
+    if (!s.has(r, kRelative) || !s.has(r - 1, kNoun)) {
+      if (s.is(r, "that")) s.roles[static_cast<size_t>(r)] &= ~static_cast<unsigned>(kRelative);
       continue;
     }
-    roles[static_cast<size_t>(r)] = kRelative;
+    s.roles[static_cast<size_t>(r)] = kRelative;
     bool seen_verb = false;
     int k = r + 1;
-    for (; k < L; ++k) {
-      if (has(k, kPunctuation)) break;
-      if (has(k, kVerb)) {
-        if (seen_verb && !has(k - 1, kVerb)) break;
+    for (; k < s.L; ++k) {
+      if (s.has(k, kPunctuation)) break;
+      if (s.has(k, kVerb)) {
+        // a verb group continues only after an auxiliary ("who has written");
+        // "the book which he read WAS good" ends the clause at "was"
+        if (seen_verb && !s.has(k - 1, kAuxiliary)) break;
         seen_verb = true;
       }
     }
     for (int j = r; j < k; ++j) {
-      roles[static_cast<size_t>(j)] |= kInClause;
+      s.roles[static_cast<size_t>(j)] |= kInClause;
       clause_head[static_cast<size_t>(j)] = r - 1;
     }
     r = k - 1;
   }
-  if (L > 0) roles[0] |= kFirst;
+  if (s.L > 0) s.roles[0] |= kFirst;
+  return clause_head;
+}
 
-  std::vector<std::array<int, kRelations>>& targets = p.targets;
-  targets.assign(static_cast<size_t>(L), {});
-  auto nearest_left = [&](int i, auto pred) {
-    for (int j = i - 1; j >= 0; --j)
-      if (pred(j)) return j;
-    return -1;
-  };
-  auto nearest_right = [&](int i, auto pred) {
-    for (int j = i + 1; j < L; ++j)
-      if (pred(j)) return j;
-    return -1;
-  };
-  auto or_self = [](int t, int i) { return t >= 0 ? t : i; };
-
-  for (int i = 0; i < L; ++i) {
-    auto& t = targets[static_cast<size_t>(i)];
-    const bool verb = has(i, kVerb);
-    const bool in_clause = clause_head[static_cast<size_t>(i)] >= 0;
-    // subject: a verb in a relative clause -> the clause's head noun; a verb
-    // outside -> the nearest noun-like token to its left outside any clause;
-    // anything else -> the subject of the nearest verb to its left.
-    int subj = -1;
-    if (verb && in_clause) {
-      subj = clause_head[static_cast<size_t>(i)];
-    } else if (verb) {
-      subj = nearest_left(i, [&](int j) { return nounlike(j) && clause_head[static_cast<size_t>(j)] < 0; });
-    } else {
-      const int v = nearest_left(i, [&](int j) { return has(j, kVerb); });
-      if (v >= 0) subj = targets[static_cast<size_t>(v)][static_cast<int>(Relation::Subject)];
-    }
-    if (subj >= 0 && clause_head[static_cast<size_t>(i)] < 0 && verb)
-      roles[static_cast<size_t>(subj)] |= kSubject;
-    t[static_cast<int>(Relation::Subject)] = or_self(subj, i);
-    // complement: the first non-punctuation token after a verb (after the
-    // verb group: "has said it" -> it); for other tokens the next token.
-    int comp = nearest_right(i, [&](int j) { return !has(j, kPunctuation) && !(verb && has(j, kVerb) && j == i + 1); });
-    if (!verb) comp = i + 1 < L ? i + 1 : -1;
-    t[static_cast<int>(Relation::Complement)] = or_self(comp, i);
-    t[static_cast<int>(Relation::Previous)] = i > 0 ? i - 1 : i;
-    t[static_cast<int>(Relation::Next)] = i + 1 < L ? i + 1 : i;
-    // antecedent: pronouns and relative pronouns -> nearest noun to the left
-    int ante = -1;
-    if (has(i, kRelative) && in_clause) ante = clause_head[static_cast<size_t>(i)];
-    else if (has(i, kPronoun) && !has(i, kDeterminer)) ante = nearest_left(i, [&](int j) { return has(j, kNoun); });
-    t[static_cast<int>(Relation::Antecedent)] = or_self(ante, i);
-    // object: a verb's first noun-like token before the next verb
-    int obj = -1;
-    if (verb)
-      for (int j = i + 1; j < L && !has(j, kVerb | kPunctuation); ++j)
-        if (nounlike(j)) { obj = j; break; }
-    t[static_cast<int>(Relation::Object)] = or_self(obj, i);
-    t[static_cast<int>(Relation::Self)] = i;
-    t[static_cast<int>(Relation::Start)] = 0;
+//-----------------------------------------------------------------------------
+// [SECTION] pass 3: the relationships that fit each word
+//-----------------------------------------------------------------------------
+// The noun phrase starting at token k: skips determiners, adjectives and
+// numbers; returns its noun (or pronoun), else its last adjective ("was
+// wrong"), else -1.
+int phrase_head(const Words& s, int k) {
+  int adjective = -1;
+  for (int j = k; j < s.L; ++j) {
+    if (s.nounlike(j) && !s.has(j, kVerb)) return j;
+    if (!s.modifier(j)) break;
+    if (s.has(j, kAdjective)) adjective = j;
   }
-  p.query = default_query(roles);
-  // The lesson's shape: the query is a verb whose subject and complement are
-  // other words. Anything else is outside the grammar.
-  const int q = p.query;
-  auto other_word = [&](Relation r) {
-    const int t = L > 0 ? targets[static_cast<size_t>(q)][static_cast<size_t>(r)] : q;
-    return t != q && !has(t, kPunctuation);
+  return adjective;
+}
+
+// Token j sits in a prepositional phrase ("the man in the HAT"): left of it,
+// past modifiers and nouns, comes a preposition.
+bool in_prepositional_phrase(const Words& s, int j) {
+  for (int k = j - 1; k >= 0; --k) {
+    if (s.has(k, kPreposition)) return true;
+    if (!(s.modifier(k) || s.has(k, kNoun))) return false;
+  }
+  return false;
+}
+
+bool copula(const std::string& w) {
+  return one_of(w, {"is", "was", "are", "were", "be", "been", "being", "am", "seems", "seemed", "became",
+                    "become", "becomes"});
+}
+
+// The pointer relationships that fit token i, with their targets (see
+// parser.h for the grammar in words). Writes t[r] for each one that fits
+// and returns their bits.
+unsigned fitting(const Words& s, const std::vector<int>& clause_head, int i, std::array<int, kRelations>& t) {
+  unsigned fits = 0;
+  auto set = [&](Relation r, int target) {
+    if (target < 0 || target == i) return;
+    t[static_cast<size_t>(r)] = target;
+    fits |= relation_bit(r);
   };
-  if (!(has(q, kVerb) && other_word(Relation::Subject) && other_word(Relation::Complement))) guess_targets(p);
+  const int head = clause_head[static_cast<size_t>(i)];
+  if (s.has(i, kVerb)) {
+    // 3a. Subject. In a relative clause: a noun between the relative pronoun
+    // and the verb ("the cat that the dog chased"), else the clause's head
+    // noun. Outside: the nearest noun-like token to the left that is in no
+    // clause and no prepositional phrase ("the man in the hat ran").
+    int subj = -1;
+    if (head >= 0) {
+      for (int j = i - 1; j > head && s.has(j, kInClause) && !s.has(j, kRelative); --j)
+        if (s.nounlike(j) && !s.has(j, kVerb)) { subj = j; break; }
+      if (subj < 0) subj = head;
+    } else {
+      for (int j = i - 1; j >= 0 && subj < 0; --j)
+        if (s.nounlike(j) && !s.has(j, kVerb) && clause_head[static_cast<size_t>(j)] < 0 && !in_prepositional_phrase(s, j))
+          subj = j;
+    }
+    set(Relation::Subject, subj);
+    // 3b. What follows the verb. An auxiliary before a verb: that verb
+    // ("has eaten") is its complement. Otherwise skip the rest of the verb
+    // group and a "that": a preposition's noun, a noun phrase followed by
+    // a verb of the same clause (a clause: "said IT was wrong") or after a
+    // form of "be" ("was WRONG", "is a DOCTOR") is the complement; any
+    // other noun phrase is the object ("bit the MAN").
+    if (s.has(i, kAuxiliary) && s.has(i + 1, kVerb)) {
+      set(Relation::Complement, i + 1);
+    } else if (!s.has(i + 1, kVerb)) {
+      int k = i + 1;
+      if (s.is(k, "that") && !s.has(k, kRelative)) ++k;
+      if (s.has(k, kPreposition)) {
+        set(Relation::Complement, phrase_head(s, k + 1));
+      } else if (const int np = phrase_head(s, k); np >= 0) {
+        int after = np + 1;
+        while (after < s.L && s.has(after, kNoun) && !s.has(after, kVerb)) ++after;
+        const bool same_clause = clause_head[static_cast<size_t>(std::min(after, s.L - 1))] == head;
+        const bool clause = s.has(after, kVerb) && same_clause && s.nounlike(np);
+        if (clause || copula(s.lower[static_cast<size_t>(i)]) || !s.nounlike(np)) set(Relation::Complement, np);
+        else set(Relation::Object, np);
+      }
+    }
+  } else if (s.has(i, kRelative) && head >= 0) {
+    set(Relation::Antecedent, head);  // 3c. "who" -> the noun its clause is about
+  } else if (s.has(i, kPronoun) && !s.has(i, kDeterminer)) {
+    // 3d. Third-person pronouns refer back to the nearest noun (they/them:
+    // the nearest plural one if there is one); I, you, we and indefinite
+    // ones (someone) refer to nothing in the sentence.
+    const std::string& w = s.lower[static_cast<size_t>(i)];
+    if (one_of(w, {"it", "he", "she", "him", "her", "they", "them"})) {
+      int ante = -1;
+      if (one_of(w, {"they", "them"}))
+        for (int j = i - 1; j >= 0 && ante < 0; --j)
+          if (s.has(j, kNoun) && !s.lower[static_cast<size_t>(j)].empty() && s.lower[static_cast<size_t>(j)].back() == 's')
+            ante = j;
+      for (int j = i - 1; j >= 0 && ante < 0; --j)
+        if (s.has(j, kNoun) && !s.has(j, kVerb)) ante = j;
+      set(Relation::Antecedent, ante);
+    }
+  } else if (s.has(i, kPreposition)) {
+    set(Relation::Object, phrase_head(s, i + 1));  // 3e. "on the MAT"
+  }
+  return fits;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] pass 4: fallbacks and guesses
+//-----------------------------------------------------------------------------
+// A pointer relationship that does not fit a token still needs a target
+// (its pointer block in X): the nearest content word (not itself, not a
+// determiner or punctuation), subject and antecedent looking left first,
+// complement and object right first, subject and complement on different
+// words when there are two; else the nearest word; else the token itself.
+void fallbacks(const Words& s, int i, unsigned fits, std::array<int, kRelations>& t) {
+  auto fix = [&](Relation r, bool left_first, int avoid) {
+    if (fits & relation_bit(r)) return;
+    int j = nearest(s, i, left_first, avoid, [&](int k) { return s.content(k); });
+    if (j < 0) j = nearest(s, i, left_first, avoid, [&](int k) { return s.word(k); });
+    t[static_cast<size_t>(r)] = j >= 0 ? j : i;
+  };
+  const int comp = (fits & relation_bit(Relation::Complement)) ? t[static_cast<size_t>(Relation::Complement)] : -1;
+  fix(Relation::Subject, true, comp);
+  fix(Relation::Complement, false, t[static_cast<size_t>(Relation::Subject)]);
+  fix(Relation::Antecedent, true, -1);
+  fix(Relation::Object, false, -1);
+}
+
+}  // namespace
+
+Parse parse_sentence(const std::vector<Token>& tokens) {
+  Parse p;
+  const int L = static_cast<int>(tokens.size());
+  p.roles.assign(static_cast<size_t>(L), 0u);
+  Words s{{}, p.roles, L};
+  for (int i = 0; i < L; ++i) {
+    s.lower.push_back(ascii_lower(tokens[static_cast<size_t>(i)].text));
+    p.roles[static_cast<size_t>(i)] = lexical_roles(tokens[static_cast<size_t>(i)].text);
+  }
+  // Does the lexicon know any word here? If not (another language), no
+  // word's class is known and the subject/complement guesses stand in.
+  bool english = false;
+  for (unsigned r : p.roles) english = english || (r & ~static_cast<unsigned>(kNoun | kPunctuation | kNumber)) != 0;
+
+  if (english) classes_in_context(s);                     // pass 1 (English rules only)
+  const std::vector<int> clause_head = relative_clauses(s);  // pass 2
+  p.targets.assign(static_cast<size_t>(L), {});
+  p.fits.assign(static_cast<size_t>(L), 0u);
+  for (int i = 0; i < L; ++i) {
+    std::array<int, kRelations>& t = p.targets[static_cast<size_t>(i)];
+    t[static_cast<size_t>(Relation::Previous)] = i > 0 ? i - 1 : i;
+    t[static_cast<size_t>(Relation::Next)] = i + 1 < L ? i + 1 : i;
+    t[static_cast<size_t>(Relation::Self)] = i;
+    t[static_cast<size_t>(Relation::Start)] = 0;
+    unsigned& fits = p.fits[static_cast<size_t>(i)];
+    fits = fitting(s, clause_head, i, t);  // pass 3
+    fallbacks(s, i, fits, t);              // pass 4
+    if (!english && s.word(i)) {
+      // another language: the guessed subject and complement are the best we have
+      for (Relation r : {Relation::Subject, Relation::Complement})
+        if (t[static_cast<size_t>(r)] != i && s.word(t[static_cast<size_t>(r)])) fits |= relation_bit(r);
+    }
+    if ((fits & relation_bit(Relation::Subject)) && s.has(i, kVerb) && clause_head[static_cast<size_t>(i)] < 0)
+      p.roles[static_cast<size_t>(t[static_cast<size_t>(Relation::Subject)])] |= kSubject;
+  }
+  p.query = default_query(s);
+  // The lesson's shape: the query is a verb with a subject and a complement.
+  // Anything else is outside the grammar: the query becomes the word nearest
+  // the parser's choice (right first), and the targets are guesses.
+  const int q = p.query;
+  const unsigned lesson = relation_bit(Relation::Subject) | relation_bit(Relation::Complement);
+  if (!(L > 0 && english && s.has(q, kVerb) && (p.fits[static_cast<size_t>(q)] & lesson) == lesson)) {
+    p.guessed = true;
+    for (int d = 0; d < L; ++d) {
+      if (s.word(p.query + d)) { p.query += d; break; }
+      if (s.word(p.query - d)) { p.query -= d; break; }
+    }
+  }
   return p;
 }
 

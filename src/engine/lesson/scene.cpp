@@ -136,6 +136,7 @@ Scene::Scene() {
 void Scene::parse() {
   Parse p = parse_sentence(tokens_);
   role_bits_ = std::move(p.roles);
+  fits_ = std::move(p.fits);
   targets_ = p.targets;
   default_targets_ = std::move(p.targets);
   default_query_ = p.query;
@@ -227,7 +228,10 @@ Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
-  if (token != query_) readout_dirty_ = maps_dirty_ = carried_dirty_ = true;  // X, W and the trace stay
+  if (token != query_) readout_dirty_ = maps_dirty_ = carried_dirty_ = true;  // X stays
+  // The built weights deal the query's relationships: another list, other W_Q.
+  if (!override_ && (relations_for(token) != relations_for(query_) || fresh_relations(token) != fresh_relations(query_)))
+    dirty_ = true;
   query_ = token;
   return Status::ok();
 }
@@ -305,16 +309,73 @@ Status Scene::set_tie_qk(bool tie) {
 }
 
 std::vector<int> Scene::lesson_targets() const {
-  return {target(query_, order_[0]), target(query_, order_[1])};
+  const std::vector<Relation> rel = relations_for(query_);
+  return {target(query_, rel[0]), target(query_, rel[1])};
 }
 
 int Scene::target(int token, Relation r) const {
   return targets_[static_cast<size_t>(token)][static_cast<size_t>(r)];
 }
 
+bool Scene::fits(int token, Relation r) const {
+  if (!relation_reassignable(r)) return true;  // positional: defined for every token
+  const size_t i = static_cast<size_t>(token), k = static_cast<size_t>(r);
+  return (fits_[i] & relation_bit(r)) != 0 || targets_[i][k] != default_targets_[i][k];  // found, or set by the user
+}
+
+namespace {
+// Passes over `order` for relations_for: tiers 1..6 (scene.h), and how many
+// lead with a target of their own.
+struct Dealt {
+  std::vector<Relation> order;
+  int fresh = 0;
+};
+
+Dealt deal(const Scene& s, const std::vector<unsigned>& roles, const std::array<Relation, kRelations>& order,
+                  int q) {
+  auto content = [&](int t) {
+    return t != q && !(roles[static_cast<size_t>(t)] & (kPunctuation | kDeterminer));
+  };
+  Dealt d;
+  std::vector<int> named;
+  std::array<bool, kRelations> taken{};
+  auto take = [&](int tier) {
+    for (size_t k = 0; k < order.size(); ++k) {
+      const Relation r = order[k];
+      if (taken[k]) continue;
+      const int t = s.target(q, r);
+      const bool pointer = relation_reassignable(r);
+      const bool fresh = std::find(named.begin(), named.end(), t) == named.end();
+      const bool ok = tier == 1   ? pointer && s.fits(q, r)
+                      : tier == 2 ? !pointer && content(t) && fresh
+                      : tier == 3 ? s.fits(q, r) && content(t)
+                      : tier == 4 ? content(t) && fresh
+                      : tier == 5 ? content(t)
+                                  : true;
+      if (!ok) continue;
+      taken[k] = true;
+      d.order.push_back(r);
+      named.push_back(t);
+      if (tier <= 2) ++d.fresh;
+    }
+  };
+  for (int tier = 1; tier <= 6; ++tier) take(tier);
+  return d;
+}
+}  // namespace
+
+std::vector<Relation> Scene::relations_for(int token) const { return deal(*this, role_bits_, order_, token).order; }
+
+int Scene::fresh_relations(int token) const { return deal(*this, role_bits_, order_, token).fresh; }
+
 std::vector<Relation> Scene::head_relations(int head) const {
-  if (heads_ == 1 || override_) return {order_[0], order_[1]};
-  return {order_[static_cast<size_t>(head)]};
+  const Dealt d = deal(*this, role_bits_, order_, query_);
+  if (override_) return {d.order[0], d.order[1]};
+  if (heads_ == 1) {
+    if (d.fresh <= 1) return {d.order[0]};
+    return {d.order[0], d.order[1]};
+  }
+  return {d.order[static_cast<size_t>(head)]};
 }
 
 //-----------------------------------------------------------------------------
@@ -361,7 +422,7 @@ void Scene::build() {
       const float fade = focus_ <= 0.5f ? 1.f : 2.f * (1.f - focus_);
       const float overall = fade * fade * fade;
       add_query_map(wq, rel[0], gain * overall);
-      add_query_map(wq, rel[1], gain * overall * second);
+      if (rel.size() > 1) add_query_map(wq, rel[1], gain * overall * second);
     } else {
       add_query_map(wq, rel[0], gain);
     }
@@ -413,7 +474,8 @@ const std::vector<ValueMap>& Scene::value_maps() {
   const Trace& tr = trace();
   if (!maps_dirty_) return maps_;
   const int q = query_;
-  const int a = target(q, order_[0]), b = target(q, order_[1]);
+  const std::vector<int> anchors = lesson_targets();
+  const int a = anchors[0], b = anchors[1];
   maps_.clear();
   for (const HeadTrace& ht : tr.heads) maps_.push_back(value_map(ht, q, a, b));
   maps_dirty_ = false;

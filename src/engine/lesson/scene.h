@@ -3,7 +3,8 @@
 //
 // Does: turn a sentence into X (L x D) whose columns are readable feature
 // blocks, and build W_Q, W_K, W_V, W_O for H heads by dealing relationships
-// ("my subject", "my complement", "the previous token", ...) out to heads.
+// ("my subject", "my complement", "the previous token", ...) out to heads,
+// the ones that fit the query's word first (relations_for).
 // With one head, that head holds the lesson's two relationships at once, so
 // its scores for the two targets tie and softmax splits the weight: the
 // midpoint appears by itself. Runs the forward pass and caches, per query,
@@ -104,8 +105,36 @@ class Scene {
   int stress() const { return stress_; }
   const Mat& x();
   const AttentionWeights& weights();
-  // Relationships held by head h for the current H (one per head when H >= 2,
-  // the first two when H = 1 or the weights are trained).
+  // The relationships heads take when `token` is the query, best first: a
+  // permutation of the relation order (set_relation_order) in four tiers,
+  //   1. the pointer relationships that fit its word (parser.h: a verb's
+  //      subject and complement or object, a pronoun's antecedent, ...) or
+  //      whose target the user set (set_target: the heads keep their jobs),
+  //   2. positional ones (previous, next, first token, self) whose target is
+  //      a content word (not the token, a determiner or punctuation) that no
+  //      earlier one names,
+  //   3. fitting or positional ones whose content-word target an earlier
+  //      one already names,
+  //   4. spare heads with a content-word target no earlier one names: a
+  //      pointer relationship that does not fit the word looks at its
+  //      fallback word (parser.h),
+  //   5. the same with a content word already named,
+  //   6. the rest (a positional one on a determiner, punctuation or the
+  //      token itself), in the relation order.
+  // The built weights deal this list for the current query, so a new query
+  // whose list differs rebuilds them (a head is one W_Q for every token).
+  std::vector<Relation> relations_for(int token) const;
+  // How many of relations_for(token) lead with a target no earlier one
+  // names (tiers 1 and 2): the single head holds up to two of those.
+  int fresh_relations(int token) const;
+  // Relationship r fits token's word: a pointer one parser.h found for it
+  // or whose target the user set, or a positional one (they fit every token
+  // by definition).
+  bool fits(int token, Relation r) const;
+  // Relationships held by head h for the current H and query (one per head
+  // when H >= 2; with H = 1 the first two of relations_for(query), or only
+  // the first when no second one has a target of its own; the first two
+  // when the weights are trained).
   std::vector<Relation> head_relations(int head) const;
   // Target of relationship r for token i (default from the parser, or reassigned).
   int target(int token, Relation r) const;
@@ -116,12 +145,13 @@ class Scene {
   // Per-head readout for the current query (cached until the trace, the
   // query or a target changes; copy it if you will change the scene).
   const std::vector<HeadReadout>& readout();
-  // Per head, the value-space picture for the query, anchored on the query's
-  // targets of the first two relationships (subject and complement by
-  // default), so the 1-head midpoint and the 2-head outputs share one plane.
+  // Per head, the value-space picture for the query, anchored on its
+  // lesson_targets(), so the 1-head midpoint and the 2-head outputs share
+  // one plane.
   const std::vector<ValueMap>& value_maps();
   // The query's lesson targets: the targets of the first two relationships
-  // (subject and complement by default), the value maps' anchors.
+  // of relations_for(query) (subject and complement for the lesson's verb),
+  // the value maps' anchors.
   std::vector<int> lesson_targets() const;
   // What the final output still carries of each lesson target, 0..1 (readout.h
   // carried(): after W_O and any knockout), cached like readout().
@@ -141,6 +171,7 @@ class Scene {
   std::vector<Token> tokens_;
   std::vector<std::array<int, kRelations>> targets_;  // per token, per relation
   std::vector<unsigned> role_bits_;                    // per token, parser.h roles
+  std::vector<unsigned> fits_;                         // per token, parser.h Parse::fits
   // The parser's defaults (parser.h Parse): reset_targets() and
   // targets_guessed() compare against them.
   std::vector<std::array<int, kRelations>> default_targets_;
