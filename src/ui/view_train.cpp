@@ -203,6 +203,9 @@ void controls_inner(Demo& demo) {
                           "enough to recompute the loss with numpy");
     if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame
   }
+  // A sandboxed frame may drop the file: say where else it goes (save_menu.cpp).
+  if (downloads_may_be_dropped())
+    text_disabled_wrapped("This frame is sandboxed: a snapshot is also offered to the page around it.");
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
