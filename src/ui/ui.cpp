@@ -15,7 +15,8 @@
 // readout and that view in either layout.
 // The training views (view=train, and the last cards of the full lesson):
 // the weights switch (built / trained) above the readout, the train panel
-// and the heads' specialisation over time.
+// and the heads' specialisation over time; view=train in the compact layout
+// shows them as tabs (the loss chart first) in a panel that fills the frame.
 // Does not: touch GL or the browser; compute attention.
 #include "ui/ui.h"
 
@@ -340,35 +341,64 @@ void end_panel() {
 
 // The compact lesson: readout, focus, the view buttons, then the chosen view
 // in a panel down to the bottom of the display.
-void compact_lesson(Demo& demo) {
-  view_readout(demo);
-  view_focus(demo);
-  // Eight tabs and the tour in two rows at 360 px (a third row would make
-  // the default view scroll in a 560 px frame).
+// A row of tab buttons (wrapping) for `views`, the open one (`open`)
+// highlighted; a click opens a tab (Demo::set_tab, kept in the hash).
+// `tour`: the Tour button at the row's end.
+void tab_buttons(Demo& demo, const CompactView* views, int n, int open, bool tour) {
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(6, 3));
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 6));
-  for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kCompactViews)); ++i) {
-    const CompactView& v = kCompactViews[i];
+  for (int i = 0; i < n; ++i) {
+    const CompactView& v = views[i];
     if (i > 0) same_line_if_fits(ImGui::CalcTextSize(v.label).x + 12.f);
-    const bool on = i == compact_view(demo);
-    push_button_colors(on ? palette().accent : palette().heads_off);
+    push_button_colors(i == open ? palette().accent : palette().heads_off);
     if (ImGui::Button(v.label)) demo.set_tab(v.tab);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     layout().view_rects.emplace_back(a.x, a.y, b.x, b.y);
     ImGui::PopStyleColor(4);
   }
-  same_line_if_fits(ImGui::CalcTextSize("Tour").x + 12.f, 12.f);
-  tour_button(demo, "Tour");
+  if (tour) {
+    same_line_if_fits(ImGui::CalcTextSize("Tour").x + 12.f, 12.f);
+    tour_button(demo, "Tour");
+  }
   ImGui::PopStyleVar(2);
-  // Down to the display's bottom (a pixel short: rounding must not make the
-  // window scroll); a view too tall for it scrolls inside the panel.
+}
+
+// The open view in a panel down to the display's bottom (a pixel short:
+// rounding must not make the window scroll); a view too tall for it scrolls
+// inside the panel.
+void tab_panel(Demo& demo, const CompactView& open) {
   constexpr float kMinPanel = 160.f;
   const float height = std::max(kMinPanel, ImGui::GetContentRegionAvail().y - 1.f);
   begin_panel("##compact_view", height);
-  const CompactView& open = kCompactViews[compact_view(demo)];
   open.draw(demo);
   record_card(open.view);  // save_menu.cpp: its rect and its Save button
   end_panel();
+}
+
+void compact_lesson(Demo& demo) {
+  view_readout(demo);
+  view_focus(demo);
+  // Eight tabs and the tour in two rows at 360 px (a third row would make
+  // the default view scroll in a 560 px frame).
+  const int open = compact_view(demo);
+  tab_buttons(demo, kCompactViews, static_cast<int>(IM_ARRAYSIZE(kCompactViews)), open, true);
+  tab_panel(demo, kCompactViews[open]);
+}
+
+// view=train in a frame: the loss chart (the default), what each head came
+// to attend to, and the attention bars, as tabs (their ids are kTabs', so
+// tab= keeps the open one here too; any other tab opens the chart).
+const CompactView kTrainViews[] = {
+    {"train", "Loss", view_train, "train"},
+    {"heads", "Heads over time", view_specialisation, "train"},
+    {"attention", "Attention", view_attention, "attention"},
+};
+void compact_training(Demo& demo) {
+  int open = 0;
+  for (int i = 0; i < static_cast<int>(IM_ARRAYSIZE(kTrainViews)); ++i)
+    if (demo.tab == kTrainViews[i].tab) open = i;
+  tab_buttons(demo, kTrainViews, static_cast<int>(IM_ARRAYSIZE(kTrainViews)), open, false);
+  tab_panel(demo, kTrainViews[open]);
 }
 
 // The full lesson's training cards, at its end, build the trainer the first
@@ -497,6 +527,11 @@ void draw_ui(Demo& demo) {
   if (demo.view == "train") {
     view_weights_switch(demo);
     view_readout(demo);
+    if (g_compact) {
+      compact_training(demo);
+      ImGui::End();
+      return;
+    }
     begin_card("##train"); view_train(demo); end_card();
     begin_card("##specialisation"); view_specialisation(demo); end_card();
     begin_card("##attention"); view_attention(demo); end_card();

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "ui/palette.h"
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -65,7 +66,8 @@ int64_t next_seed(int64_t seed) {
 //-----------------------------------------------------------------------------
 // [SECTION] controls
 //-----------------------------------------------------------------------------
-void controls_inner(Demo& demo) {
+// Play / pause, Step, New seed.
+void run_buttons(Demo& demo) {
   Training& tr = demo.training;
   const Trainer& t = tr.trainer();
   std::vector<ImVec4>& buttons = layout().train_buttons;
@@ -98,6 +100,13 @@ void controls_inner(Demo& demo) {
   record_visible_item(buttons);
   ImGui::PopStyleColor(4);
   ImGui::SetItemTooltip("start every run again from fresh random weights");
+}
+
+// Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
+void settings(Demo& demo) {
+  Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  std::vector<ImVec4>& buttons = layout().train_buttons;
   same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("seed");
@@ -164,8 +173,13 @@ void controls_inner(Demo& demo) {
                        ImGuiSliderFlags_Logarithmic))
     demo.train_set_speed(cap);
   ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+}
 
-  // Where training is.
+// Where training is: step, steps/s or paused.
+void progress(Demo& demo) {
+  Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  const bool running = tr.running();
   ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
   ImGui::SameLine(0, 16);
   if (running) {
@@ -177,8 +191,11 @@ void controls_inner(Demo& demo) {
   } else {
     ImGui::TextDisabled("paused");
   }
+}
 
-  // Snapshots of the runs' weights, batch, loss and gradients.
+// Snapshots of the runs' weights, batch, loss and gradients.
+void downloads(Demo& demo) {
+  const Trainer& t = demo.training.trainer();
   same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("download snapshot:");
@@ -206,6 +223,12 @@ void controls_inner(Demo& demo) {
   // A sandboxed frame may drop the file: say where else it goes (save_menu.cpp).
   if (downloads_may_be_dropped())
     text_disabled_wrapped("This frame is sandboxed: a snapshot is also offered to the page around it.");
+}
+
+// Divergence, one line per message with the runs it stopped, then any refusal.
+void problems(Demo& demo) {
+  const Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
@@ -231,12 +254,38 @@ void controls_inner(Demo& demo) {
   }
 }
 
+// Every control in rows; in the compact layout (a course frame) the run
+// buttons and the step on one row, the settings and downloads in a menu,
+// so the chart keeps the room.
 void controls(Demo& demo) {
   // Input frames visible on the white card.
   ImGui::PushStyleColor(ImGuiCol_FrameBg, palette().frame);
   ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, palette().frame_hovered);
   ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
-  controls_inner(demo);
+  run_buttons(demo);
+  if (compact_layout()) {
+    same_line_if_fits(ImGui::CalcTextSize("step 000000  paused").x, 16.f);
+    progress(demo);
+    same_line_if_fits(ImGui::CalcTextSize("Settings").x + 16.f, 16.f);
+    push_button_colors(palette().heads_off);
+    if (ImGui::Button("Settings##train")) ImGui::OpenPopup("##train_settings");
+    ImGui::PopStyleColor(4);
+    ImGui::SetItemTooltip("seed, R, the query/key tie, learning rate, speed and the snapshots");
+    if (ImGui::BeginPopup("##train_settings")) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420.f);
+      ImGui::Dummy(ImVec2(420.f, 0.f));  // the rows' width: same_line_if_fits wraps within it
+      settings(demo);
+      ImGui::NewLine();
+      downloads(demo);
+      ImGui::PopTextWrapPos();
+      ImGui::EndPopup();
+    }
+  } else {
+    settings(demo);
+    progress(demo);
+    downloads(demo);
+  }
+  problems(demo);
   ImGui::PopStyleColor(3);
 }
 
@@ -281,6 +330,9 @@ void loss_chart(Demo& demo, float width, float height) {
     ImGui::TextUnformatted(entry);
   }
 
+  // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
+  constexpr float kMinChart = 120.f;
+  if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
   const float label_w = std::max(100.f, ImGui::CalcTextSize(t.tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
   const float left = 38.f, bottom = 20.f, top = 6.f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -434,7 +486,9 @@ void view_train(Demo& demo) {
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
-  loss_chart(demo, width, phone ? 220.f : 280.f);
+  // Compact: the chart takes the panel's height down to the footnote's line.
+  const bool compact = compact_layout();
+  loss_chart(demo, width, compact ? -ImGui::GetTextLineHeightWithSpacing() : phone ? 220.f : 280.f);
 
   const int R = demo.training.trainer().relations();
   help_marker(
@@ -446,6 +500,10 @@ void view_train(Demo& demo) {
       "a = (1/2, 1/2) can only predict the midpoint in both slots and misses half of each, (1/2 + 1/2)/2. "
       "All-on-one and split are equally bad.");
   ImGui::SameLine();
+  if (compact) {  // the long reason is the marker's
+    text_disabled_wrapped("why one head stops at %.2f however it splits its weight", 1.f - 1.f / static_cast<float>(R));
+    return;
+  }
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled(
       "Why one head stops at %.2f however it splits its weight: its output is ONE mixture "
