@@ -14,12 +14,12 @@
 //              H x L x L, what the heatmaps draw)
 //   values     valueSpace (getState's: per head the tokens' points, the
 //              output, explained, outputInPlane), targets and relations
-//   readout    readout, targets, relations, sentence, focus, knockout,
-//              carried, carriedTargets
+//   readout    readout, targets, relations, sentence, focus, carried,
+//              carriedTargets, knockout, tieQK
 //   concat     concat (the query's row, 1 x D), blocks (per head its columns
 //              and values), woParts (per head o_h W_O[rows of h], 1 x D: the
 //              engine's product y = concat W_O taken apart by row blocks),
-//              y (the Trace's output row), knockout
+//              y (the Trace's output row), knockout, tieQK
 //   steps      per head the query's q, every token's k and v (L x d_head),
 //              its scores, weights and output (the step-through's numbers)
 //   train      train: train.state() as it is (runs with loss histories and

@@ -12,7 +12,10 @@
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request) and then until two frames
 // in a row draw the same (settled), counts the frames it draws,
-// and rebuilds its GL objects after a lost WebGL context comes back.
+// and rebuilds its GL objects after a lost WebGL context comes back. After a
+// drawn frame, hands what the UI asked for to the page (a snapshot, an
+// export: export_png.cpp). draw_frame_now() draws a frame outside the loop
+// (a picture is read back from it).
 // Does not: hold demo logic (src/app), lay out views (src/ui) or the JS API
 // (js_api.cpp).
 //

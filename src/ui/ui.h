@@ -36,6 +36,9 @@ bool take_frame_request();
 // Heads hold, Concat, Steps); the training views' visible buttons:
 // "trainButtons" (play/pause, step, new seed), "download" (one per run),
 // "weights" (built, trained). Every list holds rects with a label inside.
+// "save" (every visible Save button), "saveMenu" (the open Save menu's
+// items: PNG, CSV, JSON), "cards" ({view: rect}: each view's first card, or
+// the compact panel, as drawn).
 // Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
 // diverged}], specialisationCells}, what the training charts drew (rect all
 // 0 when not drawn). Lets browser tests click through the real mouse path

@@ -272,8 +272,10 @@ void controls(Demo& demo) {
     ImGui::PopStyleColor(4);
     ImGui::SetItemTooltip("seed, R, the query/key tie, learning rate, speed and the snapshots");
     if (ImGui::BeginPopup("##train_settings")) {
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420.f);
-      ImGui::Dummy(ImVec2(420.f, 0.f));  // the rows' width: same_line_if_fits wraps within it
+      // The rows' width (same_line_if_fits wraps within it): at most the display's, less a margin.
+      const float rows_w = std::min(420.f, ImGui::GetIO().DisplaySize.x - 48.f);
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + rows_w);
+      ImGui::Dummy(ImVec2(rows_w, 0.f));
       settings(demo);
       ImGui::NewLine();
       downloads(demo);
