@@ -6,10 +6,9 @@
 //   [SECTION] the parts: one function per part writes its JSON and its CSV
 //   [SECTION] the views: which parts each one exports
 //
-// Does not: compute attention. The only arithmetic here is the W_O parts
-// (o_h W_O[rows of h], the engine's y = concat W_O split by row blocks, as
-// the concatenation view shows them); everything else is copied out of the
-// Trace, the Scene's readout and value maps, and the trainer.
+// Does not: compute anything: every number is copied out of the Trace, the
+// engine's output_parts (y = concat W_O taken apart by heads), the Scene's
+// readout and value maps, and the trainer.
 #include "app/export.h"
 
 #include <algorithm>
@@ -237,9 +236,8 @@ void part_readout(Parts& p, JsonObject* json, Csv* csv) {
 // The concatenation's blocks and W_O's parts: y = concat W_O = sum_h o_h W_O[h rows].
 void part_concat(Parts& p, JsonObject* json, Csv* csv) {
   const Vec concat = p.tr.concat.row(p.q);
-  const Mat& wo = p.scene.weights().wo;
-  std::vector<Vec> parts;
-  for (int h = 0; h < p.H; ++h) parts.push_back(concat.segment(h * p.dh, p.dh) * wo.middleRows(h * p.dh, p.dh));
+  Mat parts;  // row h = o_h W_O[rows of h]: the engine's product taken apart (output_parts)
+  output_parts(p.tr, p.scene.weights(), p.q, parts);
   const Vec y = p.tr.out.row(p.q);
   if (json) {
     append_values(json->key("concat"), concat);
@@ -251,13 +249,13 @@ void part_concat(Parts& p, JsonObject* json, Csv* csv) {
       append_values(block.key("values"), concat.segment(h * p.dh, p.dh));
     });
     std::string& w = json->key("woParts");
-    append_array(w, parts, [&](const Vec& v) { append_values(w, v); });
+    append_array_n(w, parts.rows(), [&](Eigen::Index h) { append_values(w, parts.row(h)); });
     append_values(json->key("y"), y);
     return;
   }
   for (int c = 0; c < p.D; ++c) csv->row("concat", "", c / p.dh + 1, p.q, c, "", concat(c));
   for (int h = 0; h < p.H; ++h)
-    for (int c = 0; c < p.D; ++c) csv->row("woParts", "", h + 1, p.q, c, "", parts[static_cast<size_t>(h)](c));
+    for (int c = 0; c < p.D; ++c) csv->row("woParts", "", h + 1, p.q, c, "", parts(h, c));
   for (int c = 0; c < p.D; ++c) csv->row("y", "", kNone, p.q, c, "", y(c));
 }
 

@@ -18,7 +18,7 @@
 //              carriedTargets, knockout, tieQK
 //   concat     concat (the query's row, 1 x D), blocks (per head its columns
 //              and values), woParts (per head o_h W_O[rows of h], 1 x D: the
-//              engine's product y = concat W_O taken apart by row blocks),
+//              engine's output_parts, y = concat W_O taken apart by heads),
 //              y (the Trace's output row), knockout, tieQK
 //   steps      per head the query's q, every token's k and v (L x d_head),
 //              its scores, weights and output (the step-through's numbers)
