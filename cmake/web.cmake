@@ -62,7 +62,7 @@ target_link_options(headroom PRIVATE
   -sALLOW_MEMORY_GROWTH=1
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
-  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAP32)
+  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAP32,HEAPU8)
 # Shaders (one program per shaders/*.glsl) and the UI fonts, compiled in
 # through headers generated into the build folder (cmake/embed.cmake).
 include(${CMAKE_SOURCE_DIR}/cmake/embed.cmake)

@@ -8,7 +8,7 @@
 //                                              reply to each message below
 // In (from an allowed origin only):
 //   {type: 'headroom:get', id?}
-//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?,
+//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
 //                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
@@ -20,6 +20,12 @@
 //   and, as they happen (from messages, the API or the learner's clicks):
 //   {type: 'headroom:tour-event', event: 'entered' | 'predicted' | 'revealed',
 //    step, stepId, predicted?, measured?, score?}
+//   {type: 'headroom:export', id?, view, format}  format 'png' | 'csv' | 'json'
+//     answered with {type: 'headroom:export', view, format, data, error, id?}:
+//     data a PNG Blob or the text (null when refused: error says why)
+//   and, from a frame that may drop downloads (sandboxed), each file a Save
+//   menu or snapshot button saves: {type: 'headroom:export', view, format,
+//   name, data} (format 'snapshot' for a training snapshot)
 //   `error` in the reply is null, or why (part of) the message was refused;
 //   a refused field keeps its previous value.
 //
@@ -36,7 +42,7 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'weights', 'knockout', 'tieQK'];
+  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'tab', 'weights', 'knockout', 'tieQK'];
   const kTrainActions = ['reset', 'step', 'play', 'pause'];
   const kTourActions = ['go', 'predict', 'reveal', 'replay', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -95,7 +101,7 @@
     // After heads: a new head count clears the knockout.
     if (own(data, 'knockout')) verb(api.setKnockout, data.knockout);
     if (own(data, 'tieQK')) verb(api.setTieQK, data.tieQK);
-    for (const k of ['view', 'theme']) {
+    for (const k of ['view', 'theme', 'tab']) {
       if (!own(data, k)) continue;
       if (typeof data[k] !== 'string') { errors.push(`${k} must be a string`); continue; }
       verb(api.applyHash, `${k}=${encodeURIComponent(data[k])}`);
@@ -162,13 +168,21 @@
       const reply_ = applyTrain(data);
       quiet = false;
       reply(event.source, event.origin, withId(reply_, id));
+    } else if (data.type === 'headroom:export') {
+      // A view's picture or numbers, asked for by the host (no click needed).
+      const view = data.view, format = data.format;
+      const answer = (d, error) => reply(event.source, event.origin,
+        withId({ type: 'headroom:export', view, format, data: d, error }, id));
+      let pending;
+      try { pending = api.exportView(view, format); } catch (e) { pending = Promise.reject(e); }
+      pending.then((d) => answer(d, null), (e) => answer(null, e && e.message ? e.message : String(e)));
     } else if (data.type === 'headroom:tour') {
       quiet = true;
       const reply_ = applyTour(data);
       quiet = false;
       reply(event.source, event.origin, withId(reply_, id));
     } else {
-      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get, headroom:set, headroom:train or headroom:tour)`));
+      reply(event.source, event.origin, stateMessage(id, `unknown message type ${JSON.stringify(data.type.slice(0, 40))} (use headroom:get, headroom:set, headroom:train, headroom:tour or headroom:export)`));
     }
   }
 
@@ -182,6 +196,15 @@
   // replies above already carry the state of changes made by messages.
   window.addEventListener('headroom:statechange', () => {
     if (api && !quiet && validOrigin(parent)) reply(window.parent, parent, stateMessage(undefined, null));
+  });
+
+  // A file saved from a Save menu or a snapshot button in a frame that may
+  // drop downloads (sandboxed without allow-downloads: headroom.mjs) goes to
+  // the parent too, so the host page can save it.
+  document.getElementById('canvas').addEventListener('headroom:export', (e) => {
+    const d = e.detail;
+    if (!d || !d.sandboxed || !validOrigin(parent)) return;
+    reply(window.parent, parent, { type: 'headroom:export', view: d.view, format: d.format, name: d.name, data: d.data });
   });
 
   // The tour's events go to the parent as they happen (headroom-loader.js).

@@ -35,6 +35,8 @@
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')
+//   headroom.exportView(v, f)   a Promise of view v's picture (f 'png': a Blob)
+//                               or numbers ('csv', 'json': a string)
 //   headroom.setWeights(w)      'built' | 'trained': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
 //   headroom.tour.go(n), .predict(answer), .reveal(), .replay(): the

@@ -14,7 +14,7 @@
 // setKnockout, setTieQK, setWeights, applyHash: each returns getState();
 // tour.go, tour.predict, tour.reveal, tour.replay: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state()) and
-// its readers (getState, hash, tour.state, train.state, train.snapshot, debug.layout)
+// its readers (getState, hash, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
@@ -338,8 +338,94 @@ export const VERBS = Object.freeze({
   }),
 });
 
+// ---------------------------------------------------------------------------
+// exports: a view's picture or numbers, and files handed to the page
+// ---------------------------------------------------------------------------
+// Top-down RGBA pixels as a PNG Blob (the browser encodes it).
+function pngBlob(pixels, width, height) {
+  const c = document.createElement('canvas');
+  c.width = width;
+  c.height = height;
+  c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, width * height * 4), width, height), 0, 0);
+  return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('the browser could not encode the PNG'))), 'image/png'));
+}
+
+// exportView(view, format): a Blob (png) or a string (csv, json); rejects
+// with the C++ side's message for a view or format it does not know.
+async function exportView(w, view, format) {
+  if (typeof view !== 'string' || typeof format !== 'string') {
+    throw new TypeError(`exportView(view, format) takes a view name and "png", "csv" or "json", not ${shown(view)}, ${shown(format)}`);
+  }
+  if (!view.isWellFormed() || !format.isWellFormed()) throw new RangeError('exportView: the view or format contains a lone surrogate');
+  const refused = () => new RangeError(w.UTF8ToString(w._headroom_export_error()));
+  if (format === 'png') {
+    if (!withCString(w, view, (p) => w._headroom_export_png(p))) throw refused();
+    const width = w._headroom_export_width(), height = w._headroom_export_height();
+    const p = w._headroom_export_pixels();
+    return pngBlob(w.HEAPU8.slice(p, p + width * height * 4), width, height);
+  }
+  const text = withCString(w, view, (v) => withCString(w, format, (f) => {
+    const p = w._headroom_export_text(v, f);
+    return p ? w.UTF8ToString(p) : null;
+  }));
+  if (text === null) throw refused();
+  return text;
+}
+
+// Whether this page may lose a download: a frame sandboxed without
+// allow-downloads drops it silently (no error, no file). Nothing in the
+// frame says which sandbox flags it has, so: a same-origin parent lets us
+// read the iframe's sandbox attribute (certain); a frame with an opaque
+// ("null") origin is sandboxed without allow-same-origin, and may or may
+// not have allow-downloads (unknowable: we try the download and offer the
+// file to the host page too); any other page downloads.
+export function downloadsMayBeDropped() {
+  if (window.parent === window) return { dropped: false, certain: true };
+  try {
+    const el = window.frameElement;
+    if (el) {
+      const sandboxed = el.hasAttribute('sandbox') && !el.sandbox.contains('allow-downloads');
+      return { dropped: sandboxed, certain: true };
+    }
+  } catch (e) { /* cross-origin parent: not readable */ }
+  return { dropped: self.origin === 'null', certain: false };
+}
+
+// Saves a file through an <a download> (dropped silently where the sandbox
+// forbids downloads).
+function download(name, data) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(data);
+  a.download = name;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// The wasm hands a file to the page ({view, format, name, text} or
+// {..., pixels, width, height}: a Save menu, a snapshot button): it is
+// downloaded unless the frame surely cannot, and, where the frame may drop
+// it, also offered to the host page: a 'headroom:export' event on the canvas
+// with detail {view, format, name, data} (data: a Blob for png, else the
+// text), which embed.html posts to its parent as {type: 'headroom:export',
+// view, format, name, data}.
+async function offerFile(canvas, file) {
+  const data = file.format === 'png' ? await pngBlob(file.pixels, file.width, file.height) : file.text;
+  const { dropped, certain } = downloadsMayBeDropped();
+  const types = { png: 'image/png', csv: 'text/csv', json: 'application/json', snapshot: 'application/json' };
+  if (!(dropped && certain)) download(file.name, data instanceof Blob ? data : new Blob([data], { type: types[file.format] || 'text/plain' }));
+  canvas.dispatchEvent(new CustomEvent('headroom:export', {
+    detail: { view: file.view, format: file.format, name: file.name, data, sandboxed: dropped },
+  }));
+}
+
 // Readers return data and change nothing.
 export const READERS = Object.freeze({
+  // A Promise of the view's picture (a PNG Blob) or numbers (a CSV or JSON
+  // string): view one of the hash's views, format "png", "csv" or "json".
+  exportView,
   // A plain JSON object (see headroom-loader.js for its fields); frames: how
   // many frames the app has drawn (none while idle; see guest.cpp).
   getState: (w) => {
@@ -458,9 +544,11 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
       stopped(new Error(message));  // before start: createHeadroom rejects
       if (onAbort) onAbort(message);
     },
+    headroomOffer: (file) => { offerFile(canvas, file).catch((e) => console.error(e)); },
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
   })]);
+  w._headroom_set_sandboxed(downloadsMayBeDropped().dropped ? 1 : 0);
   const instance = {
     canvas,
     ...bindApi(w),

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/export.h"
 #include "app/url_state.h"
 
 namespace headroom::app {
@@ -85,6 +86,12 @@ bool Demo::set_theme(std::string_view t) {
   return apply(s);
 }
 
+bool Demo::set_tab(std::string_view t) {
+  const Status s = check_choice("tab", kTabs, t);
+  if (s) tab = std::string(t);
+  return apply(s);
+}
+
 void Demo::set_reduced_motion(bool reduce) { reduced_motion = reduce; }
 
 void Demo::reject(std::string_view why) { error = std::string(why); }
@@ -141,6 +148,12 @@ bool Demo::request_download(int heads) {
   return apply(Status::ok());
 }
 
+bool Demo::request_export(std::string_view v, std::string_view format) {
+  const Status s = check_export(v, format);
+  if (s) export_request = {std::string(v), std::string(format)};
+  return apply(s);
+}
+
 //-----------------------------------------------------------------------------
 // tour verbs
 //-----------------------------------------------------------------------------
@@ -177,9 +190,10 @@ bool Demo::apply_hash(std::string_view hash) {
   // The sentence goes through set_sentence so the sentence box follows it.
   if (p.state.sentence && set_sentence(*p.state.sentence)) p.state.sentence.reset();
   for (std::string& m : apply_url_state(scene, p.state)) messages.push_back(std::move(m));
-  // parse_url_hash accepted only listed views and themes: these cannot fail.
+  // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
   if (p.state.view) view = *p.state.view;
   if (p.state.theme) theme = *p.state.theme;
+  if (p.state.tab) tab = *p.state.tab;
   // Training: a new seed or r starts the runs afresh (the same ones keep the
   // runs going, so re-applying the page's own hash changes nothing).
   // (Read through Training, not its Trainer: a link without them does not
@@ -209,6 +223,7 @@ bool Demo::apply_hash(std::string_view hash) {
 
 std::string Demo::hash() const {
   UrlState s = url_state_of(scene, draft.data(), view, theme);
+  if (tab != kTabs[0]) s.tab = tab;
   // Training keys only when they differ from the defaults (a plain link stays short).
   const Training& tr = training;
   if (tr.seed() != kDefaultSeed) s.seed = tr.seed();

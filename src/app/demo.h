@@ -40,6 +40,9 @@ struct Demo {
   // that one view, for embeds that teach one step.
   std::string view = "lesson";
   std::string theme = "light";  // one of kThemes (app/url_state.h)
+  // The compact layout's open tab (kTabs; URL hash `tab`): the one view a
+  // small frame shows under the readout.
+  std::string tab = "values";
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
   std::string error;  // message of the last refused input, "" when the last input was accepted
   // Text the sentence box shows; follows every accepted sentence.
@@ -53,6 +56,13 @@ struct Demo {
   // A snapshot download the UI asked for (heads of the run), taken by the
   // platform after the frame; 0 when none is pending.
   int download_request = 0;
+  // An export the UI's Save menu asked for (a view of kViews and a format
+  // of kExportFormats, app/export.h), taken by the platform after the frame;
+  // `view` is empty when none is pending.
+  struct ExportRequest {
+    std::string view, format;
+  };
+  ExportRequest export_request;
 
   Demo();
 
@@ -74,6 +84,7 @@ struct Demo {
   void reset_targets();
   bool set_view(std::string_view view);    // one of kViews
   bool set_theme(std::string_view theme);  // one of kThemes
+  bool set_tab(std::string_view tab);      // one of kTabs
   void set_reduced_motion(bool reduce);
   // Records a refusal made outside the verbs (the JS side's type checks).
   void reject(std::string_view why);
@@ -93,6 +104,8 @@ struct Demo {
   // Asks the platform to save snapshot(heads) as a file (refused when no run
   // has that many heads).
   bool request_download(int heads);
+  // Asks the platform to save `view` as `format` (app/export.h checks both).
+  bool request_export(std::string_view view, std::string_view format);
   // A training refusal made outside the verbs (JS type checks): recorded in
   // `error` and in the training state's error.
   void train_reject(std::string_view why);

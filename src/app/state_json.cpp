@@ -1,11 +1,12 @@
 // state_json.cpp: the demo state as the JSON object getState() returns.
 //
 // Does: read the Scene's Trace and readout and write them out with the
-// writers of json_write.h (NaN/Inf as null, strings escaped).
+// writers of json_write.h and export.h (the parts the exports share) (NaN/Inf as null, strings escaped).
 // Does not: compute any weight (every number comes from the Trace), or use a
 // JSON library (the shape is small and fixed).
 #include "app/demo.h"
 #include "app/describe.h"
+#include "app/export.h"
 #include "app/json_write.h"
 
 namespace headroom::app {
@@ -30,31 +31,18 @@ std::string state_json(Demo& demo) {
     }
 
     // weights[h][j] = head h's softmax weight from the query to token j.
-    append_array(o.key("weights"), trace.heads, [&](const HeadTrace& h) {
-      append_array_n(out, h.weights.cols(), [&](Eigen::Index j) { append_float(out, h.weights(q, j)); });
-    });
+    append_query_rows(o.key("weights"), trace, q, false);
 
     append_array(o.key("relations"), readout, [&](const HeadReadout& r) {
       append_array(out, r.relations, [&](Relation rel) { append_json_string(out, relation_name(rel)); });
     });
     append_array(o.key("targets"), readout, [&](const HeadReadout& r) { append_values(out, r.targets); });
-    append_array(o.key("readout"), readout, [&](const HeadReadout& r) {
-      JsonObject head(out);
-      append_values(head.key("targetWeight"), r.target_weight);
-      append_values(head.key("targetCos"), r.target_cos);
-      head.field("nearest", r.nearest).field("nearestCos", r.nearest_cos).field("midpointCos", r.midpoint_cos);
-      head.field("maxWeight", r.max_weight).field("entropy", r.entropy);
-    });
+    append_readout(o.key("readout"), readout);
 
     // valueSpace[h]: the value-space view's picture (engine/lesson/value_map.h):
     // points (L x [x, y]), output ([x, y], the query's output), explained
     // (share of the values' energy in the plane), outputInPlane.
-    append_array(o.key("valueSpace"), scene.value_maps(), [&](const ValueMap& m) {
-      JsonObject map(out);
-      append_array_n(map.key("points"), m.points.rows(), [&](Eigen::Index j) { append_values(out, m.points.row(j)); });
-      append_values(map.key("output"), m.output);
-      map.field("explained", m.explained).field("outputInPlane", m.output_in_plane);
-    });
+    append_value_space(o.key("valueSpace"), scene.value_maps());
     // Lesson controls: knocked-out heads (0-based), what the final output
     // still carries of each lesson target (0..1, readout.h carried()), those
     // targets' token indices, the query/key tie, and per head the query's
@@ -63,9 +51,7 @@ std::string state_json(Demo& demo) {
     append_values(o.key("carried"), scene.carried());
     append_values(o.key("carriedTargets"), scene.lesson_targets());
     o.field("tieQK", scene.tie_qk());
-    append_array(o.key("scores"), trace.heads, [&](const HeadTrace& h) {
-      append_array_n(out, h.scores.cols(), [&](Eigen::Index j) { append_float(out, h.scores(q, j)); });
-    });
+    append_query_rows(o.key("scores"), trace, q, true);
     // The guided lesson's open step (0: closed) and range (tour.state() has the rest).
     {
       JsonObject tour(o.key("tour"));

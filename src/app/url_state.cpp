@@ -146,6 +146,8 @@ Status check_choice(const char* key, const std::array<const char*, N>& list, std
 }
 template Status check_choice(const char*, const decltype(kViews)&, std::string_view);
 template Status check_choice(const char*, const decltype(kThemes)&, std::string_view);  // and kWeightChoices (same type)
+template Status check_choice(const char*, const decltype(kTabs)&, std::string_view);
+template Status check_choice(const char*, const std::array<const char*, 3>&, std::string_view);  // export formats
 
 //-----------------------------------------------------------------------------
 // [SECTION] percent-encoding
@@ -243,7 +245,7 @@ bool write_whole(const std::optional<T>& field, std::string& out) {
   return field.has_value();
 }
 
-const std::array<Key, 12> kKeys = {{
+const std::array<Key, 13> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
@@ -282,6 +284,11 @@ const std::array<Key, 12> kKeys = {{
        return read_choice("theme", kThemes, std::move(v), s.theme, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
+    {"tab", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_choice("tab", kTabs, std::move(v), s.tab, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.tab, out); }},
     {"seed", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        // Up to 10 digits: 0 .. kMaxSeed = 2^32 - 1.

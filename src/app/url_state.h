@@ -5,7 +5,7 @@
 //   #view=train&seed=7&r=4&weights=trained
 //   #heads=2&knockout=2&tieqk=1
 //
-// Does: parse a hash by a whitelist (heads, query, focus, view, theme,
+// Does: parse a hash by a whitelist (heads, query, focus, view, theme, tab,
 // sentence, knockout, tieqk, and training's seed, r and weights: one table in
 // url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
@@ -47,6 +47,12 @@ constexpr size_t kMaxKnockout = 8;      // heads a knockout list may name (the m
 // show the weights of the training run with the shown head count.
 constexpr std::array<const char*, 7> kViews = {"lesson", "attention", "values", "readout", "concat", "steps", "train"};
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
+// The compact layout's tabs (a course frame, a phone: one view at a time
+// under the readout), in the order of their buttons; the first is the
+// default (the value space, where the single head's midpoint is). The hash's
+// `tab` keeps the open one.
+constexpr std::array<const char*, 8> kTabs = {"values", "tokens", "attention", "heatmap",
+                                              "heads",  "concat", "steps",     "train"};
 constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
 // The values `r` (related tokens the training task asks for) accepts: kTrainRelations (trainer.h).
 
@@ -62,6 +68,7 @@ struct UrlState {
   std::optional<float> focus;           // clamped to [0, 1]
   std::optional<std::string> view;      // one of kViews
   std::optional<std::string> theme;     // one of kThemes
+  std::optional<std::string> tab;       // one of kTabs: the compact layout's open tab
   std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
   std::optional<int> r;                 // one of kTrainRelations
   std::optional<std::string> weights;   // one of kWeightChoices
@@ -77,7 +84,7 @@ struct UrlState {
 
   bool operator==(const UrlState& o) const {
     return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
-           view == o.view && theme == o.theme && seed == o.seed && r == o.r && weights == o.weights &&
+           view == o.view && theme == o.theme && tab == o.tab && seed == o.seed && r == o.r && weights == o.weights &&
            knockout == o.knockout && tie_qk == o.tie_qk && tour == o.tour;
   }
 };

@@ -175,20 +175,40 @@ ImGuiWindow* wheel_target(ImGuiWindow* hovered, int axis) {
   return nullptr;
 }
 
-}  // namespace
 
-void guest_after_frame() {
-  ImGuiContext& c = *ImGui::GetCurrentContext();
+// The ways the window the wheel (or a finger) would scroll over `hovered`
+// can still move: kWheelUp | kWheelDown | kWheelLeft | kWheelRight.
+int scroll_directions(ImGuiWindow* hovered) {
   // Half a pixel of slack: ImGui rounds scroll positions.
   constexpr float kSlack = 0.5f;
   int dirs = 0;
   for (int axis = 0; axis < 2; ++axis) {
-    const ImGuiWindow* w = wheel_target(c.HoveredWindow, axis);
+    const ImGuiWindow* w = wheel_target(hovered, axis);
     if (!w) continue;
     const int back = axis == 1 ? kWheelUp : kWheelLeft, on = axis == 1 ? kWheelDown : kWheelRight;
     if (w->Scroll[axis] > kSlack) dirs |= back;
     if (w->Scroll[axis] < w->ScrollMax[axis] - kSlack) dirs |= on;
   }
+  return dirs;
+}
+
+}  // namespace
+
+int touch_scroll_directions(float x, float y) {
+  // The last frame's topmost window under (x, y), as ImGui's own hover test
+  // finds it (windows back to front, clipped rects), between frames.
+  ImGuiContext& c = *ImGui::GetCurrentContext();
+  for (int i = c.Windows.Size - 1; i >= 0; --i) {
+    ImGuiWindow* w = c.Windows[i];
+    if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_NoMouseInputs)) continue;
+    if (w->OuterRectClipped.Contains(ImVec2(x, y))) return scroll_directions(w);
+  }
+  return 0;
+}
+
+void guest_after_frame() {
+  ImGuiContext& c = *ImGui::GetCurrentContext();
+  int dirs = scroll_directions(c.HoveredWindow);
   if (ImGui::IsAnyItemActive()) dirs |= kWheelDragging;
   guest().wheel_directions = dirs;
   guest().ui_wants_keys = c.IO.WantTextInput;

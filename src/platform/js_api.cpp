@@ -1,6 +1,6 @@
 // js_api.cpp: the C functions web/headroom.mjs calls to build
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setKnockout,
-// setTieQK, getState, tour.go/predict/reveal/replay/state,
+// setTieQK, getState, exportView, tour.go/predict/reveal/replay/state,
 // setWeights, train.reset/step/play/pause/state/snapshot/download).
 //
 // Does: forward each call to the Demo's verbs (so refusals are recorded the
@@ -11,8 +11,9 @@
 // state wakes the frame loop (nothing is drawn while idle).
 // Does not: decide anything (the app's verbs do), validate input (the engine
 // and app/url_state.h do) or keep state of its own beyond the strings
-// returned to JS, valid until the next call. Saving a snapshot file is the
-// one thing done here rather than in the app: it needs the browser (a Blob).
+// returned to JS, valid until the next call. Saving a snapshot file and a
+// view's picture are done here rather than in the app: they need the
+// browser (a Blob, GL).
 //
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "app/export.h"
 #include "platform/web_app.h"
 #include "ui/ui.h"
 
@@ -31,22 +33,6 @@ app::Demo& demo() {
   static app::Demo d;
   return d;
 }
-
-// clang-format off
-// Hands `len` bytes at `text` to the browser as a downloaded file `name`
-// (a Blob copies them, so the C++ string may go right after).
-EM_JS(void, js_save_file, (const char* name, const char* text, int len), {
-  var blob = new Blob([HEAPU8.subarray(text, text + len)], { type: "application/json" });
-  var a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = UTF8ToString(name);
-  a.style.display = "none";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(function() { URL.revokeObjectURL(a.href); }, 10000);
-});
-// clang-format on
 
 void save_requested_download(app::Demo& d) {
   const int heads = d.download_request;
@@ -60,7 +46,7 @@ void save_requested_download(app::Demo& d) {
   const Trainer& t = d.training.trainer();
   const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
                            "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
-  js_save_file(name.c_str(), json.data(), static_cast<int>(json.size()));
+  offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
 }
 
 }  // namespace headroom::platform
@@ -230,6 +216,42 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
   if (!demo().request_download(heads)) return 0;
   headroom::platform::save_requested_download(demo());
   return 1;
+}
+
+// --- window.headroom.exportView ----------------------------------------------
+// Neither export changes the state or the state's error: a refusal's reason
+// is headroom_export_error() (exportView rejects with it).
+namespace {
+std::string g_export_error;
+headroom::platform::Picture g_picture;
+}  // namespace
+
+// The view's numbers as CSV or JSON (app/export.h), or nullptr when refused.
+// Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_export_text(const char* view, const char* format) {
+  static std::string text;
+  const headroom::Status s = headroom::app::export_view(demo(), view ? view : "", format ? format : "", text);
+  g_export_error = s.error;
+  return s ? text.c_str() : nullptr;
+}
+
+// The view's picture (export_png.cpp): 1 when made (its pixels:
+// headroom_export_pixels, width x height RGBA, top row first), 0 when refused.
+EMSCRIPTEN_KEEPALIVE int headroom_export_png(const char* view) {
+  const headroom::Status s = headroom::platform::export_png(demo(), view ? view : "", g_picture);
+  g_export_error = s.error;
+  return s ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE const unsigned char* headroom_export_pixels() { return g_picture.rgba.data(); }
+EMSCRIPTEN_KEEPALIVE int headroom_export_width() { return g_picture.width; }
+EMSCRIPTEN_KEEPALIVE int headroom_export_height() { return g_picture.height; }
+EMSCRIPTEN_KEEPALIVE const char* headroom_export_error() { return g_export_error.c_str(); }
+
+// The page tells whether the frame is sandboxed (headroom.mjs): the Save
+// menus and the snapshot buttons then say where files go.
+EMSCRIPTEN_KEEPALIVE void headroom_set_sandboxed(int sandboxed) {
+  wake();
+  headroom::ui::set_downloads_note(sandboxed != 0);
 }
 
 // --- window.headroom.tour ----------------------------------------------------

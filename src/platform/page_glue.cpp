@@ -2,6 +2,7 @@
 #include "platform/page_glue.h"
 
 #include <cfloat>
+#include <cmath>
 
 #include <emscripten.h>
 #include <emscripten/html5.h>
@@ -11,6 +12,7 @@
 #include "app/describe.h"
 #include "ui/views.h"
 #include "imgui.h"
+#include "platform/web_app.h"
 
 namespace headroom::platform {
 
@@ -40,29 +42,77 @@ EM_JS(void, js_set_state_text, (const char* utf8), {
   if (Module.canvas) Module.canvas.setAttribute('aria-label', 'Headroom, multi-head attention demo. ' + text);
 });
 
-long g_touch_id = -1;  // the touch that drives the pointer, -1: none
+// The touch that drives the pointer, and who owns its drag: undecided
+// until it has moved kDecidePx; then ImGui (a tap, a sideways drag, a drag
+// that scrolls the view under the finger) or the page (a vertical drag
+// the view under the finger cannot follow: it is at that end, or fits).
+enum class Drag { None, Undecided, Ui, Page };
+constexpr float kDecidePx = 4.f;  // below the browser's touch slop: no pan has begun
+long g_touch_id = -1;  // -1: none
+Drag g_drag = Drag::None;
+float g_start_x = 0, g_start_y = 0;
 
+// Decides who owns the drag once it has moved far enough; returns the owner.
+Drag decide(float x, float y) {
+  const float dx = x - g_start_x, dy = y - g_start_y;
+  if (std::fabs(dx) < kDecidePx && std::fabs(dy) < kDecidePx) return Drag::Undecided;
+  if (std::fabs(dx) >= std::fabs(dy)) return Drag::Ui;  // sideways: a slider, a plot
+  // A finger moving up scrolls the content down, as the wheel turning down does.
+  const int want = dy < 0 ? kWheelDown : kWheelUp;
+  return (touch_scroll_directions(g_start_x, g_start_y) & want) ? Drag::Ui : Drag::Page;
+}
+
+// Returns whether the browser's default (panning the page) is prevented.
 EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
   ImGuiIO& io = ImGui::GetIO();
+  bool prevent = g_drag != Drag::Page;
   for (int i = 0; i < e->numTouches; ++i) {
     const EmscriptenTouchPoint& t = e->touches[i];
     if (!t.isChanged) continue;
-    if (type == EMSCRIPTEN_EVENT_TOUCHSTART && g_touch_id < 0) g_touch_id = t.identifier;
+    if (type == EMSCRIPTEN_EVENT_TOUCHSTART && g_touch_id < 0) {
+      g_touch_id = t.identifier;
+      g_drag = Drag::Undecided;
+      g_start_x = static_cast<float>(t.targetX);
+      g_start_y = static_cast<float>(t.targetY);
+    }
     if (t.identifier != g_touch_id) continue;
-    io.AddMouseSourceEvent(ImGuiMouseSource_TouchScreen);
-    io.AddMousePosEvent(static_cast<float>(t.targetX), static_cast<float>(t.targetY));
-    if (type == EMSCRIPTEN_EVENT_TOUCHSTART) io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
-    if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) {
-      io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
-      // A finger that lifted hovers nothing: without this, the last touched
-      // item stays highlighted and its tooltip stays open after a tap or a
-      // swipe. ImGui applies the move a frame after the release (its input
-      // queue trickles), so the tap still clicks where it landed.
-      io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+    const float x = static_cast<float>(t.targetX), y = static_cast<float>(t.targetY);
+    const bool lifted = type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL;
+    if (type == EMSCRIPTEN_EVENT_TOUCHMOVE && g_drag == Drag::Undecided) {
+      g_drag = decide(x, y);
+      if (g_drag == Drag::Page) {
+        // The page scrolls (the browser pans, chaining out of a frame as it
+        // does for the wheel): ImGui sees the finger leave, so the press
+        // clicks nothing and no view scrolls with it.
+        io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+        io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
+      }
+    }
+    prevent = g_drag != Drag::Page;
+    if (g_drag != Drag::Page) {
+      io.AddMouseSourceEvent(ImGuiMouseSource_TouchScreen);
+      io.AddMousePosEvent(x, y);
+      if (type == EMSCRIPTEN_EVENT_TOUCHSTART) io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
+      if (lifted) {
+        io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
+        // A finger that lifted hovers nothing: without this, the last touched
+        // item stays highlighted and its tooltip stays open after a tap or a
+        // swipe. ImGui applies the move a frame after the release (its input
+        // queue trickles), so the tap still clicks where it landed.
+        io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+      }
+    }
+    if (lifted) {
       g_touch_id = -1;
+      g_drag = Drag::None;
     }
   }
-  return EM_TRUE;  // no emulated mouse events, no browser panning over the canvas
+  // The start and small moves are not prevented, so the browser may still
+  // pan once the drag turns out to be the page's; the end of a drag ImGui
+  // owned is, so no emulated mouse click follows a tap.
+  if (type == EMSCRIPTEN_EVENT_TOUCHSTART) return EM_FALSE;
+  if (type == EMSCRIPTEN_EVENT_TOUCHMOVE && g_drag == Drag::Undecided) return EM_FALSE;
+  return prevent ? EM_TRUE : EM_FALSE;
 }
 
 }  // namespace

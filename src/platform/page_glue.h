@@ -3,7 +3,11 @@
 //
 // Does: install_touch() feeds the canvas's touch events to ImGui as a touch
 // screen (in CSS pixels; Emscripten's GLFW reports touches at a stale mouse
-// position, so its touch listeners are removed); sync_page() hands
+// position, so its touch listeners are removed), except a vertical drag the
+// view under the finger cannot follow (at that end, or a view that fits):
+// that one is left to the browser, which scrolls the page (out of an
+// iframe, the host page), as the wheel does at a view's end (guest.cpp);
+// sync_page() hands
 // prefers-reduced-motion to the app (Demo::set_reduced_motion) and, when the demo's state
 // in words changes, writes it into the page's aria-live region
 // (#headroom-state) and the canvas's aria-label.

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app/demo.h"
 
@@ -34,12 +36,42 @@ Guest& guest();
 // scroll (the wheel goes to the page otherwise), and an item being dragged.
 constexpr int kWheelUp = 1, kWheelDown = 2, kWheelLeft = 4, kWheelRight = 8, kWheelDragging = 16;
 
+// The ways the window under (x, y) (CSS px, the last frame's windows) can
+// still scroll, as kWheel* bits (guest.cpp): a touch drag scrolls it only
+// that way; any other drag is the page's to scroll (page_glue.cpp).
+int touch_scroll_directions(float x, float y);
+
 // Draw at least `frames` more frames (input, API calls, resize).
 void wake(int frames = 3);
 
 // Saves snapshot(d.download_request) as a JSON file through the browser and
 // clears the request (js_api.cpp); a refusal goes to the state's error.
 void save_requested_download(app::Demo& d);
+
+// The canvas's size: CSS pixels and its backing store (device pixels).
+struct CanvasSize {
+  double css_w = 0, css_h = 0;
+  int fb_w = 0, fb_h = 0;
+};
+CanvasSize canvas_size();  // web_main.cpp
+// Draws one frame now, out of view or not (export_png.cpp reads it back);
+// false when it cannot (the WebGL context is lost).
+bool draw_frame_now();
+
+// A picture read back from GL: width x height RGBA, top row first.
+struct Picture {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+// `view`'s picture at the device's resolution (export_png.cpp): "lesson" is
+// the canvas, any other view its card drawn alone.
+Status export_png(app::Demo& demo, std::string_view view, Picture& out);
+// Hands the export the UI asked for (Demo::export_request) to the page, or
+// records why it failed in the state's error; clears the request.
+void offer_requested_export(app::Demo& d);
+// Hands a text file (an export, a snapshot) to the page: saved, and offered
+// to the host page from a sandboxed frame (headroom.mjs headroomOffer).
+void offer_text(const std::string& view, const std::string& format, const std::string& name, const std::string& text);
 
 // After ImGui's GLFW backend is installed: move listeners to the canvas, add
 // pause/visibility/context-loss handling, route the clipboard.

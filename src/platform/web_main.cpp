@@ -12,7 +12,10 @@
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request) and then until two frames
 // in a row draw the same (settled), counts the frames it draws,
-// and rebuilds its GL objects after a lost WebGL context comes back.
+// and rebuilds its GL objects after a lost WebGL context comes back. After a
+// drawn frame, hands what the UI asked for to the page (a snapshot, an
+// export: export_png.cpp). draw_frame_now() draws a frame outside the loop
+// (a picture is read back from it).
 // Does not: hold demo logic (src/app), lay out views (src/ui) or the JS API
 // (js_api.cpp).
 //
@@ -177,6 +180,8 @@ bool track_canvas_size() {
   return changed;
 }
 
+void render_frame();
+
 void frame(void*) {
   using headroom::platform::guest;
   auto& gs = guest();
@@ -200,6 +205,13 @@ void frame(void*) {
   if (resized) headroom::platform::wake(3);
   if (!headroom::ui::take_frame_request() && !resized && gs.wake <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
+  render_frame();
+}
+
+// One frame: the app's tick, the UI, GL; then what the UI asked the page for
+// (a snapshot download, an export).
+void render_frame() {
+  auto& gs = headroom::platform::guest();
   if (!g.first_frame_done) js_startup_mark("frame1-start");
   auto& demo = headroom::platform::demo();
   if (demo.tick()) headroom::ui::request_frames(2);  // stress or training: keep going every frame
@@ -217,7 +229,6 @@ void frame(void*) {
   ImGui::NewFrame();
 
   headroom::ui::draw_ui(demo);
-  if (demo.download_request != 0) headroom::platform::save_requested_download(demo);  // the train view's button
   headroom::platform::sync_page(demo);  // aria text, reduced motion
   headroom::platform::guest_after_frame();
 
@@ -240,7 +251,27 @@ void frame(void*) {
     js_startup_mark("frame1-end");
     js_first_frame();
   }
+  // After the frame is drawn: an export draws frames of its own.
+  if (demo.download_request != 0) headroom::platform::save_requested_download(demo);  // the train view's button
+  if (!demo.export_request.view.empty()) headroom::platform::offer_requested_export(demo);  // a Save menu
 }
+
+}  // namespace
+
+namespace headroom::platform {
+
+CanvasSize canvas_size() { return {g.css_w, g.css_h, g.fb_w, g.fb_h}; }
+
+bool draw_frame_now() {
+  if (guest().context_lost || !g.window) return false;
+  track_canvas_size();
+  render_frame();
+  return true;
+}
+
+}  // namespace headroom::platform
+
+namespace {
 
 void glfw_error(int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); }
 

@@ -48,9 +48,11 @@ void begin_card(const char* id, ImU32 tint) {
   ImGui::BeginChild(id, ImVec2(0, 0),
                     ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_AlwaysUseWindowPadding,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  card_opened(id);  // save_menu.cpp: the card's view, for its Save menu
 }
 
 void end_card() {
+  card_closing();
   ImGui::EndChild();
   ImGui::PopStyleVar(2);
   ImGui::PopStyleColor(2);

@@ -6,7 +6,10 @@
 // (src/platform does), or compute attention (it reads the Scene's Trace).
 #pragma once
 
+#include <string_view>
+
 #include "app/demo.h"
+#include "imgui.h"
 
 namespace headroom::ui {
 
@@ -39,11 +42,29 @@ bool take_frame_request();
 // "attentionMode": "columns" | "rows" | "" (the attention view's arrangement),
 // "heatmap": {"grids": [...] (one per head drawn), "pin": [head, row, column]
 // (the cell a click or tap pinned, -1s: none)}.
+// Also "save" (every visible Save button), "saveMenu" (the open Save menu's
+// items: PNG, CSV, JSON), "cards" ({view: rect}: each view's first card, or
+// the compact panel, as drawn).
 // Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
 // diverged}], specialisationCells}, what the training charts drew (rect all
 // 0 when not drawn). Lets browser tests click through the real mouse path
 // and check the drawing without guessing a layout.
 std::string layout_json();
+
+// Export frames (src/platform/export_png.cpp renders a view's card into a
+// picture): after begin_export_frames(view), draw_ui draws only that view,
+// alone, as one card (save_menu.cpp kExportCards: what a single-view embed
+// shows of it), as wide as its card was last shown, at the display's top
+// left, with no Save button; export_card_rect() is where the last frame drew
+// it (CSS px). end_export_frames() returns to the layout. has_export_card is
+// false for "lesson", whose picture is the whole canvas.
+bool has_export_card(std::string_view view);
+void begin_export_frames(std::string_view view);
+void end_export_frames();
+ImVec4 export_card_rect();
+// The page says whether the frame is sandboxed (the browser may then drop
+// downloads): the Save menus and the snapshot buttons say where files go.
+void set_downloads_note(bool sandboxed);
 
 // Whether the last frame used the compact layout (a frame too small for the
 // views stacked in one scrolling column: see ui.cpp).

@@ -30,6 +30,7 @@
 #include "engine/common/random.h"
 #include "ui/palette.h"
 #include "ui/text.h"
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -70,7 +71,9 @@ int64_t next_seed(int64_t seed) {
 //-----------------------------------------------------------------------------
 // The inputs (seed, R, tie, sliders) are each framed with a visible edge
 // (push_control_frames); the buttons keep their own colours.
-void controls(Demo& demo) {
+//
+// Play / pause, Step, New seed.
+void run_buttons(Demo& demo) {
   Training& tr = demo.training;
   const Trainer& t = tr.trainer();
   std::vector<ImVec4>& buttons = layout().train_buttons;
@@ -103,6 +106,13 @@ void controls(Demo& demo) {
   record_visible_item(buttons);
   ImGui::PopStyleColor(4);
   ImGui::SetItemTooltip("start every run again from fresh random weights");
+}
+
+// Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
+void settings(Demo& demo) {
+  Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  std::vector<ImVec4>& buttons = layout().train_buttons;
   same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("seed");
@@ -184,8 +194,13 @@ void controls(Demo& demo) {
   ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
   ImGui::SameLine();
   ImGui::Text("at most %d step%s / frame", tr.max_steps_per_frame(), tr.max_steps_per_frame() == 1 ? "" : "s");
+}
 
-  // Where training is.
+// Where training is: step, steps/s or paused.
+void progress(Demo& demo) {
+  Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
+  const bool running = tr.running();
   ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
   ImGui::SameLine(0, 16);
   if (running) {
@@ -197,8 +212,11 @@ void controls(Demo& demo) {
   } else {
     ImGui::TextDisabled("paused");
   }
+}
 
-  // Snapshots of the runs' weights, batch, loss and gradients.
+// Snapshots of the runs' weights, batch, loss and gradients.
+void downloads(Demo& demo) {
+  const Trainer& t = demo.training.trainer();
   same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("download snapshot:");
@@ -223,6 +241,15 @@ void controls(Demo& demo) {
                           "enough to recompute the loss with numpy");
     if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame
   }
+  // A sandboxed frame may drop the file: say where else it goes (save_menu.cpp).
+  if (downloads_may_be_dropped())
+    text_disabled_wrapped("This frame is sandboxed: a snapshot is also offered to the page around it.");
+}
+
+// Divergence, one line per message with the runs it stopped, then any refusal.
+void problems(Demo& demo) {
+  const Training& tr = demo.training;
+  const Trainer& t = tr.trainer();
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
@@ -248,6 +275,42 @@ void controls(Demo& demo) {
   }
 }
 
+// Every control in rows; in the compact layout (a course frame) the run
+// buttons and the step on one row, the settings and downloads in a menu,
+// so the chart keeps the room.
+void controls(Demo& demo) {
+  // Input frames visible on the white card.
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, palette().frame);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, palette().frame_hovered);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
+  run_buttons(demo);
+  if (compact_layout()) {
+    same_line_if_fits(ImGui::CalcTextSize("step 000000  paused").x, 16.f);
+    progress(demo);
+    same_line_if_fits(ImGui::CalcTextSize("Settings").x + 16.f, 16.f);
+    push_button_colors(palette().heads_off);
+    if (ImGui::Button("Settings##train")) ImGui::OpenPopup("##train_settings");
+    ImGui::PopStyleColor(4);
+    ImGui::SetItemTooltip("seed, R, the query/key tie, learning rate, speed and the snapshots");
+    if (ImGui::BeginPopup("##train_settings")) {
+      // The rows' width (same_line_if_fits wraps within it): at most the display's, less a margin.
+      const float rows_w = std::min(420.f, ImGui::GetIO().DisplaySize.x - 48.f);
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + rows_w);
+      ImGui::Dummy(ImVec2(rows_w, 0.f));
+      settings(demo);
+      ImGui::NewLine();
+      downloads(demo);
+      ImGui::PopTextWrapPos();
+      ImGui::EndPopup();
+    }
+  } else {
+    settings(demo);
+    progress(demo);
+    downloads(demo);
+  }
+  problems(demo);
+  ImGui::PopStyleColor(3);
+}
 
 //-----------------------------------------------------------------------------
 // [SECTION] the loss chart
@@ -290,6 +353,9 @@ void loss_chart(Demo& demo, float width, float height) {
     ImGui::TextUnformatted(entry);
   }
 
+  // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
+  constexpr float kMinChart = 120.f;
+  if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
   const float label_w = std::max(100.f, ImGui::CalcTextSize(t.tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
   // Room left for the loss numbers and the axis title turned upward, below
   // for the step numbers and the axis title.
@@ -457,7 +523,9 @@ void view_train(Demo& demo) {
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
-  loss_chart(demo, width, phone ? 220.f : 280.f);
+  // Compact: the chart takes the panel's height down to the footnote's line.
+  const bool compact = compact_layout();
+  loss_chart(demo, width, compact ? -ImGui::GetTextLineHeightWithSpacing() : phone ? 220.f : 280.f);
 
   const int R = demo.training.trainer().relations();
   help_marker(
@@ -473,6 +541,10 @@ void view_train(Demo& demo) {
       "In symbols: o_h = sum_j a_j W_V x_j holds one k-dim mixture sum_r a_r W_V c_r; W_O maps H of them "
       "into the R*k target dims, rank at most H*k, so loss >= 1 - min(H, R)/R.");
   ImGui::SameLine();
+  if (compact) {  // the long reason is the marker's
+    text_disabled_wrapped("why one head stops at %.2f however it splits its weight", 1.f - 1.f / static_cast<float>(R));
+    return;
+  }
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled(
       "Why one head stops at %.2f however it splits its weight: it hands on one blend of the %d targets' "

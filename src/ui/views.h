@@ -100,6 +100,10 @@ struct Layout {
   ImVec4 value_view{};
   std::vector<ImVec4> value_plots;
   std::vector<PlotItem> value_labels, value_markers;
+  // The Save menus (save_menu.cpp): every visible Save button, the open
+  // menu's items (PNG, CSV, JSON), and per view the rect of its first card.
+  std::vector<ImVec4> save_rects, save_menu;
+  std::vector<std::pair<std::string, ImVec4>> card_rects;
 };
 Layout& layout();
 
@@ -182,6 +186,25 @@ bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* 
 // background (0: palette().card).
 void begin_card(const char* id, ImU32 tint = 0);
 void end_card();
+
+// The Save menu (save_menu.cpp). begin_card calls card_opened(id) and
+// end_card card_closing(), which records the card's rect (Layout::card_rects)
+// and draws the Save button of a card listed there (its view:
+// card_export_view) at the card's top right.
+// set_save_demo gives the menu the Demo its choices go to (draw_ui, each
+// frame); downloads_may_be_dropped: the page said the frame is sandboxed.
+const char* card_export_view(const char* card_id);
+void card_opened(const char* card_id);
+void card_closing();
+// A card-like window of `view` (the compact panel): its rect and Save button.
+void record_card(const char* view);
+void save_control(const char* view);
+void set_save_demo(Demo& demo);
+bool downloads_may_be_dropped();
+// Export frames (ui.h begin_export_frames): whether on, and the layout
+// draw_ui draws then (the view alone, as one card).
+bool export_frames();
+void draw_export_card(Demo& demo);
 
 // A view's title in bold, then its help marker on the same line.
 void section_title(const char* title, const char* help);

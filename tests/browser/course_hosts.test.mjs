@@ -16,7 +16,10 @@
 //   scrolls, the view first, then the page at its end;
 // - the default embed and each view= at 360 x 560, 540 x 560 and 720 x 560
 //   CSS px: no text cut at an edge, no window wider than its room, and the
-//   default view without an inner scrollbar (debug.fit());
+//   default view (and view=train at 540 and 720) without an inner scrollbar
+//   (debug.fit());
+// - a touch drag in the sandboxed frame: over a view that fits it scrolls
+//   the page; over one that scrolls, the view, and the page at its end;
 // - the README's ES-module snippet (page, stylesheet, module file) under the
 //   README's own CSP header: starts, no CSP violation, takes no focus; and a
 //   module instance below the fold resolves and answers before drawing;
@@ -46,7 +49,9 @@ const SUITE_TIMEOUT_MS = 420_000;
 const PLACEHOLDER = 'https://you.example/headroom/';
 const FIT_SIZES = [[360, 560], [540, 560], [720, 560]];
 const kColumnSlack = 40;  // px: how near a theme's column must come to 540 or 720
-const VIEWS = ['lesson', 'attention', 'values', 'readout', 'concat', 'steps'];
+const VIEWS = ['lesson', 'attention', 'values', 'readout', 'concat', 'steps', 'train'];
+// Views that must fit with no inner scrolling at these widths (x 560), besides the default.
+const NO_SCROLL = { train: [540, 720] };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------
@@ -363,7 +368,8 @@ async function main() {
           const fit = await page.evaluate(() => window.headroom.debug.fit());
           const label = `${width} x ${height} ${view ? `view=${view}` : 'default'}`;
           if (!fit.compact) bad.push(`${label}: not the compact layout`);
-          for (const m of misfits(fit, { noScroll: view === null })) bad.push(`${label}: ${m}`);
+          const noScroll = view === null || (NO_SCROLL[view] || []).includes(width);
+          for (const m of misfits(fit, { noScroll })) bad.push(`${label}: ${m}`);
         }
         await page.context().close();
       }
@@ -439,6 +445,60 @@ async function main() {
       await sleep(400);
       const p1 = await panel();
       assert(p1.scroll[1] > 40, `panel scroll ${p0.scroll[1]} -> ${p1.scroll[1]}`);
+      await context.close();
+    });
+
+    await test('a touch drag in a course page\'s sandboxed frame: over a view that fits, the page scrolls; over one that scrolls, the view, then the page at its end', async () => {
+      const context = await browser.newContext({ viewport: { width: 540, height: 800 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      watch(page, 'touch-chain');
+      await page.addInitScript(HOST_PROBE);
+      await page.goto(hosts.mkdocs);
+      await page.waitForFunction(() => window.isReady(0), null, { timeout: 60_000 });
+      const frame = await frameOf(page, 0);
+      await page.evaluate(() => window.scrollTo(0, document.querySelectorAll('iframe')[0].getBoundingClientRect().top + scrollY - 20));
+      await sleep(800);
+      const cdp = await context.newCDPSession(page);
+      const panel = async () => (await frame.evaluate(() => window.headroom.debug.fit())).windows.find((w) => w.name.includes('##compact_view'));
+      // An upward drag of 120 px in 10 moves, starting at (x, y) in the frame.
+      const drag = async (x, y) => {
+        const box = await page.locator('iframe').nth(0).boundingBox();
+        const at = (ty) => [{ x: box.x + x, y: box.y + ty }];
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(y) });
+        for (let k = 1; k <= 10; ++k) { await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(y - 12 * k) }); await sleep(40); }
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        await sleep(600);
+      };
+      const p0 = await panel();
+      assert(p0 && p0.scrollMax[1] === 0, `the default view scrolls: ${JSON.stringify(p0)}`);
+      const y0 = await page.evaluate(() => scrollY);
+      await drag(p0.pos[0] + p0.size[0] / 2, p0.pos[1] + p0.size[1] * 0.8);
+      const y1 = await page.evaluate(() => scrollY);
+      assert(y1 > y0 + 40, `a drag over the value space (it fits) moved the page ${y0} -> ${y1}`);
+      const heads = await frame.evaluate(() => window.headroom.getState().heads);
+      assert(heads === 1, `the drag pressed something: heads ${heads}`);
+      // Eight heads: the panel scrolls; a drag scrolls it, not the page, until its end.
+      await page.evaluate(() => window.ask(0, { type: 'headroom:set', heads: 8 }));
+      await page.evaluate(() => window.scrollTo(0, document.querySelectorAll('iframe')[0].getBoundingClientRect().top + scrollY - 20));
+      await sleep(800);
+      const p1 = await panel();
+      assert(p1.scrollMax[1] > 100 && p1.scroll[1] === 0, `panel at 8 heads ${JSON.stringify(p1)}`);
+      const y2 = await page.evaluate(() => scrollY);
+      await drag(p1.pos[0] + p1.size[0] / 2, p1.pos[1] + p1.size[1] * 0.8);
+      const p2 = await panel();
+      const y3 = await page.evaluate(() => scrollY);
+      assert(p2.scroll[1] > 40 && y3 === y2, `first drag: panel ${p1.scroll[1]} -> ${p2.scroll[1]}, page ${y2} -> ${y3}`);
+      let drags = 1;
+      while (drags < 20 && (await panel()).scroll[1] < p1.scrollMax[1] - 1) {
+        await page.evaluate((y) => window.scrollTo(0, y), y2);
+        await drag(p1.pos[0] + p1.size[0] / 2, p1.pos[1] + p1.size[1] * 0.8);
+        ++drags;
+      }
+      await page.evaluate((y) => window.scrollTo(0, y), y2);
+      await sleep(300);
+      await drag(p1.pos[0] + p1.size[0] / 2, p1.pos[1] + p1.size[1] * 0.8);
+      const y4 = await page.evaluate(() => scrollY);
+      assert(y4 > y2 + 40, `at the panel's end (after ${drags} drags) a drag moved the page ${y2} -> ${y4}`);
       await context.close();
     });
 

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
+import { decodePng } from './png.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
@@ -342,6 +343,152 @@ async function main() {
       await p.evaluate(() => window.waitReady(0));
       const r = await p.evaluate((o) => window.ask(0, { type: 'headroom:get' }, o), '*');
       assert(r.origin === 'null' && r.data.state.heads === 2, JSON.stringify([r.origin, r.data.state && r.data.state.heads]));
+      await p.context().close();
+    });
+
+    // --- exports (issue 19) --------------------------------------------------------
+    // A CSV export as {quantity: [[run, head, row, column, label, value], ...]} (RFC 4180).
+    const readCsv = (text) => {
+      const rows = [[]];
+      let field = '', quoted = false;
+      for (let i = 0; i < text.length; ++i) {
+        const c = text[i];
+        if (quoted) {
+          if (c === '"' && text[i + 1] === '"') { field += '"'; ++i; } else if (c === '"') quoted = false; else field += c;
+        } else if (c === '"' && field === '') quoted = true;
+        else if (c === ',' || c === '\n') { rows[rows.length - 1].push(field); field = ''; if (c === '\n') rows.push([]); } else field += c;
+      }
+      const out = {};
+      for (const r of rows.slice(1)) if (r.length === 7) (out[r[0]] ||= []).push(r.slice(1));
+      return { header: rows[0], by: out };
+    };
+    await test('exportView: CSV and JSON numbers equal getState() and train.state(); a bad view or format rejects by name', async () => {
+      const p = await newPage('export-numbers');
+      await loadEmbed(p, '#heads=2');
+      await p.evaluate(() => window.headroom.train.step(40));
+      const { state, train, json, csv } = await p.evaluate(async () => {
+        const h = window.headroom;
+        const views = ['lesson', 'attention', 'values', 'readout', 'concat', 'steps', 'train'];
+        const json = {}, csv = {};
+        for (const v of views) { json[v] = JSON.parse(await h.exportView(v, 'json')); csv[v] = await h.exportView(v, 'csv'); }
+        return { state: h.getState(), train: h.train.state(), json, csv };
+      });
+      const same = (a, b, what) => assert(JSON.stringify(a) === JSON.stringify(b), `${what}: ${JSON.stringify(a).slice(0, 120)} vs ${JSON.stringify(b).slice(0, 120)}`);
+      same(json.attention.weights, state.weights, 'attention weights');
+      same(json.attention.scores, state.scores, 'attention scores');
+      same(json.values.valueSpace, state.valueSpace, 'value space');
+      same(json.values.targets, state.targets, 'targets');
+      same(json.readout.readout, state.readout, 'readout');
+      same(json.readout.carried, state.carried, 'carried');
+      same(json.lesson.weights, state.weights, 'lesson weights');
+      for (const k of ['seed', 'r', 'lr', 'step']) same(json.train.train[k], train[k], `train.${k}`);
+      same(json.train.train.runs, train.runs, 'train runs (histories, per-head weights)');
+      // CSV: every weight and every history point, against getState() and train.state().
+      const a = readCsv(csv.attention);
+      same(a.header, ['quantity', 'run', 'head', 'row', 'column', 'label', 'value'], 'CSV header');
+      for (const [run, head, row, col, label, value] of a.by.weights) {
+        assert(Number(value) === state.weights[head - 1][col] && Number(row) === state.query && label === state.tokens[col],
+          `weights row ${head},${row},${col},${label}: ${value} vs ${state.weights[head - 1][col]}`);
+      }
+      assert(a.by.weights.length === state.heads * state.tokens.length, `${a.by.weights.length} weight rows`);
+      const t = readCsv(csv.train);
+      for (const r of train.runs) {
+        const name = `h${r.heads}${r.tieQK ? '-tied' : ''}`;
+        const rows = t.by.loss.filter((x) => x[0] === name);
+        same(rows.map((x) => [Number(x[3]), Number(x[5])]), r.history, `${name} loss history`);
+        const w = t.by.weightOn.filter((x) => x[0] === name);
+        same(w.map((x) => Number(x[5])), r.perHead.flatMap((h) => h.weightOn), `${name} weightOn`);
+      }
+      const bad = await p.evaluate(async () => {
+        const h = window.headroom;
+        const why = (f) => f().then(() => 'resolved', (e) => `${e.name}: ${e.message}`);
+        return [await why(() => h.exportView('heatmaps', 'csv')), await why(() => h.exportView('values', 'gif')),
+          await why(() => h.exportView(3, 'png')), h.getState().error];
+      });
+      assert(/heatmaps/.test(bad[0]) && /lesson, attention/.test(bad[0]), bad[0]);
+      assert(/gif/.test(bad[1]) && /png, csv or json/.test(bad[1]), bad[1]);
+      assert(/TypeError/.test(bad[2]), bad[2]);
+      assert(bad[3] === null, `a refused export changed the state's error: ${bad[3]}`);
+      await p.context().close();
+    });
+
+    await test('exportView png: each view\'s card in device pixels (DPR 2), as drawn on the page; views and themes differ', async () => {
+      const p = await newPage('export-png', { viewport: { width: 1100, height: 900 }, deviceScaleFactor: 2 });
+      await loadEmbed(p, '#heads=2');
+      await sleep(600);
+      const views = ['lesson', 'attention', 'values', 'readout', 'concat', 'steps', 'train'];
+      const got = await p.evaluate(async (vs) => {
+        const h = window.headroom, out = {};
+        for (const v of vs) out[v] = Array.from(new Uint8Array(await (await h.exportView(v, 'png')).arrayBuffer()));
+        const c = document.getElementById('canvas');
+        return { out, cards: h.debug.layout().cards, canvas: [c.width, c.height] };
+      }, views);
+      const pngs = Object.fromEntries(views.map((v) => [v, decodePng(Buffer.from(got.out[v]))]));
+      assert(pngs.lesson.width === got.canvas[0] && pngs.lesson.height === got.canvas[1], `lesson ${pngs.lesson.width} x ${pngs.lesson.height}, canvas ${got.canvas}`);
+      for (const v of views.slice(1)) {
+        const [x0, y0, x1, y1] = got.cards[v];
+        assert(Math.abs(pngs[v].width - Math.round((x1 - x0) * 2)) <= 1, `${v}: ${pngs[v].width} px wide, its card ${x1 - x0} CSS px`);
+      }
+      // One card each on the page, drawn alone the same: the height agrees too.
+      for (const v of ['values', 'steps']) {
+        const [, y0, , y1] = got.cards[v];
+        assert(Math.abs(pngs[v].height - Math.round((y1 - y0) * 2)) <= 2, `${v}: ${pngs[v].height} px high, its card ${y1 - y0} CSS px`);
+      }
+      const fingerprint = (img) => { let h = 0; for (let i = 0; i < img.rgba.length; i += 7) h = (h * 31 + img.rgba[i]) >>> 0; return `${img.width}x${img.height}:${h}`; };
+      const prints = new Set(views.map((v) => fingerprint(pngs[v])));
+      assert(prints.size === views.length, `only ${prints.size} different pictures for ${views.length} views`);
+      // Dark as shown: the same card's mean brightness drops.
+      const mean = (img) => { let s = 0; for (let i = 0; i < img.rgba.length; i += 4) s += img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2]; return s / (img.rgba.length / 4) / 3; };
+      await p.evaluate(() => window.headroom.applyHash('theme=dark'));
+      const dark = decodePng(Buffer.from(await p.evaluate(async () => Array.from(new Uint8Array(await (await window.headroom.exportView('values', 'png')).arrayBuffer())))));
+      assert(dark.width === pngs.values.width && mean(dark) < mean(pngs.values) - 60, `light ${mean(pngs.values)}, dark ${mean(dark)}`);
+      await p.context().close();
+    });
+
+    await test('a sandboxed frame: Save (real clicks) posts headroom:export to the host; snapshots too; headroom:export asks', async () => {
+      const p = await newPage('sandboxed-export');
+      await p.goto(`${HOST}/host/sandboxed.html`);
+      await p.evaluate(() => window.waitReady(0));
+      const frame = await (await p.locator('iframe').elementHandle()).contentFrame();
+      await sleep(600);
+      const box = await p.locator('iframe').boundingBox();
+      const click = async ([x0, y0, x1, y1]) => {
+        await p.mouse.move(box.x + (x0 + x1) / 2, box.y + (y0 + y1) / 2);
+        await p.mouse.down();
+        await p.mouse.up();
+        await sleep(500);
+      };
+      const exports = () => p.evaluate(() => window.replies.filter((r) => r.data && r.data.type === 'headroom:export' && !r.data.id));
+      for (const [item, format] of [[1, 'csv'], [0, 'png']]) {
+        const l0 = await frame.evaluate(() => window.headroom.debug.layout());
+        assert(l0.save.length >= 1, `no Save button: ${JSON.stringify(l0.save)}`);
+        await click(l0.save[0]);
+        const l1 = await frame.evaluate(() => window.headroom.debug.layout());
+        assert(l1.saveMenu.length === 3, `menu items ${JSON.stringify(l1.saveMenu)}`);
+        const before = (await exports()).length;
+        await click(l1.saveMenu[item]);
+        await p.waitForFunction((n) => window.replies.filter((r) => r.data && r.data.type === 'headroom:export' && !r.data.id).length > n, before, { timeout: 20_000 });
+      }
+      const [csvMsg, pngMsg] = await p.evaluate(async () => {
+        const xs = window.replies.filter((r) => r.data && r.data.type === 'headroom:export' && !r.data.id).map((r) => r.data);
+        const png = xs.find((x) => x.format === 'png');
+        return [xs.find((x) => x.format === 'csv'),
+          { view: png.view, name: png.name, isBlob: png.data instanceof Blob, bytes: Array.from(new Uint8Array(await png.data.arrayBuffer())) }];
+      });
+      const own = await frame.evaluate(() => window.headroom.exportView('values', 'csv'));
+      assert(csvMsg.view === 'values' && csvMsg.name === 'headroom-values-h2.csv' && csvMsg.data === own, `csv message ${JSON.stringify(csvMsg).slice(0, 200)}`);
+      const img = decodePng(Buffer.from(pngMsg.bytes));
+      assert(pngMsg.isBlob && pngMsg.view === 'values' && img.width > 100 && img.height > 100, `png message ${JSON.stringify([pngMsg.isBlob, pngMsg.view, img.width, img.height])}`);
+      // The snapshot download goes the same way (it would be dropped silently otherwise).
+      await frame.evaluate(() => { window.headroom.train.step(2); window.headroom.train.download(2); });
+      await p.waitForFunction(() => window.replies.some((r) => r.data && r.data.type === 'headroom:export' && r.data.format === 'snapshot'), null, { timeout: 20_000 });
+      const snap = await p.evaluate(() => window.replies.find((r) => r.data && r.data.format === 'snapshot').data);
+      assert(/^headroom-snapshot-h2-seed\d+-r2-step2\.json$/.test(snap.name) && JSON.parse(snap.data).heads === 2, snap.name);
+      // Asked by message, no click: the reply carries the data.
+      const r = await p.evaluate(() => window.ask(0, { type: 'headroom:export', view: 'attention', format: 'json' }, '*'));
+      assert(r.data.error === null && JSON.parse(r.data.data).view === 'attention', JSON.stringify(r.data).slice(0, 200));
+      const bad = await p.evaluate(() => window.ask(0, { type: 'headroom:export', view: 'nope', format: 'json' }, '*'));
+      assert(bad.data.data === null && /nope/.test(bad.data.error), JSON.stringify(bad.data));
       await p.context().close();
     });
 

@@ -476,6 +476,29 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     await context.close();
   });
 
+  await test('the open tab is kept in the hash: a click writes tab=, the link opens that tab again (mouse, pixels)', async () => {
+    for (const [hash, index, tab, card] of [['heads=2', 6, 'steps', 'steps'], ['view=train', 1, 'heads', 'train']]) {
+      const a = await open(browser, `${url}embed.html#${hash}`, watch, `tab-${tab}`, { viewport: { width: 540, height: 560 } });
+      const tabs = (await a.page.evaluate(() => window.headroom.debug.layout())).views;
+      await a.page.mouse.click((tabs[index][0] + tabs[index][2]) / 2, (tabs[index][1] + tabs[index][3]) / 2);
+      await settled(a.page);
+      await a.page.waitForFunction((t) => location.hash.includes(`tab=${t}`), tab, { timeout: 5_000 });
+      const link = await a.page.evaluate(() => location.href);
+      const l1 = await a.page.evaluate(() => window.headroom.debug.layout());
+      assert(oddOneOut(await shoot(a.page), l1.views)[0] === index, `${hash}: the clicked tab ${index} does not look selected`);
+      await a.context.close();
+      // The link in a new page: the same tab open, seen in the pixels.
+      const b = await open(browser, link, watch, `tab-${tab}-link`, { viewport: { width: 540, height: 560 } });
+      const l2 = await b.page.evaluate(() => window.headroom.debug.layout());
+      const img = await shoot(b.page, path.join(artifacts, `input-tab-${tab}.png`));
+      assert(oddOneOut(img, l2.views)[0] === index, `${link}: tab ${index} does not look selected`);
+      assert(l2.cards[card], `${link}: no ${card} panel (${Object.keys(l2.cards)})`);
+      if (tab === 'heads') assert(l2.trainChart.specialisationCells === 7, `heads over time: ${l2.trainChart.specialisationCells} cells`);
+      assert((await b.page.evaluate(() => window.headroom.getState().error)) === null, 'the link was refused');
+      await b.context.close();
+    }
+  });
+
   await test('a frame does not take the keyboard: "2" after load leaves the host page keys alone', async () => {
     const { context, page } = await open(browser, `${url}embed.html#heads=1`, watch, 'embed-keys', { viewport: { width: 720, height: 560 } });
     const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
