@@ -85,7 +85,7 @@ TEST_CASE("the readout names each query's own relationships, and what spare head
   CHECK_FALSE(has(text, "subject"));
   REQUIRE(s.set_heads(2).is_ok());
   text = app::readout_sentence(s);
-  CHECK(has(text, "head 1 (antecedent) reads paper (cos " + two(cos_to(s, 0, paper)) + ")"));
+  CHECK(has(text, "head 1 (antecedent) reads paper (similarity " + two(cos_to(s, 0, paper))));
   // "said" at four heads: no antecedent (a verb has none); the previous and
   // next words by position.
   REQUIRE(s.set_query(said).is_ok());
