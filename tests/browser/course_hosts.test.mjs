@@ -376,28 +376,30 @@ async function main() {
       assert(bad.length === 0, bad.join('\n'));
     });
 
-    await test('fit: view=train at 360 x 560: the training card and the specialisation card fit their width', async () => {
-      const page = await newPage('fit-train-360', { width: 360, height: 560 });
-      await page.goto(`${APP}/embed.html#view=train&heads=2`);
-      await page.evaluate(() => window.headroom.ready);
-      await page.evaluate(() => window.headroom.train.step(3));
-      await sleep(600);
-      // Each card's width as the probe sees it while the card is on screen:
-      // the training card at the top, then the wheel down to the specialisation card.
-      const fits = [await page.evaluate(() => window.headroom.debug.fit())];
-      await page.mouse.move(180, 300);
-      for (let k = 0; k < 4; ++k) { await page.mouse.wheel(0, 400); await sleep(250); }
-      await sleep(600);
-      fits.push(await page.evaluate(() => window.headroom.debug.fit()));
-      const l = await page.evaluate(() => window.headroom.debug.layout());
-      await page.screenshot({ path: path.join(ARTIFACTS, 'fit-train-360.png') });
-      const cards = fits.flatMap((f) => f.windows).filter((w) => /##(train|specialisation)/.test(w.name));
-      assert(cards.some((w) => /##specialisation/.test(w.name)) && l.trainChart.specialisationCells === 1 + 2 + 4,
-        `cards ${cards.map((w) => w.name)}, specialisation cells ${l.trainChart.specialisationCells}`);
-      const bad = fits.flatMap((f) => misfits(f, { noScroll: false }));
-      console.log(`      ${cards.map((w) => `${w.name.replace(/.*##/, '')} content ${w.content[0]} in ${w.room[0]} px`).join('; ')}`);
-      assert(bad.length === 0, bad.join('; '));
-      await page.context().close();
+    await test('fit: view=train at 360 x 560: the loss tab and the heads-over-time tab fit their width', async () => {
+      // The compact train view keeps its charts in tabs (tab= opens one): the
+      // loss chart with the controls, and the specialisation (heads over time).
+      const seen = [];
+      for (const tab of ['train', 'heads']) {
+        const page = await newPage(`fit-train-360-${tab}`, { width: 360, height: 560 });
+        await page.goto(`${APP}/embed.html#view=train&heads=2&tab=${tab}`);
+        await page.evaluate(() => window.headroom.ready);
+        await page.evaluate(() => window.headroom.train.step(3));
+        await sleep(600);
+        const fit = await page.evaluate(() => window.headroom.debug.fit());
+        const l = await page.evaluate(() => window.headroom.debug.layout());
+        await page.screenshot({ path: path.join(ARTIFACTS, `fit-train-360-${tab}.png`) });
+        if (tab === 'heads') {
+          assert(l.trainChart.specialisationCells === 1 + 2 + 4, `tab=heads: specialisation cells ${l.trainChart.specialisationCells}`);
+        } else {
+          assert(l.trainChart.rect.some((v) => v !== 0), 'tab=train: no loss chart drawn');
+        }
+        const bad = misfits(fit, { noScroll: false });
+        seen.push(`${tab}: ${fit.windows.map((w) => `${w.name.replace(/.*##/, '')} content ${w.content[0]} in ${w.room[0]} px`).join(', ')}`);
+        assert(bad.length === 0, `tab=${tab}: ${bad.join('; ')}`);
+        await page.context().close();
+      }
+      console.log(`      ${seen.join('; ')}`);
     });
 
     await test('compact layout: the view buttons open the token strip, and a click on a token moves the query', async () => {
