@@ -21,6 +21,13 @@
 // and the heads' specialisation over time; view=train in the compact layout
 // shows them as tabs (the loss chart first) in a panel that fills the frame.
 // Does not: touch GL or the browser; compute attention.
+//
+// Index of this file:
+//   [SECTION] fonts, test layout and its JSON
+//   [SECTION] style, fonts, shared widgets and colours
+//   [SECTION] input: shortcuts and touch scrolling
+//   [SECTION] the compact layout: panels and tabs
+//   [SECTION] the frame: draw_ui
 #include "ui/ui.h"
 
 #include <algorithm>
@@ -40,6 +47,9 @@
 
 namespace headroom::ui {
 
+//-----------------------------------------------------------------------------
+// [SECTION] fonts, test layout and its JSON
+//-----------------------------------------------------------------------------
 Fonts& fonts() {
   static Fonts f;
   return f;
@@ -178,6 +188,9 @@ float g_message_room = 0.f;  // set_message_room
 bool compact_layout() { return g_compact; }
 void set_message_room(float css_px) { g_message_room = css_px > 0.f ? css_px : 0.f; }
 
+//-----------------------------------------------------------------------------
+// [SECTION] style, fonts, shared widgets and colours
+//-----------------------------------------------------------------------------
 void setup_style(bool dark) {
   use_palette(dark);
   if (dark) ImGui::StyleColorsDark();
@@ -305,6 +318,9 @@ std::vector<float> column_starts(const std::vector<float>& cols, float x0, bool 
   return starts;
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] input: shortcuts and touch scrolling
+//-----------------------------------------------------------------------------
 namespace {
 
 void handle_shortcuts(Demo& demo) {
@@ -351,6 +367,9 @@ struct CompactView {
 };
 void tour_button(Demo& demo, const char* label = "Guided tour");  // below
 
+//-----------------------------------------------------------------------------
+// [SECTION] the compact layout: panels and tabs
+//-----------------------------------------------------------------------------
 // The concatenation with the lesson controls that act on it (knockout, tie).
 void controls_and_concat(Demo& demo) {
   view_lesson_controls(demo);
@@ -498,6 +517,9 @@ void tour_button(Demo& demo, const char* label) {
 
 }  // namespace
 
+//-----------------------------------------------------------------------------
+// [SECTION] the frame: draw_ui
+//-----------------------------------------------------------------------------
 void draw_ui(Demo& demo) {
   set_save_demo(demo);
   layout().save_rects.clear();
