@@ -269,7 +269,11 @@ void check_revealed(Demo& d, const Prediction* given) {
     for (const jsonr::Value& rel : m["relations"].items) {
       const int head = static_cast<int>(rel["head"].num), q = static_cast<int>(rel["query"].num);
       FUZZ_CHECK(head >= 0 && head < 4 && q >= 0 && q < static_cast<int>(s.tokens().size()));
-      const auto& row = s.trace().heads[static_cast<size_t>(head)].weights.row(q);
+      // Heads are dealt the relationships of the selected word, so the row
+      // is read with the relationship's own query word selected.
+      Scene c = s;
+      FUZZ_CHECK(c.set_query(q).is_ok());
+      const auto& row = c.trace().heads[static_cast<size_t>(head)].weights.row(q);
       Eigen::Index looks = 0;
       row.maxCoeff(&looks);
       FUZZ_CHECK(static_cast<int>(looks) == static_cast<int>(rel["token"].num));
