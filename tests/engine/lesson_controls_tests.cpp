@@ -148,6 +148,32 @@ TEST_CASE("knockout of the head reading \"it\" removes most of what is carried o
   }
 }
 
+TEST_CASE("a target named twice is one token: carried reads it whole, not split between two equal columns") {
+  Scene s;
+  const int said = index_of(s, "said"), it = index_of(s, "it");
+  REQUIRE(said >= 0);
+  REQUIRE(it >= 0);
+  for (int H : {1, 2}) {
+    CAPTURE(H);
+    REQUIRE(s.set_heads(H).is_ok());
+    const Trace& t = s.trace();
+    const AttentionWeights& w = s.weights();
+    // reference: one column per head, mix = (v . c_h) / (v . v), in double
+    const Eigen::VectorXd c = w.wo.cast<double>().transpose().fullPivLu().solve(t.out.row(said).transpose().cast<double>());
+    double best = 0.0;
+    const int dh = w.d_head();
+    for (int h = 0; h < H; ++h) {
+      const Eigen::VectorXd v = t.heads[static_cast<size_t>(h)].v.row(it).transpose().cast<double>();
+      best = std::max(best, std::clamp(v.dot(c.segment(h * dh, dh)) / v.squaredNorm(), 0.0, 1.0));
+    }
+    const std::vector<float> twice = carried(t, w, said, {it, it});
+    REQUIRE(twice.size() == 2);
+    CHECK(twice[0] == twice[1]);
+    CHECK(twice[0] == doctest::Approx(best).epsilon(1e-4));
+    CHECK(carried(t, w, said, {it, it, it}) == std::vector<float>(3, twice[0]));
+  }
+}
+
 TEST_CASE("tied query and key: W_K = W_Q, scores symmetric; a perturbation of W_Q moves them") {
   Scene s;
   for (int H : kHeadCounts) {

@@ -50,20 +50,28 @@ std::vector<float> carried(const Trace& trace, const AttentionWeights& w, int qu
   const Eigen::VectorXd y = trace.out.row(query).transpose().cast<double>();
   const MatD wo_t = w.wo.transpose().cast<double>();
   const Eigen::VectorXd c = wo_t.completeOrthogonalDecomposition().solve(y);
-  const Eigen::Index T = static_cast<Eigen::Index>(targets.size());
+  // A token named twice (both lesson targets the same word) is one column:
+  // two equal columns would split its weight between them, 0.5 + 0.5.
+  std::vector<int> tokens;
+  for (const int t : targets)
+    if (std::find(tokens.begin(), tokens.end(), t) == tokens.end()) tokens.push_back(t);
+  const Eigen::Index T = static_cast<Eigen::Index>(tokens.size());
+  std::vector<float> held(tokens.size(), 0.f);
   for (int h = 0; h < w.heads; ++h) {
     const HeadTrace& ht = trace.heads[static_cast<size_t>(h)];
     // 2. c_h ~ sum_t a_t V_h[t]: columns of A are the targets' values
     MatD a(dh, T);
-    for (Eigen::Index t = 0; t < T; ++t) a.col(t) = ht.v.row(targets[static_cast<size_t>(t)]).transpose().cast<double>();
+    for (Eigen::Index t = 0; t < T; ++t) a.col(t) = ht.v.row(tokens[static_cast<size_t>(t)]).transpose().cast<double>();
     if (a.norm() == 0.0) continue;
     const Eigen::VectorXd mix = a.completeOrthogonalDecomposition().solve(c.segment(h * dh, dh));
     // 3. the most any head holds of each target
     for (Eigen::Index t = 0; t < T; ++t) {
       const float v = static_cast<float>(std::clamp(mix[t], 0.0, 1.0));
-      out[static_cast<size_t>(t)] = std::max(out[static_cast<size_t>(t)], v);
+      held[static_cast<size_t>(t)] = std::max(held[static_cast<size_t>(t)], v);
     }
   }
+  for (size_t i = 0; i < targets.size(); ++i)
+    out[i] = held[static_cast<size_t>(std::find(tokens.begin(), tokens.end(), targets[i]) - tokens.begin())];
   return out;
 }
 
