@@ -21,6 +21,7 @@
 
 #include "app/tour.h"
 #include "app/training.h"
+#include "app/view_table.h"
 #include "engine/lesson/scene.h"
 
 namespace headroom::app {
@@ -35,14 +36,14 @@ struct StressClock {
 
 struct Demo {
   Scene scene;
-  // Which views the page shows (URL hash `view`, app/url_state.h kViews):
+  // Which views the page shows (URL hash `view`, app/view_table.h kViews):
   // "lesson" = all of them; any other = the heads control, the readout and
   // that one view, for embeds that teach one step.
-  std::string view = "lesson";
+  std::string view = kLessonPage;
   std::string theme = "light";  // one of kThemes (app/url_state.h)
   // The compact layout's open tab (kTabs; URL hash `tab`): the one view a
   // small frame shows under the readout.
-  std::string tab = "values";
+  std::string tab = kTabs[0];
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
   std::string error;  // message of the last refused input, "" when the last input was accepted
   // Text the sentence box shows; follows every accepted sentence.

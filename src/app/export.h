@@ -4,7 +4,7 @@
 //   std::string text;
 //   Status s = export_view(demo, "attention", "json", text);
 //
-// Does: write, for one view of kViews (url_state.h), the numbers that view
+// Does: write, for one view of kViews (view_table.h), the numbers that view
 // draws, exactly as the engine and the trainer hold them and with the names
 // getState() and train.state() use (the shared parts are written by the same
 // functions as getState: append_query_rows, append_readout,

@@ -42,6 +42,16 @@ void append_float(std::string& out, double v) {
 
 void append_int(std::string& out, long long v) { out += std::to_string(v); }
 
+void append_fixed(std::string& out, double v, int digits) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char buf[352];  // %.*f of DBL_MAX is 309 digits before the point
+  std::snprintf(buf, sizeof buf, "%.*f", digits < 0 ? 0 : digits > 17 ? 17 : digits, v);
+  out += buf;
+}
+
 void json_key(std::string& out, const char* k, bool first) {
   if (!first) out += ',';
   out += '"';

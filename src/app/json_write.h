@@ -21,6 +21,9 @@ void append_json_string(std::string& out, std::string_view s);
 // %.9g, or null when `v` is NaN or infinite.
 void append_float(std::string& out, double v);
 void append_int(std::string& out, long long v);
+// `v` with `digits` decimals (%.*f: a pixel position to 0.1 px), or null
+// when it is NaN or infinite.
+void append_fixed(std::string& out, double v, int digits);
 // "key": with a leading comma unless `first`.
 void json_key(std::string& out, const char* k, bool first = false);
 

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/view_table.h"
 #include "engine/lesson/scene.h"
 #include "engine/train/trainer.h"
 
@@ -42,17 +43,12 @@ constexpr size_t kMaxHashBytes = 16384;
 constexpr size_t kMaxHashMessages = 8;  // then "... and N more"
 constexpr size_t kMaxKnockout = 8;      // heads a knockout list may name (the most heads a scene has)
 
-// The values the `view`, `theme` and `weights` keys accept; the first is the
-// default. "train" is the training view; weights "trained" makes every view
-// show the weights of the training run with the shown head count.
-constexpr std::array<const char*, 7> kViews = {"lesson", "attention", "values", "readout", "concat", "steps", "train"};
+// The values the `theme` and `weights` keys accept; the first is the
+// default; `view` and `tab` accept kViews and kTabs (view_table.h: the
+// page's views, one table). "train" is the training view; weights "trained"
+// makes every view show the weights of the training run with the shown head
+// count.
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
-// The compact layout's tabs (a course frame, a phone: one view at a time
-// under the readout), in the order of their buttons; the first is the
-// default (the value space, where the single head's midpoint is). The hash's
-// `tab` keeps the open one.
-constexpr std::array<const char*, 8> kTabs = {"values", "tokens", "attention", "heatmap",
-                                              "heads",  "concat", "steps",     "train"};
 constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
 // The values `r` (related tokens the training task asks for) accepts: kTrainRelations (trainer.h).
 

@@ -15,7 +15,7 @@
 
 #include "engine/core/tensor.h"
 #include "imgui.h"
-#include "ui/views.h"
+#include "ui/heatmap_textures.h"
 
 namespace headroom::platform {
 

@@ -25,6 +25,7 @@
 
 #include "app/export.h"
 #include "platform/web_app.h"
+#include "ui/probes.h"
 #include "ui/ui.h"
 
 namespace headroom::platform {

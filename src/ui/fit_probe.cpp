@@ -1,4 +1,4 @@
-// fit_probe.cpp: does the last drawn frame fit its display? (ui.h, fit_json)
+// fit_probe.cpp: does the last drawn frame fit its display? (probes.h, fit_json)
 //
 // Does: read what ImGui kept of the last drawn frame (its windows and the
 // draw lists, valid until the next NewFrame) and report, as JSON, for tests:
@@ -18,16 +18,19 @@
 // draw lists' vertices.
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
 
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "app/json_write.h"
+#include "ui/probes.h"
 #include "ui/ui.h"
 
 namespace headroom::ui {
+
+using app::JsonObject;
 
 namespace {
 
@@ -65,36 +68,6 @@ void append_utf8(std::string& out, unsigned c) {
   out += buf;
 }
 
-// JSON string body: quotes, backslashes and control characters escaped.
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
-std::string rect_json(float x0, float y0, float x1, float y1) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "[%.1f,%.1f,%.1f,%.1f]", x0, y0, x1, y1);
-  return buf;
-}
-
-std::string pair_json(ImVec2 v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "[%.1f,%.1f]", v.x, v.y);
-  return buf;
-}
-
 // One line of glyphs drawn one after the other under one clip rectangle.
 struct Run {
   std::string text;
@@ -109,14 +82,17 @@ struct Run {
 // (anti-aliased edges, rounding).
 constexpr float kCutSlack = 0.75f;
 
+// Writes the run (as {text, rect, clip, axis}) if the scissor cut it, then
+// starts a new one.
 void close_run(Run& run, std::string& out, bool& first) {
   if (!run.text.empty() && (run.cut_x || run.cut_y)) {
-    out += first ? "" : ",";
+    if (!first) out += ',';
     first = false;
-    out += "{\"text\":\"" + json_escape(run.text) + "\",\"rect\":" +
-           rect_json(run.rect.x, run.rect.y, run.rect.z, run.rect.w) + ",\"clip\":" +
-           rect_json(run.clip.x, run.clip.y, run.clip.z, run.clip.w) + ",\"axis\":\"" +
-           (run.cut_x && run.cut_y ? "xy" : run.cut_x ? "x" : "y") + "\"}";
+    JsonObject o(out);
+    o.field("text", run.text);
+    append_rect(o.key("rect"), run.rect);
+    append_rect(o.key("clip"), run.clip);
+    o.field("axis", run.cut_x && run.cut_y ? "xy" : run.cut_x ? "x" : "y");
   }
   run = Run{};
 }
@@ -181,13 +157,18 @@ std::string windows_json() {
     // This frame's content: how far the items reached from where they started.
     const ImVec2 content(w->DC.CursorMaxPos.x - w->DC.CursorStartPos.x, w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y);
     const ImVec2 room(w->ContentRegionRect.GetWidth(), w->ContentRegionRect.GetHeight());
-    out += first ? "" : ",";
+    if (!first) out += ',';
     first = false;
-    out += "{\"name\":\"" + json_escape(w->Name) + "\",\"child\":" +
-           ((w->Flags & ImGuiWindowFlags_ChildWindow) ? "true" : "false") + ",\"pos\":" + pair_json(w->Pos) +
-           ",\"size\":" + pair_json(w->Size) + ",\"content\":" + pair_json(content) + ",\"room\":" + pair_json(room) +
-           ",\"scroll\":" + pair_json(w->Scroll) + ",\"scrollMax\":" + pair_json(w->ScrollMax) +
-           ",\"scrollbar\":[" + (w->ScrollbarX ? "true" : "false") + "," + (w->ScrollbarY ? "true" : "false") + "]}";
+    JsonObject o(out);
+    o.field("name", w->Name).field("child", (w->Flags & ImGuiWindowFlags_ChildWindow) != 0);
+    append_pair(o.key("pos"), w->Pos);
+    append_pair(o.key("size"), w->Size);
+    append_pair(o.key("content"), content);
+    append_pair(o.key("room"), room);
+    append_pair(o.key("scroll"), w->Scroll);
+    append_pair(o.key("scrollMax"), w->ScrollMax);
+    const bool bars[] = {w->ScrollbarX, w->ScrollbarY};
+    app::append_values(o.key("scrollbar"), bars);
   }
   return out + "]";
 }
@@ -196,11 +177,18 @@ std::string windows_json() {
 
 std::string fit_json() {
   const ImDrawData* data = ImGui::GetDrawData();
-  if (!data || !data->Valid) return "{\"drawn\":false}";
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  return std::string("{\"drawn\":true,\"display\":") + pair_json(display) + ",\"compact\":" +
-         (compact_layout() ? "true" : "false") + ",\"windows\":" + windows_json() +
-         ",\"clipped\":" + clipped_runs(*data) + "}";
+  std::string out;
+  {
+    JsonObject o(out);
+    o.field("drawn", data && data->Valid);
+    if (data && data->Valid) {
+      append_pair(o.key("display"), ImGui::GetIO().DisplaySize);
+      o.field("compact", compact_layout());
+      o.key("windows") += windows_json();
+      o.key("clipped") += clipped_runs(*data);
+    }
+  }
+  return out;
 }
 
 }  // namespace headroom::ui

@@ -3,6 +3,9 @@
 // first drawn with; dark values keep text readable on the dark cards (#1C1C20).
 #include "ui/palette.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace headroom::ui {
 
 namespace {
@@ -117,6 +120,49 @@ ImU32 with_alpha(ImU32 c, float alpha) {
   const float a = static_cast<float>((c >> IM_COL32_A_SHIFT) & 0xFF) * alpha;
   const ImU32 a8 = static_cast<ImU32>(a < 0 ? 0 : a > 255 ? 255 : a + 0.5f);
   return (c & ~IM_COL32_A_MASK) | (a8 << IM_COL32_A_SHIFT);
+}
+
+ImU32 head_color(int head, float alpha) {
+  const auto& heads = palette().heads;
+  return with_alpha(heads[static_cast<size_t>(head) % heads.size()], alpha);
+}
+
+ImU32 head_text_color(int head) {
+  const auto& heads = palette().heads_text;
+  return heads[static_cast<size_t>(head) % heads.size()];
+}
+
+ImU32 run_color(int heads, float alpha) {
+  const size_t i = heads <= 1 ? 0 : heads == 2 ? 1 : 2;
+  return with_alpha(palette().runs[i], alpha);
+}
+
+ImU32 relation_color(Relation r, float alpha) {
+  const auto& rel = palette().relations;
+  return with_alpha(rel[static_cast<size_t>(r) % rel.size()], alpha);
+}
+
+ImU32 relation_text_color(Relation r) {
+  const auto& text = palette().heads_text;  // relationship r has head r's colour (palette.h)
+  return text[static_cast<size_t>(r) % text.size()];
+}
+
+ImU32 slot_color(int slot, float alpha) {
+  // The training task's slots are these relationships (engine/train/train_task.h).
+  constexpr Relation kSlots[] = {Relation::Subject, Relation::Complement, Relation::Previous, Relation::Antecedent};
+  return relation_color(kSlots[static_cast<size_t>(slot) % 4], alpha);
+}
+
+ImU32 diverging_color(float v, float scale) {
+  const float t = scale > 0 ? std::clamp(v / scale, -1.f, 1.f) : 0.f;
+  // The neutral colour at 0; towards the low end below, the high end above
+  // (light theme: white to the RdBu ends).
+  const float a = std::fabs(t);
+  const Palette& pal = palette();
+  const ImVec4 mid = ImGui::ColorConvertU32ToFloat4(pal.diverging_mid);
+  const ImVec4 end = ImGui::ColorConvertU32ToFloat4(t < 0 ? pal.diverging_low : pal.diverging_high);
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(mid.x + (end.x - mid.x) * a, mid.y + (end.y - mid.y) * a, mid.z + (end.z - mid.z) * a, 1));
 }
 
 }  // namespace headroom::ui

@@ -4,12 +4,15 @@
 // and give it one value per theme; setup_style() (ui.h) picks the theme from
 // app::Demo::theme, and palette() returns the current one. ImGui's own style
 // colours (window, text) are set from it too, and the platform clears the GL
-// canvas with `window`.
+// canvas with `window`. The colour of a head, a run, a relationship, a
+// training slot and a signed value, the same in every view (all defined in
+// palette.cpp).
 // Does not: decide the theme (the app does: Demo::set_theme, the URL's
 // theme=dark), or hold the heatmap's colour map (viridis, in the shader).
 #pragma once
 #include <array>
 
+#include "engine/lesson/relation.h"
 #include "imgui.h"
 
 namespace headroom::ui {
@@ -78,5 +81,25 @@ void use_palette(bool dark);
 
 // `c` with its alpha multiplied by `alpha` (0..1).
 ImU32 with_alpha(ImU32 c, float alpha);
+
+// Colour of head h (of H), the same in every view (palette().heads).
+ImU32 head_color(int head, float alpha = 1.f);
+// Head h's colour for text on a card (palette().heads_text: darker in the
+// light theme, so a caption keeps WCAG AA contrast).
+ImU32 head_text_color(int head);
+// Colour of the training run with `heads` heads (1, 2, 4): apart from the
+// head colours, so a run's curve is not mistaken for a head.
+ImU32 run_color(int heads, float alpha = 1.f);
+// Colour of relationship r, the same in every view (palette().relations).
+ImU32 relation_color(Relation r, float alpha = 1.f);
+// Its shade for text on a card (as head_text_color).
+ImU32 relation_text_color(Relation r);
+// Colour of the training task's related-token slot r (subject, complement,
+// previous token, coreference): the colour of that relationship
+// (coreference: the antecedent's).
+ImU32 slot_color(int slot, float alpha = 1.f);
+// Blue (negative) - neutral - red (positive), |v| / scale saturating at 1
+// (palette().diverging_*: white in the light theme, the card in the dark).
+ImU32 diverging_color(float v, float scale);
 
 }  // namespace headroom::ui

@@ -1,85 +1,45 @@
 // save_menu.cpp: every card's Save menu, and the cards the exports picture.
 //
 // Does: draw a small "Save" button at the top right of a card (begin_card /
-// end_card, for the cards listed in kCardViews) or of the compact layout's
-// panel; its menu asks the platform (Demo::request_export) for the card's
-// view as a picture (PNG) or its numbers (CSV, JSON). In a sandboxed frame,
-// where the browser may drop downloads, the menu says the file is offered to
-// the page around the frame too. Also draws the export frames' layout: one
-// view alone, as one card (kExportCards), as wide as the view was last shown,
-// with no Save button and nothing hovered, so the platform can render that
-// card into a picture (src/platform/export_png.cpp).
+// end_card, for the cards whose view table row names a page) or of the
+// compact layout's panel; its menu asks the platform (Demo::request_export)
+// for the card's page as a picture (PNG) or its numbers (CSV, JSON). In a
+// sandboxed frame, where the browser may drop downloads, the menu says the
+// file is offered to the page around the frame too. Also draws the export
+// frames' layout: one page alone, as one card (view_table.h
+// draw_page_picture), as wide as its first card was last shown, with no Save
+// button and nothing hovered, so the platform can render that card into a
+// picture (src/platform/export_png.cpp).
 // Does not: save, encode or post anything (the platform does), or compute a
 // number (app/export.h writes them).
+#include "ui/save_menu.h"
+
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <string>
 
+#include "app/view_table.h"
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "ui/probes.h"
 #include "ui/ui.h"
-#include "ui/views.h"
+#include "ui/view_table.h"
+#include "ui/widgets.h"
 
 namespace headroom::ui {
 
 namespace {
-
-// Which view each card belongs to: its Save menu exports that view.
-struct CardView {
-  const char* card;
-  const char* view;
-};
-constexpr CardView kCardViews[] = {
-    {"##sentence", "lesson"}, {"##value_space", "values"}, {"##attention", "attention"}, {"##heatmap", "attention"},
-    {"##more_heads", "readout"}, {"##concat", "concat"},  {"##steps", "steps"},         {"##train", "train"},
-    {"##specialisation", "train"},
-};
-
-// A view drawn as one card for its picture: the parts a single-view embed
-// (#view=...) shows of it, stacked.
-void export_attention(Demo& d) {
-  view_attention(d);
-  ImGui::Separator();
-  view_heatmap(d);
-}
-void export_readout(Demo& d) {
-  view_readout(d);
-  view_more_heads(d);
-}
-void export_concat(Demo& d) {
-  view_lesson_controls(d);
-  view_concat(d);
-}
-void export_train(Demo& d) {
-  view_train(d);
-  ImGui::Separator();
-  view_specialisation(d);
-}
-struct ExportCard {
-  const char* view;
-  void (*draw)(Demo&);
-};
-constexpr ExportCard kExportCards[] = {
-    {"attention", export_attention}, {"values", view_value_space}, {"readout", export_readout},
-    {"concat", export_concat},       {"steps", view_steps},        {"train", export_train},
-};
 
 constexpr float kExportPad = 8.f;  // the export window's padding around its card
 constexpr float kMaxExportWidth = 760.f;
 
 Demo* g_demo = nullptr;             // set by draw_ui each frame (set_save_demo)
 const char* g_card_view = nullptr;  // the card begin_card opened: its view, or nullptr
-const ExportCard* g_export = nullptr;  // export frames: the card drawn alone
+bool g_export = false;             // export frames: a page's picture is being drawn
+std::string g_export_page;         // ... of this page
 ImVec4 g_export_rect{};
 bool g_sandboxed = false;
 std::map<std::string, float> g_card_width;  // per view, the width its first card last had
-
-const ExportCard* export_card(std::string_view view) {
-  for (const ExportCard& c : kExportCards)
-    if (view == c.view) return &c;
-  return nullptr;
-}
 
 }  // namespace
 
@@ -88,8 +48,8 @@ void set_downloads_note(bool sandboxed) { g_sandboxed = sandboxed; }
 bool downloads_may_be_dropped() { return g_sandboxed; }
 
 const char* card_export_view(const char* card_id) {
-  for (const CardView& c : kCardViews)
-    if (std::strcmp(c.card, card_id) == 0) return c.view;
+  for (const app::ViewRow& row : app::kViewTable)
+    if (std::string_view(row.card) == card_id) return row.page;
   return nullptr;
 }
 
@@ -151,16 +111,19 @@ void save_control(const char* view) {
   ImGui::PopID();
 }
 
-bool has_export_card(std::string_view view) { return export_card(view) != nullptr; }
+bool has_export_card(std::string_view view) { return page_has_picture(view); }
 
-void begin_export_frames(std::string_view view) { g_export = export_card(view); }
-void end_export_frames() { g_export = nullptr; }
-bool export_frames() { return g_export != nullptr; }
+void begin_export_frames(std::string_view view) {
+  g_export = page_has_picture(view);
+  g_export_page = g_export ? std::string(view) : std::string();
+}
+void end_export_frames() { g_export = false; }
+bool export_frames() { return g_export; }
 ImVec4 export_card_rect() { return g_export_rect; }
 
 void draw_export_card(Demo& demo) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const auto known = g_card_width.find(g_export->view);
+  const auto known = g_card_width.find(g_export_page);
   const float width = known != g_card_width.end() ? known->second
                                                   : std::min(vp->WorkSize.x - 2 * kExportPad, kMaxExportWidth);
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -172,7 +135,7 @@ void draw_export_card(Demo& demo) {
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PopStyleVar();
   begin_card("##export_card");
-  g_export->draw(demo);
+  draw_page_picture(demo, g_export_page);
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   g_export_rect = ImVec4(p.x, p.y, p.x + s.x, p.y + s.y);
   end_card();

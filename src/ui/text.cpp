@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "imgui_internal.h"  // ImTextCharFromUtf8
-#include "ui/views.h"
+#include "ui/widgets.h"
 
 namespace headroom::ui {
 

@@ -1,4 +1,4 @@
-// view_attention.cpp: [3a] where each head looks from the query: arcs from
+// view_attention.cpp: where each head looks from the query: arcs from
 // the query to every key (thickness = weight, colour = head) and, per head, a
 // bar per token with its weight printed.
 //
@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
 

@@ -1,4 +1,4 @@
-// view_concat.cpp: [6] the concatenation and W_O: the query's row of
+// view_concat.cpp: the concatenation and W_O: the query's row of
 // concat = [o_1 | o_2 | ... | o_H] as a strip of D coordinates in H coloured
 // blocks (each labelled with what that head read), then W_O's mix: head h
 // contributes o_h W_O[rows of h] to y = concat W_O, one strip per head, and

@@ -1,4 +1,4 @@
-// view_controls.cpp: [13] the lesson controls: knock heads out, tie query
+// view_controls.cpp: the lesson controls: knock heads out, tie query
 // and key, and what the final output still carries of the query's targets.
 //
 // Does: one toggle per head ("knock out" head h: Demo::set_knockout), one
@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
 

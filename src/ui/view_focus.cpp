@@ -1,4 +1,4 @@
-// view_focus.cpp: [8] the single head's focus: the lesson's three bad options
+// view_focus.cpp: the single head's focus: the lesson's three bad options
 // as one-click presets ("all on one", "split", "spread") plus a slider with
 // its value beside it.
 //

@@ -1,4 +1,4 @@
-// view_heads_control.cpp: [2] the 1 / 2 / 4 / 8 heads control, the most
+// view_heads_control.cpp: the 1 / 2 / 4 / 8 heads control, the most
 // prominent control on screen, with what each head gets in plain words:
 // "each head gets 128 / 2 = 64 numbers (d_head)".
 //
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/probes.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 

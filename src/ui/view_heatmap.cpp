@@ -1,7 +1,7 @@
-// view_heatmap.cpp: [3b] per head, the full L x L attention matrix: row i =
+// view_heatmap.cpp: per head, the full L x L attention matrix: row i =
 // where token i looks, column j = how much it takes from token j.
 //
-// Does: ask the platform's heatmap renderer (heatmap_texture, views.h) for a texture at
+// Does: ask the platform's heatmap renderer (heatmap_texture, heatmap_textures.h) for a texture at
 // the image's physical pixel size (crisp at any devicePixelRatio), show it
 // with ImGui::Image, name rows with tokens beside them and columns (keys)
 // with tokens turned a quarter to read upward below them, frame the query's
@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/heatmap_textures.h"
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
 
@@ -22,15 +24,13 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr int kLegendSlot = 64;  // renderer slot of the colour bar (heads use 0..H-1)
-
 ImTextureID legend_texture(int px_w, int px_h) {
   static Mat ramp;
   if (ramp.cols() != 64) {
     ramp.resize(1, 64);
     for (int i = 0; i < 64; ++i) ramp(0, i) = (i + 0.5f) / 64.f;
   }
-  return heatmap_texture(kLegendSlot, ramp, -1, px_w, px_h, 0.f);
+  return heatmap_texture(kHeatmapLegendSlot, ramp, -1, px_w, px_h, 0.f);
 }
 
 }  // namespace

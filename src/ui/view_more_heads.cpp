@@ -1,4 +1,4 @@
-// view_more_heads.cpp: [9] what each head holds: its relationships by name
+// view_more_heads.cpp: what each head holds: its relationships by name
 // (subject, complement, previous token, antecedent, ...), its target for the
 // selected token, the weight on it, the cosine of its output to the target's
 // value vector, and the token its output is nearest to. At 4 and 8 heads the

@@ -1,4 +1,4 @@
-// view_readout.cpp: [5] the readout: one plain sentence saying what each
+// view_readout.cpp: the readout: one plain sentence saying what each
 // head's output holds, e.g. "1 head: said = 0.49 researcher + 0.47 it; its
 // output is close to neither (similarity 0.64 / 0.64; cos, 1 = same
 // direction)".
@@ -9,6 +9,7 @@
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
 #include "ui/views.h"

@@ -1,4 +1,4 @@
-// view_sentence.cpp: [1] the sentence strip: tokens as chips; click one to
+// view_sentence.cpp: the sentence strip: tokens as chips; click one to
 // make it the query; under each chip a mark in a head's colour for every
 // head whose target it is; and the query's reassignable targets, each a
 // button that arms "the next token click moves this target".
@@ -9,7 +9,9 @@
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
+#include "ui/probes.h"
 #include "ui/text.h"
+#include "ui/view_state.h"
 #include "ui/views.h"
 
 namespace headroom::ui {

@@ -1,4 +1,4 @@
-// view_specialisation.cpp: [11] specialisation over time: for every training
+// view_specialisation.cpp: specialisation over time: for every training
 // run (1, 2, 4 heads, and the tied runs when training ties query and key)
 // and each of its heads, the held-out average weight the
 // query puts on each related token (subject, complement, and with R = 4 the
@@ -21,6 +21,7 @@
 
 #include "engine/train/train_task.h"
 #include "ui/palette.h"
+#include "ui/probes.h"
 #include "ui/views.h"
 
 namespace headroom::ui {

@@ -1,4 +1,4 @@
-// view_steps.cpp: [7] the forward pass one step at a time for the selected
+// view_steps.cpp: the forward pass one step at a time for the selected
 // token: Q, K, scaled scores, softmax, weighted sum, concat, W_O; each with
 // one sentence saying what it does, then its formula, the shapes with this
 // scene's numbers, and the query's values.
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ui/text.h"
+#include "ui/view_state.h"
 #include "ui/views.h"
 
 namespace headroom::ui {

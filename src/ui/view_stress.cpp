@@ -1,4 +1,4 @@
-// view_stress.cpp: [stress] the engine at real sizes, live: repeat the
+// view_stress.cpp: the engine at real sizes, live: repeat the
 // sentence up to 512 tokens, recompute the whole forward pass every frame,
 // and show the engine's time per forward beside one head's L x L heatmap.
 //
@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/heatmap_textures.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -26,8 +27,6 @@ StressView& stress_view() {
   static StressView s;
   return s;
 }
-
-constexpr int kStressSlot = 96;  // heatmap slot (views use 0..H-1 and 64)
 
 }  // namespace
 
@@ -78,7 +77,7 @@ void view_stress(Demo& demo) {
   const float side = std::min(ImGui::GetContentRegionAvail().x, 520.f);
   const int px = std::max(1, static_cast<int>(side * dpr));
   const ImTextureID tex =
-      heatmap_texture(kStressSlot, tr.heads[static_cast<size_t>(st.head)].weights, demo.scene.query(), px, px, 0.f);
+      heatmap_texture(kHeatmapStressSlot, tr.heads[static_cast<size_t>(st.head)].weights, demo.scene.query(), px, px, 0.f);
   if (tex) ImGui::Image(tex, ImVec2(side, side));
   else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().error), "WebGL refused the heatmap texture");
 }

@@ -1,4 +1,4 @@
-// view_tour.cpp: [14] the guided lesson's panel: the step's text, its
+// view_tour.cpp: the guided lesson's panel: the step's text, its
 // question, the answer widget, Reveal, the result beside the guess, Replay,
 // progress dots, Back / Next.
 //
@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
 #include "ui/views.h"

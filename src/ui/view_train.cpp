@@ -1,4 +1,4 @@
-// view_train.cpp: [10] the train panel: the controls of live training and
+// view_train.cpp: the train panel: the controls of live training and
 // the loss of every run (1, 2 and 4 heads, and with the query/key tie the
 // tied run of each beside it) on one chart, each head count's floor
 // 1 - min(H, R) / R dashed in the run's colour; untied runs solid, tied
@@ -29,6 +29,8 @@
 
 #include "engine/common/random.h"
 #include "ui/palette.h"
+#include "ui/probes.h"
+#include "ui/save_menu.h"
 #include "ui/text.h"
 #include "ui/ui.h"
 #include "ui/views.h"

@@ -1,4 +1,4 @@
-// view_value_space.cpp: [4] per head, the tokens' value vectors as labelled
+// view_value_space.cpp: per head, the tokens' value vectors as labelled
 // points in 2-D and the head's output for the query as a marker, with a line
 // to every token it mixes (thickness = weight).
 //
@@ -37,8 +37,10 @@
 #include "app/output_kind.h"
 #include "imgui_internal.h"  // the root window: where the fold is
 #include "ui/label_place.h"
+#include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
+#include "ui/view_state.h"
 #include "ui/views.h"
 
 namespace headroom::ui {

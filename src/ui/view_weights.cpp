@@ -1,4 +1,4 @@
-// view_weights.cpp: [12] the "weights: built / trained" switch, and the
+// view_weights.cpp: the "weights: built / trained" switch, and the
 // statement of which weights the lesson's views show.
 //
 // Does: call Demo::set_weights (app::Training::sync_scene: the Scene then runs
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ui/palette.h"
+#include "ui/probes.h"
 #include "ui/views.h"
 
 namespace headroom::ui {

@@ -1,29 +1,96 @@
-// plot.cpp: drawing helpers the views share (views.h): section titles,
-// the diverging colour map, vector strips, arcs; the ViewState, the frames
-// the UI asks for, and the seam to the platform's heatmap renderer.
+// widgets.cpp: the widgets and drawing helpers every view shares (widgets.h),
+// and the frames the UI asks for (request_frames; take_frame_request, ui.h).
 //
-// Does: draw with ImDrawList in the current window.
+// Does: draw with ImGui and ImDrawList in the current window.
 // Does not: compute anything the lesson claims (values come from the Trace).
+#include "ui/widgets.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 
-#include "imgui_internal.h"  // the last item's flags: is it disabled
+#include "app/text_direction.h"
+#include "imgui_internal.h"  // the last item's flags (is it disabled), the row's room (same_line_if_fits)
+#include "ui/probes.h"
+#include "ui/save_menu.h"
+#include "ui/text.h"
 #include "ui/ui.h"
-#include "ui/views.h"
 
 namespace headroom::ui {
 
-ViewState& view_state() {
-  static ViewState s;
-  return s;
+Fonts& fonts() {
+  static Fonts f;
+  return f;
+}
+
+void same_line_if_fits(float width, float spacing) {
+  // Decided before moving: SameLine and then NewLine would leave an empty
+  // item at the row's far end, which widens the window's content past its
+  // room (a sideways scroll range, found at 360 px in the training card).
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float gap = spacing < 0.f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (w->DC.CursorPosPrevLine.x + gap + width <= w->WorkRect.Max.x) ImGui::SameLine(0, spacing);
+}
+
+// Hover shows the help as a tooltip; a click or a tap opens it as a popup
+// that stays until the next click or tap elsewhere (a finger cannot hover).
+void help_marker(const char* text) {
+  ImGui::TextDisabled("(?)");
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  layout().help_rects.emplace_back(a.x, a.y, b.x, b.y);
+  ImGui::PushID(text);
+  const float wrap = std::min(ImGui::GetFontSize() * 40.f, ImGui::GetIO().DisplaySize.x - 40.f);
+  auto body = [&] {
+    ImGui::PushTextWrapPos(wrap);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+  };
+  if (ImGui::IsItemClicked()) ImGui::OpenPopup("help");
+  if (ImGui::BeginPopup("help")) {
+    body();
+    const ImVec2 p = ImGui::GetWindowPos(), q = ImGui::GetWindowSize();
+    layout().help_open = ImVec4(p.x, p.y, p.x + q.x, p.y + q.y);
+    ImGui::EndPopup();
+  } else if (ImGui::BeginItemTooltip()) {
+    body();
+    ImGui::EndTooltip();
+  }
+  ImGui::PopID();
+}
+
+void push_button_colors(const ButtonColors& c) {
+  ImGui::PushStyleColor(ImGuiCol_Button, c.bg);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, c.hovered);
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, c.active);
+  ImGui::PushStyleColor(ImGuiCol_Text, c.text);
+}
+
+std::vector<float> token_columns(const Demo& demo) {
+  std::vector<float> cols;
+  const float pad = ImGui::GetStyle().FramePadding.x * 2 + 10.f;
+  for (const Token& t : demo.scene.tokens())
+    cols.push_back(std::max(52.f, text_size(t.text).x + pad));
+  return cols;
+}
+
+bool tokens_rtl(const Demo& demo) { return app::paragraph_rtl(demo.draft.data()); }
+
+std::vector<float> column_starts(const std::vector<float>& cols, float x0, bool rtl) {
+  float total = 0;
+  for (float c : cols) total += c;
+  std::vector<float> starts;
+  float x = x0;
+  for (float c : cols) {
+    starts.push_back(rtl ? x0 + total - (x - x0) - c : x);
+    x += c;
+  }
+  return starts;
 }
 
 namespace {
 int g_frames_wanted = 0;  // request_frames / take_frame_request
-HeatmapTextures* g_heatmaps = nullptr;
 }  // namespace
 
 void request_frames(int n) { g_frames_wanted = std::max(g_frames_wanted, n); }
@@ -32,12 +99,6 @@ bool take_frame_request() {
   if (g_frames_wanted <= 0) return false;
   --g_frames_wanted;
   return true;
-}
-
-void set_heatmap_textures(HeatmapTextures* renderer) { g_heatmaps = renderer; }
-
-ImTextureID heatmap_texture(int slot, const Mat& weights, int query, int px_w, int px_h, float grid_px) {
-  return g_heatmaps ? g_heatmaps->render(slot, weights, query, px_w, px_h, grid_px) : ImTextureID{};
 }
 
 void begin_card(const char* id, ImU32 tint) {
@@ -103,11 +164,6 @@ void section_title(const char* title, const char* help) {
   help_marker(help);
 }
 
-ImU32 head_text_color(int head) {
-  const auto& heads = palette().heads_text;
-  return heads[static_cast<size_t>(head) % heads.size()];
-}
-
 SceneView scene_view(Demo& demo) {
   Scene& s = demo.scene;
   const std::vector<Token>& tokens = s.tokens();
@@ -117,18 +173,6 @@ SceneView scene_view(Demo& demo) {
 SceneView open_view(Demo& demo, const char* title, const char* help) {
   section_title(title, help);
   return scene_view(demo);
-}
-
-ImU32 diverging_color(float v, float scale) {
-  const float t = scale > 0 ? std::clamp(v / scale, -1.f, 1.f) : 0.f;
-  // The neutral colour at 0; towards the low end below, the high end above
-  // (light theme: white to the RdBu ends).
-  const float a = std::fabs(t);
-  const Palette& pal = palette();
-  const ImVec4 mid = ImGui::ColorConvertU32ToFloat4(pal.diverging_mid);
-  const ImVec4 end = ImGui::ColorConvertU32ToFloat4(t < 0 ? pal.diverging_low : pal.diverging_high);
-  return ImGui::ColorConvertFloat4ToU32(
-      ImVec4(mid.x + (end.x - mid.x) * a, mid.y + (end.y - mid.y) * a, mid.z + (end.z - mid.z) * a, 1));
 }
 
 int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, float scale) {
