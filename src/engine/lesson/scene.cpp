@@ -141,6 +141,18 @@ void Scene::parse() {
   default_targets_ = std::move(p.targets);
   default_query_ = p.query;
   guessed_ = p.guessed;
+  const int n = static_cast<int>(tokens_.size());  // (a short stress length may cut the lesson off)
+  if (lesson_ && std::max({lesson_->query, lesson_->subject, lesson_->complement}) < n) {
+    // set_lesson: the named targets are the defaults, not guesses
+    const size_t q = static_cast<size_t>(lesson_->query);
+    for (auto* t : {&targets_, &default_targets_}) {
+      (*t)[q][static_cast<size_t>(Relation::Subject)] = lesson_->subject;
+      (*t)[q][static_cast<size_t>(Relation::Complement)] = lesson_->complement;
+    }
+    fits_[q] |= relation_bit(Relation::Subject) | relation_bit(Relation::Complement);
+    default_query_ = lesson_->query;
+    guessed_ = false;
+  }
 }
 
 bool Scene::targets_guessed() const {
@@ -164,7 +176,11 @@ Status Scene::load_tokens(std::vector<Token> toks, int query) {
   return Status::ok();
 }
 
-Status Scene::set_sentence(std::string_view utf8) {
+Status Scene::set_sentence(std::string_view utf8) { return load_sentence(utf8, std::nullopt); }
+
+Status Scene::set_lesson(std::string_view utf8, const LessonTargets& t) { return load_sentence(utf8, t); }
+
+Status Scene::load_sentence(std::string_view utf8, const std::optional<LessonTargets>& lesson) {
   if (utf8.size() > SceneConfig::kMaxBytes)
     return Status::fail("the sentence is " + std::to_string(utf8.size()) + " bytes; the cap is " +
                         std::to_string(SceneConfig::kMaxBytes) + " bytes");
@@ -173,6 +189,15 @@ Status Scene::set_sentence(std::string_view utf8) {
   if (static_cast<int>(toks.size()) > SceneConfig::kMaxTokens)
     return Status::fail("the sentence has " + std::to_string(toks.size()) + " tokens; the cap is " +
                         std::to_string(SceneConfig::kMaxTokens));
+  if (lesson) {
+    const int n = static_cast<int>(toks.size());
+    for (int i : {lesson->query, lesson->subject, lesson->complement})
+      if (i < 0 || i >= n)
+        return Status::fail("token " + std::to_string(i) + " does not exist; tokens are 0.." + std::to_string(n - 1));
+    if (lesson->subject == lesson->query || lesson->complement == lesson->query)
+      return Status::fail("a lesson target cannot be the query itself");
+  }
+  lesson_ = lesson;
   text_ = std::string(utf8);
   stress_ = 0;
   return load_tokens(std::move(toks), -1);

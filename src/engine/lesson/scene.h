@@ -63,8 +63,20 @@ class Scene {
 
   static const char* lesson_sentence();
 
+  // A lesson sentence with its query and the query's two targets named
+  // explicitly (token indices), for a sentence the parser cannot read (a
+  // lesson in another language: the English parser must not guess them).
+  struct LessonTargets {
+    int query = 0, subject = 0, complement = 0;
+  };
+
   // Each setter validates first; on error it returns why and changes nothing.
   Status set_sentence(std::string_view utf8);
+  // set_sentence, then the query and its subject and complement as given:
+  // they are the parser's defaults for this sentence (reset_targets keeps
+  // them), so targets_guessed() is false. Refused (nothing changes) when an
+  // index is no token, or a target is the query itself.
+  Status set_lesson(std::string_view utf8, const LessonTargets& t);
   Status set_heads(int heads);
   Status set_query(int token);
   Status set_target(Relation r, int token);  // the query's target for r (pointer relations only)
@@ -163,6 +175,7 @@ class Scene {
 
  private:
   Status load_tokens(std::vector<Token> toks, int default_query);
+  Status load_sentence(std::string_view utf8, const std::optional<LessonTargets>& lesson);
   void build();
   void parse();
 
@@ -177,6 +190,7 @@ class Scene {
   std::vector<std::array<int, kRelations>> default_targets_;
   int default_query_ = 0;
   bool guessed_ = false;
+  std::optional<LessonTargets> lesson_;  // set_lesson's explicit targets, applied by parse()
   std::array<Relation, kRelations> order_;
   int heads_ = 1;
   int query_ = 0;
