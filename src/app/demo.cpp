@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/export.h"
+#include "app/lang.h"
 #include "app/url_state.h"
 
 namespace headroom::app {
@@ -28,11 +29,28 @@ void copy_draft(std::array<char, SceneConfig::kMaxBytes + 1>& draft, std::string
 }
 }  // namespace
 
-Demo::Demo() { copy_draft(draft, Scene::lesson_sentence()); }
+Demo::Demo() {
+  // The shown language's lesson (English: the Scene's own sentence).
+  const Lesson& l = language().lesson;
+  if (l.sentence != Scene::lesson_sentence()) (void)scene.set_lesson(l.sentence, l.targets);
+  copy_draft(draft, l.sentence);
+}
 
 bool Demo::apply(const Status& s) {
-  error = s.error;
+  error = tr_message(s.error);  // the engine's and the app's refusals are English
   return s.is_ok();
+}
+
+bool Demo::set_language(std::string_view code) {
+  // A page still on its language's lesson follows the language to the new
+  // one's lesson; a sentence of the user's own stays.
+  const bool on_lesson = std::string_view(draft.data()) == language().lesson.sentence;
+  if (!apply(app::set_language(code))) return false;
+  if (on_lesson) {
+    const Lesson& l = language().lesson;
+    if (apply(scene.set_lesson(l.sentence, l.targets))) copy_draft(draft, l.sentence);
+  }
+  return true;
 }
 
 bool Demo::set_heads(int heads) {
@@ -94,7 +112,7 @@ bool Demo::set_tab(std::string_view t) {
 
 void Demo::set_reduced_motion(bool reduce) { reduced_motion = reduce; }
 
-void Demo::reject(std::string_view why) { error = std::string(why); }
+void Demo::reject(std::string_view why) { error = tr_message(why); }
 
 //-----------------------------------------------------------------------------
 // training verbs
@@ -137,7 +155,7 @@ bool Demo::train_set_lr(float lr) { return apply(training.set_lr(lr)); }
 bool Demo::train_set_speed(int n) { return apply(training.set_max_steps_per_frame(n)); }
 
 void Demo::train_reject(std::string_view why) {
-  error = std::string(why);
+  error = tr_message(why);
   training.reject(why);
 }
 
@@ -159,8 +177,8 @@ bool Demo::request_export(std::string_view v, std::string_view format) {
 //-----------------------------------------------------------------------------
 namespace {
 bool tour_apply(Demo& d, const Status& s) {
-  d.tour_error = s.error;
-  d.error = s.error;
+  d.tour_error = tr_message(s.error);
+  d.error = d.tour_error;
   return s.is_ok();
 }
 }  // namespace
@@ -187,6 +205,8 @@ void Demo::tour_reject(std::string_view why) {
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
   std::vector<std::string> messages = std::move(p.messages);
+  // The language first: a page on its lesson opens on the new language's.
+  if (p.state.lang && !set_language(*p.state.lang)) messages.push_back(error);
   // The sentence goes through set_sentence so the sentence box follows it.
   if (p.state.sentence && set_sentence(*p.state.sentence)) p.state.sentence.reset();
   for (std::string& m : apply_url_state(scene, p.state)) messages.push_back(std::move(m));
@@ -217,6 +237,7 @@ bool Demo::apply_hash(std::string_view hash) {
       if (!s) messages.push_back("the link's tour was refused: " + s.error);
     }
   }
+  for (std::string& m : messages) m = tr_message(m);
   error = join_messages(messages);
   return messages.empty();
 }

@@ -86,6 +86,10 @@ struct Demo {
   bool set_view(std::string_view view);    // one of kViews
   bool set_theme(std::string_view theme);  // one of kThemes
   bool set_tab(std::string_view tab);      // one of kTabs
+  // The interface's language (app/lang.h; hash lang=): a refused code keeps
+  // the language. A page on the old language's lesson sentence opens the new
+  // one's, with its query and targets as the catalogue names them.
+  bool set_language(std::string_view code);
   void set_reduced_motion(bool reduce);
   // Records a refusal made outside the verbs (the JS side's type checks).
   void reject(std::string_view why);

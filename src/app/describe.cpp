@@ -3,17 +3,14 @@
 
 #include <cstdio>
 
+#include "app/lang.h"
 #include "engine/common/words.h"
 
 namespace headroom::app {
 
 namespace {
 
-std::string fmt2(float v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
+std::string fmt2(float v) { return num(v, 2); }  // in the language's decimal mark
 
 const std::string& word(const Scene& scene, int token) {
   static const std::string none = "(none)";
@@ -24,9 +21,9 @@ const std::string& word(const Scene& scene, int token) {
 // Outside the lesson's grammar the targets are the parser's guesses: say so,
 // and how to set them.
 std::string guessed_note(const Scene& scene) {
-  return scene.targets_guessed() ? "; targets guessed (this sentence is outside the lesson's English grammar): "
-                                   "to set one, click a target chip, then a token"
-                                 : "";
+  return scene.targets_guessed()
+             ? std::string("; ") + tr("targets guessed (this sentence is outside the lesson's English grammar): to set one, click a target chip, then a token")
+             : "";
 }
 
 // The lesson's own wording leaves the subject and complement of heads 1 and 2
@@ -35,8 +32,8 @@ std::string guessed_note(const Scene& scene) {
 // does instead: "antecedent: said has none, so the nearest word".
 std::string relation_label(const Scene& scene, Relation r) {
   const int q = scene.query();
-  if (scene.fits(q, r)) return relation_name(r);
-  return std::string(relation_name(r)) + ": " + word(scene, q) + " has none, so the nearest word";
+  if (scene.fits(q, r)) return relation_word(r);
+  return trf("{0}: {1} has none, so the nearest word", {relation_word(r), word(scene, q)});
 }
 
 bool lesson_pair(const Scene& scene, const HeadReadout& r) {
@@ -47,13 +44,23 @@ bool lesson_pair(const Scene& scene, const HeadReadout& r) {
 
 }  // namespace
 
+const char* relation_word(Relation r) {
+  // The engine's names (relation.h relation_name), marked for the catalogue;
+  // describe_tests checks they are the engine's.
+  static constexpr const char* kNames[kRelations] = {N_("subject"),    N_("complement"), N_("previous token"),
+                                                     N_("antecedent"), N_("next token"), N_("object"),
+                                                     N_("self"),       N_("first token")};
+  const int i = static_cast<int>(r);
+  return i >= 0 && i < kRelations ? tr(kNames[i]) : relation_name(r);
+}
+
 std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   std::string out;
   if (!scene.weights_overridden()) {
     // a spare head's relationship the word does not have, in parentheses
     for (size_t i = 0; i < r.relations.size(); ++i) {
       const Relation rel = r.relations[i];
-      const std::string name = relation_name(rel);
+      const std::string name = relation_word(rel);
       out += (i ? " + " : "") + (scene.fits(scene.query(), rel) ? name : "(" + name + ")");
     }
     return out;
@@ -70,18 +77,16 @@ std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
   for (int k = 0; k < kRelations; ++k) {
     const Relation rel = static_cast<Relation>(k);
     if (rel == Relation::Self || !scene.fits(q, rel) || scene.target(q, rel) != j) continue;
-    what += (what.empty() ? "" : " / ") + std::string(relation_name(rel));
+    what += (what.empty() ? "" : " / ") + std::string(relation_word(rel));
   }
-  if (what.empty()) what = j == q ? "itself" : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";
-  char num[16];
-  std::snprintf(num, sizeof num, " %.2f", static_cast<double>(weight));
-  return "measured: " + what + num;
+  if (what.empty()) what = j == q ? tr("itself") : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";
+  return trf("measured: {0} {1}", {what, fmt2(weight)});
 }
 
 std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
   // "(similarity 0.99)", the first time in a sentence "(similarity 0.99; cos, 1 = same direction)".
   const auto sim = [gloss](const std::string& numbers) {
-    return "(similarity " + numbers + (gloss ? "; cos, 1 = same direction)" : ")");
+    return gloss ? trf("(similarity {0}; cos, 1 = same direction)", {numbers}) : trf("(similarity {0})", {numbers});
   };
   const size_t n = r.targets.size();
   int best = -1;
@@ -89,40 +94,36 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
     if (r.target_cos[i] >= kReadsCos && (best < 0 || r.target_cos[i] > r.target_cos[static_cast<size_t>(best)]))
       best = static_cast<int>(i);
   if (n == 1) {
-    if (best == 0) return "reads " + word(scene, r.targets[0]) + " " + sim(fmt2(r.target_cos[0]));
-    return "misses " + word(scene, r.targets[0]) + " " + sim(fmt2(r.target_cos[0]));
+    return trf(best == 0 ? "reads {0} {1}" : "misses {0} {1}", {word(scene, r.targets[0]), sim(fmt2(r.target_cos[0]))});
   }
   std::string cos_list;
   for (size_t i = 0; i < n; ++i) cos_list += (i ? " / " : "") + fmt2(r.target_cos[i]);
   if (best < 0) {
-    if (r.max_weight < 0.3f) return "is mush, close to no target " + sim(cos_list);
-    return std::string("is close to ") + (n == 2 ? "neither" : "none of them") + " " + sim(cos_list);
+    if (r.max_weight < 0.3f) return trf("is mush, close to no target {0}", {sim(cos_list)});
+    return trf(n == 2 ? "is close to neither {0}" : "is close to none of them {0}", {sim(cos_list)});
   }
-  std::string s = "reads " + word(scene, r.targets[static_cast<size_t>(best)]) + " and loses";
-  bool first = true;
-  for (size_t i = 0; i < n; ++i) {
-    if (static_cast<int>(i) == best) continue;
-    s += (first ? " " : ", ") + word(scene, r.targets[i]);
-    first = false;
-  }
-  return s + " " + sim(cos_list);
+  std::vector<std::string> lost;
+  for (size_t i = 0; i < n; ++i)
+    if (static_cast<int>(i) != best) lost.push_back(word(scene, r.targets[i]));
+  return trf("reads {0} and loses {1} {2}",
+             {word(scene, r.targets[static_cast<size_t>(best)]), join_words(lost, ", "), sim(cos_list)});
 }
 
 std::string controls_sentence(Scene& scene) {
   std::string s;
   const std::vector<int>& knocked = scene.knockout();
   if (!knocked.empty()) {
-    s += knocked.size() == 1 ? "head " : "heads ";
     std::vector<std::string> numbers;
     for (int h : knocked) numbers.push_back(std::to_string(h + 1));
-    s += join_words(numbers, " and ");
-    s += " knocked out; the output still carries";
     const std::vector<int> targets = scene.lesson_targets();
     const std::vector<float> carried = scene.carried();
-    for (size_t i = 0; i < targets.size(); ++i)
-      s += std::string(i ? ", " : " ") + word(scene, targets[i]) + " " + fmt2(carried[i]);
+    std::vector<std::string> kept;
+    for (size_t i = 0; i < targets.size(); ++i) kept.push_back(word(scene, targets[i]) + " " + fmt2(carried[i]));
+    s += trf(knocked.size() == 1 ? "head {0} knocked out; the output still carries {1}"
+                                 : "heads {0} knocked out; the output still carries {1}",
+             {join_words(numbers, tr(" and ")), join_words(kept, ", ")});
   }
-  if (scene.tie_qk()) s += std::string(s.empty() ? "" : "; ") + "query and key tied (W_K = W_Q)";
+  if (scene.tie_qk()) s += std::string(s.empty() ? "" : "; ") + tr("query and key tied (W_K = W_Q)");
   return s;
 }
 
@@ -138,19 +139,19 @@ std::string heads_sentence(Scene& scene, bool gloss) {
   const std::string query = word(scene, scene.query());
   if (H == 1) {
     const HeadReadout& r = readout[0];
-    std::string s = "1 head: " + query + " =";
+    std::string s = trf("1 head: {0} =", {query});
     const bool named = !lesson_pair(scene, r) || r.relations.size() == 1;
     for (size_t i = 0; i < r.targets.size(); ++i) {
       s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
       if (named) s += " (" + relation_label(scene, r.relations[i]) + ")";
     }
-    if (r.max_weight < 0.3f) s += " + thin spread over the rest";
-    return s + "; its output " + head_verdict(scene, r, gloss) + guessed_note(scene);
+    if (r.max_weight < 0.3f) s += std::string(" + ") + tr("thin spread over the rest");
+    return s + "; " + trf("its output {0}", {head_verdict(scene, r, gloss)}) + guessed_note(scene);
   }
-  std::string s = std::to_string(H) + " heads:";
+  std::string s = trf("{0} heads:", {std::to_string(H)});
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
-    s += std::string(h ? ", head " : " head ") + std::to_string(h + 1);
+    s += (h ? ", " : " ") + trf("head {0}", {std::to_string(h + 1)});
     // Past the lesson's two, say which relationship each head holds.
     if (!r.relations.empty() && (h >= 2 || !lesson_pair(scene, r))) s += " (" + relation_label(scene, r.relations[0]) + ")";
     s += " " + head_verdict(scene, r, gloss && h == 0);
@@ -161,11 +162,10 @@ std::string heads_sentence(Scene& scene, bool gloss) {
 std::string describe_state(Scene& scene) {
   std::string sentence;
   for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
-  return "Sentence: " + sentence + ". Selected token: " + word(scene, scene.query()) + ". " +
-         std::to_string(scene.heads()) + (scene.heads() == 1 ? " head" : " heads") + "; each token is " +
-         std::to_string(scene.d_model()) + " numbers (d_model), each head gets " + std::to_string(scene.d_head()) +
-         " of them (d_head). " +
-         readout_sentence(scene) + ".";
+  return trf(scene.heads() == 1 ? "Sentence: {0}. Selected token: {1}. {2} head; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}."
+                                 : "Sentence: {0}. Selected token: {1}. {2} heads; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}.",
+             {sentence, word(scene, scene.query()), std::to_string(scene.heads()), std::to_string(scene.d_model()),
+              std::to_string(scene.d_head()), readout_sentence(scene)});
 }
 
 }  // namespace headroom::app

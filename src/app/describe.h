@@ -23,6 +23,10 @@
 
 namespace headroom::app {
 
+// The name of relationship r in the shown language (relation.h's
+// relation_name is the English one).
+const char* relation_word(Relation r);
+
 // A head's output "reads" a target when their cosine is at least this.
 constexpr float kReadsCos = 0.9f;
 

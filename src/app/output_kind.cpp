@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+#include "app/lang.h"
+
 
 namespace headroom::app {
 
@@ -15,13 +17,13 @@ OutputMeasure measure_output(const Scene& scene, const HeadReadout& r) {
   if (r.nearest >= 0 && r.nearest < L && r.nearest_cos >= kReadsCos) {
     m.kind = OutputKind::Reads;
     m.token = r.nearest;
-    m.words = "reads " + scene.tokens()[static_cast<size_t>(r.nearest)].text;
+    m.words = trf("reads {0}", {scene.tokens()[static_cast<size_t>(r.nearest)].text});
     return m;
   }
   // 2. Spread thin.
   if (r.max_weight < kMushMaxWeight) {
     m.kind = OutputKind::Mush;
-    m.words = "mush";
+    m.words = tr("mush");
     return m;
   }
   // 3. Split between two targets.
@@ -29,11 +31,11 @@ OutputMeasure measure_output(const Scene& scene, const HeadReadout& r) {
   std::sort(w.begin(), w.end(), std::greater<float>());
   if (w.size() >= 2 && w[0] + w[1] >= kSplitTogether && w[1] >= kSplitShare * (w[0] + w[1])) {
     m.kind = OutputKind::Midpoint;
-    m.words = "midpoint";
+    m.words = tr("midpoint");
     return m;
   }
   // 4. Anything else.
-  m.words = "a mix";
+  m.words = tr("a mix");
   return m;
 }
 

@@ -5,6 +5,7 @@
 // Does not: compute any weight (every number comes from the Trace), or use a
 // JSON library (the shape is small and fixed).
 #include "app/demo.h"
+#include "app/lang.h"
 #include "app/describe.h"
 #include "app/export.h"
 #include "app/json_write.h"
@@ -78,6 +79,9 @@ std::string state_json(Demo& demo) {
       }
     }
 
+    // lang: the shown language's code; missingStrings: the strings it
+    // lacked so far (shown in English instead; app/lang.h)
+    o.field("lang", language().code).field("missingStrings", missing_strings());
     o.string_or_null("error", demo.error);
   }
   return out;

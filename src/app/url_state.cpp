@@ -17,6 +17,7 @@
 
 #include "engine/common/words.h"
 #include "engine/lesson/tokenizer.h"
+#include "app/lang.h"
 #include "app/tour.h"
 #include "engine/train/trainer.h"
 
@@ -27,10 +28,11 @@ namespace headroom::app {
 //-----------------------------------------------------------------------------
 namespace {
 
-// A raw value as it may appear in a message: printable ASCII only (anything
-// else becomes '?'), at most 24 characters, in quotes. Messages end up in
-// ImGui or textContent, so this is about readability, not escaping.
-std::string shown(std::string_view raw) {
+std::string shown(std::string_view raw) { return shown_value(raw); }
+
+}  // namespace
+
+std::string shown_value(std::string_view raw) {
   std::string out = "\"";
   const size_t n = std::min<size_t>(raw.size(), 24);
   for (size_t i = 0; i < n; ++i) {
@@ -41,6 +43,8 @@ std::string shown(std::string_view raw) {
   out += '"';
   return out;
 }
+
+namespace {
 
 // Strict UTF-8 through the tokenizer's decoder (engine/lesson/tokenizer.h), which
 // turns every invalid sequence (bad bytes, truncation, overlongs, surrogates,
@@ -245,7 +249,7 @@ bool write_whole(const std::optional<T>& field, std::string& out) {
   return field.has_value();
 }
 
-const std::array<Key, 13> kKeys = {{
+const std::array<Key, 14> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
@@ -284,6 +288,17 @@ const std::array<Key, 13> kKeys = {{
        return read_choice("theme", kThemes, std::move(v), s.theme, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
+    {"lang", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       for (const Language& l : languages())
+         if (l.code == v) {
+           s.lang = std::move(v);
+           return true;
+         }
+       why = language_refusal(v);
+       return false;
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.lang, out); }},
     {"tab", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_choice("tab", kTabs, std::move(v), s.tab, why);
@@ -532,9 +547,10 @@ UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string
   s.heads = scene.heads();
   s.query = scene.query();
   if (scene.focus() != 0.5f) s.focus = scene.focus();
-  if (sentence != Scene::lesson_sentence()) s.sentence = std::string(sentence);
+  if (sentence != language().lesson.sentence) s.sentence = std::string(sentence);
   if (!view.empty() && view != kViews[0]) s.view = std::string(view);
   if (!theme.empty() && theme != kThemes[0]) s.theme = std::string(theme);
+  if (language().code != languages()[0].code) s.lang = language().code;
   if (!scene.knockout().empty()) s.knockout = scene.knockout();
   if (scene.tie_qk()) s.tie_qk = true;
   return s;
@@ -547,7 +563,7 @@ std::string join_messages(const std::vector<std::string>& messages) {
     if (i) out += "; ";
     out += messages[i];
   }
-  if (messages.size() > n) out += "; and " + std::to_string(messages.size() - n) + " more";
+  if (messages.size() > n) out += "; " + trf("and {0} more", {std::to_string(messages.size() - n)});
   return out;
 }
 

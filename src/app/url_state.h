@@ -5,7 +5,7 @@
 //   #view=train&seed=7&r=4&weights=trained
 //   #heads=2&knockout=2&tieqk=1
 //
-// Does: parse a hash by a whitelist (heads, query, focus, view, theme, tab,
+// Does: parse a hash by a whitelist (heads, query, focus, view, theme, lang, tab,
 // sentence, knockout, tieqk, and training's seed, r and weights: one table in
 // url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
@@ -64,6 +64,7 @@ struct UrlState {
   std::optional<float> focus;           // clamped to [0, 1]
   std::optional<std::string> view;      // one of kViews
   std::optional<std::string> theme;     // one of kThemes
+  std::optional<std::string> lang;      // a built-in language's code (app/lang.h)
   std::optional<std::string> tab;       // one of kTabs: the compact layout's open tab
   std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
   std::optional<int> r;                 // one of kTrainRelations
@@ -80,7 +81,7 @@ struct UrlState {
 
   bool operator==(const UrlState& o) const {
     return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
-           view == o.view && theme == o.theme && tab == o.tab && seed == o.seed && r == o.r && weights == o.weights &&
+           view == o.view && theme == o.theme && lang == o.lang && tab == o.tab && seed == o.seed && r == o.r && weights == o.weights &&
            knockout == o.knockout && tie_qk == o.tie_qk && tour == o.tour;
   }
 };
@@ -89,6 +90,11 @@ struct UrlParse {
   UrlState state;
   std::vector<std::string> messages;  // one per refused, clamped or ignored item
 };
+
+// A raw value as it may appear in a message: printable ASCII only (anything
+// else becomes '?'), at most 24 characters, in quotes. Messages end up in
+// ImGui or textContent, so this is about readability, not escaping.
+std::string shown_value(std::string_view raw);
 
 // Parses `hash` (with or without the leading '#'; raw bytes, any content).
 UrlParse parse_url_hash(std::string_view hash);
@@ -113,8 +119,8 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
 
 // The Scene's state as a UrlState, for to_url_hash; `sentence` is the text the
 // Scene was last given (it keeps only tokens). The sentence is left out when
-// it is the lesson sentence, focus when it is 0.5, view and theme when they
-// are the defaults, knockout when no head is knocked out, tieqk when the tie
+// it is the shown language's lesson sentence, focus when it is 0.5, view,
+// theme and lang (app/lang.h language()) when they are the defaults, knockout when no head is knocked out, tieqk when the tie
 // is off (so a plain link stays short).
 UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string_view view,
                       std::string_view theme);

@@ -1,0 +1,101 @@
+// catalogue_keys.mjs: every catalogue (src/app/lang/<code>.po) holds exactly
+// the strings the code asks for.
+//
+// Does: extract every catalogue key used in src/ (the first string literal
+// of tr("..."), trf("...", N_("..."), and the keywords help_marker("...")
+// and section_title("...", which translate their text), read each shipped catalogue's
+// msgid/msgstr entries (app/lang.h's format), and fail when a language other
+// than English lacks a key, has a key no code uses, leaves a placeholder
+// ({0}, {1}) out or adds one, or lacks an @-entry. With --list, prints the
+// keys (one per line, as PO msgids) for a course author's new file.
+// Does not: judge a translation (a person does), or run the app (the browser
+// suite tests/browser/lang.test.mjs renders every language).
+// Run: node tests/lang/catalogue_keys.mjs [--list]
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const META = ['@name', '@decimal', '@lesson', '@lesson-query', '@lesson-subject', '@lesson-complement'];
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* files(p);
+    else if (/\.(cpp|h)$/.test(name)) yield p;
+  }
+}
+
+// A C++ string literal's value (the escapes the sources use, \xHH as UTF-8 bytes).
+function unescapeC(s) {
+  const bytes = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\') {
+      const c = s[++i];
+      if (c === 'x') { bytes.push(parseInt(s.slice(i + 1, i + 3), 16)); i += 2; }
+      else bytes.push(...Buffer.from({ n: '\n', t: '\t' }[c] ?? c));
+    } else {
+      bytes.push(...Buffer.from(s[i]));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+// Adjacent literals ("a" "b") are one string, as in C++.
+const literals = (s) => [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unescapeC(m[1])).join('');
+
+export function usedKeys() {
+  const keys = new Map();  // key -> first file using it
+  const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
+  const re = new RegExp(String.raw`\b(?:tr|trf|N_|help_marker|section_title)\(\s*(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
+  for (const f of files(join(root, 'src'))) {
+    const text = readFileSync(f, 'utf8');
+    for (const m of text.matchAll(re)) {
+      for (const k of [m[1], m[2]]) if (k !== undefined && !keys.has(literals(k))) keys.set(literals(k), f);
+    }
+  }
+  return keys;
+}
+
+// PO: msgid "..." / msgstr "..." with continuation lines.
+export function readCatalogue(path) {
+  const entries = new Map();
+  let id = null, field = null, cur = null;
+  const unq = (s) => JSON.parse(s);
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    if (line.startsWith('msgid ')) { cur = { id: unq(line.slice(6)), str: '' }; field = 'id'; entries.set(Symbol(), cur); }
+    else if (line.startsWith('msgstr ')) { cur.str = unq(line.slice(7)); field = 'str'; }
+    else if (line.startsWith('"')) cur[field] += unq(line);
+    else throw new Error(`${path}: cannot read ${line}`);
+  }
+  const out = new Map();
+  for (const e of entries.values()) if (e.id) out.set(e.id, e.str);
+  return out;
+}
+
+const placeholders = (s) => [...new Set(s.match(/\{\d\}/g) ?? [])].sort().join(',');
+
+const keys = usedKeys();
+if (process.argv.includes('--list')) {
+  for (const k of keys.keys()) console.log(`msgid ${JSON.stringify(k)}\nmsgstr ""\n`);
+  process.exit(0);
+}
+const dir = join(root, 'src', 'app', 'lang');
+let failures = 0;
+const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
+for (const name of readdirSync(dir).filter((n) => n.endsWith('.po'))) {
+  const code = name.slice(0, -3);
+  const cat = readCatalogue(join(dir, name));
+  for (const m of META) if (!cat.get(m)) fail(`${name}: no ${m}`);
+  for (const [id, str] of cat) {
+    if (id.startsWith('@')) continue;
+    if (!keys.has(id)) fail(`${name}: ${JSON.stringify(id)} is used by no code in src/`);
+    else if (placeholders(id) !== placeholders(str) && str) fail(`${name}: ${JSON.stringify(id)} has placeholders {${placeholders(str)}}`);
+  }
+  if (code === 'en') continue;  // English is the source text
+  for (const [k, f] of keys) if (!cat.get(k)) fail(`${name}: lacks ${JSON.stringify(k)} (${f.slice(root.length + 1)})`);
+  console.log(`${name}: ${cat.size} entries`);
+}
+console.log(`${keys.size} keys in src/; ${failures ? `${failures} failures` : 'every shipped catalogue holds exactly them'}`);
+process.exit(failures ? 1 : 0);
