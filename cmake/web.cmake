@@ -86,6 +86,15 @@ set(HEADROOM_FONT_RANGES 0x0020 0x00FF 0x2010 0x2027 0x2190 0x2193 0x2211 0x221A
 headroom_embed_font(${HEADROOM_GEN_DIR}/font_regular.h font_regular_ttf ${HEADROOM_FONT_REGULAR} "${HEADROOM_FONT_RANGES}")
 headroom_embed_font(${HEADROOM_GEN_DIR}/font_bold.h font_bold_ttf ${HEADROOM_FONT_BOLD} "${HEADROOM_FONT_RANGES}")
 headroom_embed_ranges(${HEADROOM_GEN_DIR}/font_ranges.h "${HEADROOM_FONT_RANGES}")
+# The catalogues' glyphs outside those ranges (Chinese), from Debian's
+# fonts-droid-fallback, subset to the characters of src/app/lang/*.po; ui.cpp
+# merges them into the atlas only while such a language is shown.
+find_file(HEADROOM_FONT_CJK NAMES DroidSansFallbackFull.ttf PATHS /usr/share/fonts/truetype/droid
+  NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT HEADROOM_FONT_CJK)
+  message(FATAL_ERROR "no CJK font for the Chinese catalogue: install fonts-droid-fallback")
+endif()
+headroom_embed_font_text(${HEADROOM_GEN_DIR}/font_extra.h font_extra_ttf ${HEADROOM_FONT_CJK} ${HEADROOM_LANG_FILES})
 target_include_directories(headroom_ui PRIVATE ${HEADROOM_GEN_DIR})  # fonts (ui.cpp)
 target_include_directories(headroom PRIVATE ${HEADROOM_GEN_DIR})     # shaders (heatmap_renderer.cpp)
 

@@ -37,6 +37,9 @@
 //   headroom.hash()             the current state as a hash (without '#')
 //   headroom.exportView(v, f)   a Promise of view v's picture (f 'png': a Blob)
 //                               or numbers ('csv', 'json': a string)
+//   headroom.setLanguage(code)  'en', 'es', 'fr', 'de' or 'zh': the interface's
+//                               language (hash lang=); state.lang, and
+//                               state.missingStrings (strings shown in English)
 //   headroom.setWeights(w)      'built' | 'trained': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
 //   headroom.tour.go(n), .predict(answer), .reveal(), .replay(): the

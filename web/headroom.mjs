@@ -298,6 +298,11 @@ export const VERBS = Object.freeze({
   // the shown head count; getState().modelWeights says what is shown).
   setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${shown(choice)}`,
     'the weights choice', (p) => w._headroom_set_weights(p)),
+  // The interface's language: 'en', 'es', 'fr', 'de' or 'zh' (src/app/lang.h);
+  // getState().lang says which is shown, .missingStrings how many strings
+  // it lacked (shown in English). A page on its lesson opens the language's.
+  setLanguage: (w, code) => passText(w, code, `setLanguage needs a language code like "de", not ${shown(code)}`,
+    'the language code', (p) => w._headroom_set_language(p)),
   // The guided lesson (src/app/tour.h): each verb returns tour.state().
   tour: Object.freeze({
     // go(n): open step n (1-based, within the range tour=N-M set).

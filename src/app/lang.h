@@ -26,9 +26,7 @@
 
 namespace headroom::app {
 
-// Marks an English source string for the catalogue without translating it
-// here (gettext's N_): it is translated later, by tr(value) or tr_message.
-#define N_(english) english
+#include "app/lang_mark.h"  // N_("English"): a key marked where it is written, translated later
 
 struct Lesson {
   std::string sentence;

@@ -16,6 +16,8 @@
 #include <array>
 #include <cstddef>
 
+#include "app/lang_mark.h"  // labels are catalogue keys (app/lang.h)
+
 namespace headroom::app {
 
 enum class ViewId { Values, Sentence, Attention, Heatmap, Heads, Concat, Steps, Train, Specialisation, Controls, Stress };
@@ -35,21 +37,21 @@ struct ViewRow {
 // (the value space, where the single head's midpoint is). Views without a
 // tab after them.
 constexpr ViewRow kViewTable[] = {
-    {ViewId::Values, "values", "Value space", "values", "##value_space",
+    {ViewId::Values, "values", N_("Value space"), "values", "##value_space",
      "per head, the value vectors in 2-D and the head's output among them"},
-    {ViewId::Sentence, "tokens", "Tokens", "lesson", "##sentence",
+    {ViewId::Sentence, "tokens", N_("Tokens"), "lesson", "##sentence",
      "the tokens as chips with each head's target marks; a click makes a chip the query, or (armed) reassigns a "
      "target"},
-    {ViewId::Attention, "attention", "Attention", "attention", "##attention",
+    {ViewId::Attention, "attention", N_("Attention"), "attention", "##attention",
      "per head, the query's weights as bars with numbers, and arcs from the query to every key"},
-    {ViewId::Heatmap, "heatmap", "Heatmap", "attention", "##heatmap",
+    {ViewId::Heatmap, "heatmap", N_("Heatmap"), "attention", "##heatmap",
      "per head, the full L x L weights as a heatmap (a GLSL program)"},
-    {ViewId::Heads, "heads", "Heads hold", "readout", "##more_heads",
+    {ViewId::Heads, "heads", N_("Heads hold"), "readout", "##more_heads",
      "what each head holds: its relationships by name, their targets, the readout's numbers"},
-    {ViewId::Concat, "concat", "Concat", "concat", "##concat",
+    {ViewId::Concat, "concat", N_("Concat"), "concat", "##concat",
      "the concatenation of the heads' outputs, and W_O's mix of it"},
-    {ViewId::Steps, "steps", "Steps", "steps", "##steps", "the forward pass for the query, step by step"},
-    {ViewId::Train, "train", "Train", "train", "##train",
+    {ViewId::Steps, "steps", N_("Steps"), "steps", "##steps", "the forward pass for the query, step by step"},
+    {ViewId::Train, "train", N_("Train"), "train", "##train",
      "training: run buttons, settings, and every run's loss on one chart with its floor dashed"},
     {ViewId::Specialisation, nullptr, nullptr, "train", "##specialisation",
      "per run and head, the held-out weight its query puts on each related token, step by step"},
@@ -84,9 +86,9 @@ struct PageTab {
   ViewId id;
 };
 constexpr PageTab kTrainTabs[] = {
-    {"train", "Loss", ViewId::Train},
-    {"heads", "Heads over time", ViewId::Specialisation},
-    {"attention", "Attention", ViewId::Attention},
+    {"train", N_("Loss"), ViewId::Train},
+    {"heads", N_("Heads over time"), ViewId::Specialisation},
+    {"attention", N_("Attention"), ViewId::Attention},
 };
 
 namespace view_table_detail {

@@ -143,6 +143,12 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_weights(const char* choice) {
   return demo().set_weights(choice ? choice : "") ? 1 : 0;
 }
 
+// A language code ("de"): the interface's language (app::Demo::set_language).
+EMSCRIPTEN_KEEPALIVE int headroom_set_language(const char* code) {
+  wake();
+  return demo().set_language(code ? code : "") ? 1 : 0;
+}
+
 namespace {
 // A JS number as a float: one beyond float's range becomes the infinity it
 // rounds toward (a plain cast would be undefined behaviour), so the verb

@@ -170,7 +170,8 @@ bool track_canvas_size() {
   g.css_h = css_h;
   headroom::ui::set_message_room(static_cast<float>(js_message_room()));
   const float density = static_cast<float>(dpr > 0 ? dpr : 1.0);
-  if (density != g.font_density) {
+  // A new language may need glyphs the atlas lacks (ui.cpp setup_fonts).
+  if (density != g.font_density || headroom::ui::fonts_stale()) {
     headroom::ui::setup_fonts(density);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();

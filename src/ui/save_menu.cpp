@@ -20,6 +20,7 @@
 
 #include "app/view_table.h"
 #include "imgui.h"
+#include "app/lang.h"
 #include "imgui_internal.h"
 #include "ui/probes.h"
 #include "ui/ui.h"
@@ -81,28 +82,29 @@ void save_control(const char* view) {
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(5, 1));
   const ImVec2 keep = ImGui::GetCursorScreenPos();
   const ImGuiWindow* w = ImGui::GetCurrentWindow();
-  const float bw = ImGui::CalcTextSize("Save").x + 10.f;
+  const char* save = app::tr("Save");
+  const float bw = ImGui::CalcTextSize(save).x + 10.f;
   ImGui::SetCursorScreenPos(ImVec2(w->WorkRect.Max.x - bw, w->Pos.y + w->WindowPadding.y));
   push_button_colors(palette().heads_off);
-  if (ImGui::SmallButton("Save")) ImGui::OpenPopup("##save");
+  if (ImGui::SmallButton(save)) ImGui::OpenPopup("##save");
   ImGui::PopStyleColor(4);
   record_visible_item(layout().save_rects);
-  ImGui::SetItemTooltip("save this view's picture (PNG) or its numbers (CSV, JSON)");
+  ImGui::SetItemTooltip("%s", app::tr("save this view's picture (PNG) or its numbers (CSV, JSON)"));
   ImGui::PopStyleVar();
   if (ImGui::BeginPopup("##save")) {
     struct Item {
       const char* label;
       const char* format;
     };
-    constexpr Item kItems[] = {{"Picture (PNG)", "png"}, {"Numbers (CSV)", "csv"}, {"Numbers (JSON)", "json"}};
+    constexpr Item kItems[] = {{N_("Picture (PNG)"), "png"}, {N_("Numbers (CSV)"), "csv"}, {N_("Numbers (JSON)"), "json"}};
     for (const Item& it : kItems) {
-      if (ImGui::MenuItem(it.label)) g_demo->request_export(view, it.format);
+      if (ImGui::MenuItem(app::tr(it.label))) g_demo->request_export(view, it.format);
       record_visible_item(layout().save_menu);
     }
     if (g_sandboxed) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 260.f);
-      ImGui::TextDisabled("This frame is sandboxed: unless the page allows downloads, the browser drops the "
-                          "file, so it is also offered to the page around the frame.");
+      ImGui::TextDisabled("%s", app::tr("This frame is sandboxed: unless the page allows downloads, the browser drops the "
+                                        "file, so it is also offered to the page around the frame."));
       ImGui::PopTextWrapPos();
     }
     ImGui::EndPopup();

@@ -25,6 +25,10 @@ void setup_style(bool dark);
 // Fonts for a display with `density` physical pixels per CSS pixel. The
 // platform rebuilds the font texture after calling this.
 void setup_fonts(float density);
+// Whether the shown language (app/lang.h) changed since setup_fonts: the
+// platform then sets the fonts up again (a language outside Latin-1 adds
+// its glyphs to the atlas).
+bool fonts_stale();
 
 // Between ImGui::NewFrame() and ImGui::Render().
 void draw_ui(app::Demo& demo);

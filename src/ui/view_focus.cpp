@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "ui/views.h"
+#include "app/lang.h"
 
 namespace headroom::ui {
 
@@ -20,36 +21,36 @@ void view_focus(Demo& demo) {
   const bool trained = demo.scene.weights_overridden();
   const bool usable = demo.scene.heads() == 1 && !trained;
   struct Preset { const char* label; float focus; };
-  static const Preset presets[] = {{"all on one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
+  static const Preset presets[] = {{N_("all on one"), 0.f}, {N_("split"), 0.5f}, {N_("spread"), 1.f}};
   const float focus = demo.scene.focus();
   // Why the row is disabled: its label says it in a few words, the label's tooltip in full.
-  const char* why = trained ? "focus shapes the built weights only: a trained head splits its weight as training left it"
-                            : "focus is for one head holding two relationships; with more heads each relationship "
-                              "has a head of its own (press 1 to try it)";
+  const char* why = trained ? app::tr("focus shapes the built weights only: a trained head splits its weight as training left it")
+                            : app::tr("focus is for one head holding two relationships; with more heads each relationship "
+                                      "has a head of its own (press 1 to try it)");
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(usable ? "One head can only:" : trained ? "Built weights only:" : "With 1 head only:");
+  ImGui::TextUnformatted(usable ? app::tr("One head can only:") : trained ? app::tr("Built weights only:") : app::tr("With 1 head only:"));
   if (!usable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why);
   ImGui::BeginDisabled(!usable);
   for (const Preset& p : presets) {
-    same_line_if_fits(ImGui::CalcTextSize(p.label).x + 2 * ImGui::GetStyle().FramePadding.x);
+    const char* label = app::tr(p.label);
+    same_line_if_fits(ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x);
     const bool on = usable && std::fabs(focus - p.focus) < 1e-3f;
     if (on) push_button_colors(palette().toggle_on);
-    if (ImGui::Button(p.label)) demo.set_focus(p.focus);
+    if (ImGui::Button(label)) demo.set_focus(p.focus);
     if (on) ImGui::PopStyleColor(4);
   }
   float f = focus;
-  char value[24];
-  std::snprintf(value, sizeof value, "focus %.2f", static_cast<double>(f));
-  const float value_w = ImGui::CalcTextSize("focus 0.00").x + ImGui::GetStyle().ItemSpacing.x;
+  std::string value = app::trf("focus {0}", {app::num(f, 2)});
+  const float value_w = ImGui::CalcTextSize(app::trf("focus {0}", {app::num(0, 2)}).c_str()).x + ImGui::GetStyle().ItemSpacing.x;
   same_line_if_fits(120.f + value_w);
   const float width = std::fmin(220.f, std::fmax(100.f, ImGui::GetContentRegionAvail().x - value_w - 30.f));
   const float lo = 0.f, hi = 1.f;
   if (slider_beside("##focus", ImGuiDataType_Float, &f, &lo, &hi, width)) {
     demo.set_focus(f);
-    std::snprintf(value, sizeof value, "focus %.2f", static_cast<double>(f));
+    value = app::trf("focus {0}", {app::num(f, 2)});
   }
   ImGui::SameLine();
-  ImGui::TextUnformatted(value);
+  ImGui::TextUnformatted(value.c_str());
   ImGui::EndDisabled();
   ImGui::SameLine();
   help_marker(

@@ -10,6 +10,7 @@
 
 #include "ui/probes.h"
 #include "ui/ui.h"
+#include "app/lang.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -19,12 +20,16 @@ void view_heads_control(Demo& demo) {
   const float narrow = ImGui::GetContentRegionAvail().x < 520.f;
   ImGui::PushFont(fonts().big);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Heads");
+  const char* title = app::tr("Heads");
+  ImGui::TextUnformatted(title);
   ImGui::SameLine(0, narrow ? 12.f : 20.f);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0, 8));
   ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 8);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(narrow ? 8.f : 10.f, 8));
-  const float w = narrow ? 52.f : 64.f;
+  // Narrow: the four buttons share what the title (longer in some
+  // languages) leaves, down to 44 px (a finger's target).
+  const float room = ImGui::GetContentRegionAvail().x - 4 * 8.f;  // beside the title; 4 gaps: one after the last
+  const float w = narrow ? std::max(44.f, std::min(52.f, room / 4.f)) : 64.f;
   std::vector<ImVec4>& rects = layout().head_rects;
   rects.clear();
   for (int n : kHeadCounts) {
@@ -43,10 +48,11 @@ void view_heads_control(Demo& demo) {
 
   // The shapes beside the buttons when they fit there, else under them; the
   // keys' hint only in the full layout (a course page's frame is short).
-  char shapes[96];
-  std::snprintf(shapes, sizeof shapes, "each head gets %d / %d = %d numbers (d_head)", demo.scene.d_model(), heads,
-                demo.scene.d_head());
-  const char* keys = "keys 1 2 4 8 \xc2\xb7 left/right arrows move the query";
+  const std::string shapes_text = app::trf("each head gets {0} / {1} = {2} numbers (d_head)",
+                                           {std::to_string(demo.scene.d_model()), std::to_string(heads),
+                                            std::to_string(demo.scene.d_head())});
+  const char* shapes = shapes_text.c_str();
+  const char* keys = app::tr("keys 1 2 4 8 \xc2\xb7 left/right arrows move the query");
   const bool show_keys = !compact_layout();
   const float text_w = std::max(ImGui::CalcTextSize(shapes).x, show_keys ? ImGui::CalcTextSize(keys).x : 0.f);
   const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;

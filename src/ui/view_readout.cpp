@@ -9,6 +9,7 @@
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
 #include "app/describe.h"
+#include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
@@ -53,7 +54,7 @@ void view_readout(Demo& demo) {
   }
   if (!demo.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
-    ImGui::TextWrapped("Refused: %s", demo.error.c_str());
+    ImGui::TextWrapped("%s", app::trf("Refused: {0}", {demo.error}).c_str());
     ImGui::PopStyleColor();
   }
   end_card();

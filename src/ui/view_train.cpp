@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "engine/common/random.h"
+#include "app/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
 #include "ui/save_menu.h"
@@ -46,7 +47,7 @@ constexpr int64_t kChartMinSteps = 1000;
 
 // Why a tie costs where a relationship has a direction, and why it should
 // not on coreference by agreement (shown by the tie's help marker).
-constexpr const char* kTieHelp =
+constexpr const char* kTieHelp = N_(
     "Tied: each head uses ONE matrix W for both query and key (W_K = W_Q), so the score from token i to "
     "token j is x_i W . x_j W, the same number as the score from j to i. A relationship with a direction "
     "pays for that: if the verb scores its subject high, the subject scores the verb just as high, and if "
@@ -58,7 +59,7 @@ constexpr const char* kTieHelp =
     "no direction (the pronoun and its antecedent share number, gender and person), so in principle the "
     "tie should not cost there; but the query also shares its own features, so it competes with its "
     "antecedent for the weight. Tied runs train on the same seed and batches as the untied ones: compare "
-    "the dotted curves with the solid ones.";
+    "the dotted curves with the solid ones.");
 
 // The seed "new seed" moves to: the first draw of the engine's splitmix64
 // from the current seed, cut to 32 bits (kMaxSeed), so a reset is

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "app/lang.h"
 #include "app/output_kind.h"
 #include "imgui_internal.h"  // the root window: where the fold is
 #include "ui/label_place.h"
@@ -112,7 +113,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   const ViewState& vs = view_state();
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  const std::string caption = "Head " + std::to_string(h + 1) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h);
+  const std::string caption = app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
   ImGui::TextUnformatted(caption.c_str());
   ImGui::PopStyleColor();
@@ -228,8 +229,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   };
   // The output's label first (it wins any contest), then the ghost's.
   const app::OutputMeasure measured = app::measure_output(demo.scene, r);
-  add_label("output: " + measured.words, true, palette().text, out, R + 1.f, true, true);
-  if (ghost) add_label("1 head's midpoint", false, palette().ghost, ghost_at, kGhostR + 1.f, true, true);
+  add_label(app::trf("output: {0}", {measured.words}), true, palette().text, out, R + 1.f, true, true);
+  if (ghost) add_label(app::tr("1 head's midpoint"), false, palette().ghost, ghost_at, kGhostR + 1.f, true, true);
   for (int j : order) {
     if (done[static_cast<size_t>(j)]) continue;
     std::string label = tokens[static_cast<size_t>(j)].text;
@@ -259,12 +260,10 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     marker(target ? "target" : "token", label, pj, radius + 1.f);
     add_label(label, target, target ? palette().text : palette().text_faint, pj, radius + 1.f, target, false);
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f) {
-      char num[96];
       ImGui::BeginTooltip();
       text(label);
-      std::snprintf(num, sizeof num, ": %.4f", wsum);
-      text("weight from " + tokens[static_cast<size_t>(q)].text + num);
-      ImGui::Text("in-plane point (%.3f, %.3f)", m.points(j, 0), m.points(j, 1));
+      text(app::trf("weight from {0}: {1}", {tokens[static_cast<size_t>(q)].text, app::num(wsum, 4)}));
+      text(app::trf("in-plane point ({0}, {1})", {app::num(m.points(j, 0), 3), app::num(m.points(j, 1), 3)}));
       ImGui::EndTooltip();
     }
   }
@@ -281,8 +280,8 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   marker("output", "", out, R + 1.f);
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2) {
     ImGui::BeginTooltip();
-    text("head " + std::to_string(h + 1) + "'s output for " + tokens[static_cast<size_t>(q)].text + ": " + measured.words);
-    ImGui::Text("in-plane point (%.3f, %.3f)", m.output(0), m.output(1));
+    text(app::trf("head {0}'s output for {1}: {2}", {std::to_string(h + 1), tokens[static_cast<size_t>(q)].text, measured.words}));
+    text(app::trf("in-plane point ({0}, {1})", {app::num(m.output(0), 3), app::num(m.output(1), 3)}));
     ImGui::EndTooltip();
   }
 
@@ -310,12 +309,12 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   dl->PopClipRect();
   lay.value_plots.emplace_back(a.x, a.y, b.x, b.y);
   ImGui::Dummy(size);
-  char foot[128];
-  std::snprintf(foot, sizeof foot, "output %s", head_verdict(demo.scene, r).c_str());
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-  ImGui::TextUnformatted(foot);
-  ImGui::TextDisabled("drawn in the plane of the two targets' values, which holds %.0f%% of this output", 100.f * m.output_in_plane);
-  ImGui::PopTextWrapPos();
+  const std::string foot = app::trf("output {0}", {head_verdict(demo.scene, r)});
+  // Wrapped at spaces only: ImGui's wrap also breaks after a ',' (a decimal comma).
+  ImGui::TextUnformatted(wrap_at_spaces(foot, size.x).c_str());
+  const std::string plane = app::trf("drawn in the plane of the two targets' values, which holds {0}% of this output",
+                                     {app::num(100.f * m.output_in_plane, 0)});
+  ImGui::TextDisabled("%s", wrap_at_spaces(plane, size.x).c_str());
 }
 
 }  // namespace
@@ -331,9 +330,9 @@ void view_value_space(Demo& demo) {
   const int H = demo.scene.heads();
   ViewState& vs = view_state();
   ImGui::SameLine(0, 16);
-  ImGui::Checkbox("zoom to the targets", &vs.zoom_targets);
-  ImGui::SetItemTooltip("on: fit the picture to the selected token's targets and the outputs (same scale on both "
-                        "axes); other tokens sit on the rim, hollow. off: fit every token.");
+  ImGui::Checkbox(app::tr("zoom to the targets"), &vs.zoom_targets);
+  ImGui::SetItemTooltip("%s", app::tr("on: fit the picture to the selected token's targets and the outputs (same scale on both "
+                        "axes); other tokens sit on the rim, hollow. off: fit every token."));
   // Tokens the picture fits: every head's targets (so each panel shows the
   // same pair the single head had to split), or every token.
   std::vector<int> fit;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/lang.h"
 #include "app/text_direction.h"
 #include "imgui_internal.h"  // the last item's flags (is it disabled), the row's room (same_line_if_fits)
 #include "ui/probes.h"
@@ -37,6 +38,7 @@ void same_line_if_fits(float width, float spacing) {
 // Hover shows the help as a tooltip; a click or a tap opens it as a popup
 // that stays until the next click or tap elsewhere (a finger cannot hover).
 void help_marker(const char* text) {
+  text = app::tr(text);  // every help text is a catalogue key (app/lang.h)
   ImGui::TextDisabled("(?)");
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   layout().help_rects.emplace_back(a.x, a.y, b.x, b.y);
@@ -157,7 +159,7 @@ void section_title(const char* title, const char* help) {
   const float marker_w = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
   ImGui::PushFont(fonts().bold);
   ImGui::PushTextWrapPos(std::max(ImGui::GetCursorPosX() + 40.f, ImGui::GetContentRegionMax().x - marker_w));
-  ImGui::TextUnformatted(title);
+  ImGui::TextUnformatted(app::tr(title));  // the catalogue's keyword (app/lang.h); help_marker translates `help`
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
   ImGui::SameLine();

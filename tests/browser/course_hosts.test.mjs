@@ -40,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../tools/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, assert, finish, test } from './harness.mjs';
+import { misfits } from './fit.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.resolve(process.env.HEADROOM_SITE || path.join(ROOT, 'build/web'));
@@ -188,20 +189,6 @@ const HOST_PROBE = () => {
   });
   window.isReady = (i) => window.replies.some((r) => r.from === i && r.data && r.data.type === 'headroom:ready');
 };
-
-// What debug.fit() says is wrong with a frame, as strings (empty: fits).
-function misfits(fit, { noScroll }) {
-  const bad = [];
-  if (!fit.drawn) return ['nothing drawn'];
-  for (const c of fit.clipped) {
-    if (c.axis.includes('x') || noScroll) bad.push(`text cut (${c.axis}): "${c.text}"`);
-  }
-  for (const w of fit.windows) {
-    if (w.content[0] > w.room[0] + 1) bad.push(`${w.name}: content ${w.content[0]} px wide in ${w.room[0]}`);
-    if (noScroll && (w.scrollMax[1] > 0 || w.scrollbar[0] || w.scrollbar[1])) bad.push(`${w.name}: scrolls (${w.scrollMax[1]} px)`);
-  }
-  return bad;
-}
 
 async function main() {
   if (!existsSync(path.join(SITE, 'embed.html'))) throw new Error(`${SITE} has no embed.html: run ./build.sh build first`);
