@@ -44,6 +44,7 @@ bool Demo::apply(const Status& s) {
 bool Demo::set_language(std::string_view code) {
   // A page still on its language's lesson follows the language to the new
   // one's lesson; a sentence of the user's own stays.
+  if (code == language().code) return apply(Status::ok());  // nothing changes
   const bool on_lesson = std::string_view(draft.data()) == language().lesson.sentence;
   if (!apply(app::set_language(code))) return false;
   if (on_lesson) {

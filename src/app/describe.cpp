@@ -146,7 +146,7 @@ std::string heads_sentence(Scene& scene, bool gloss) {
       if (named) s += " (" + relation_label(scene, r.relations[i]) + ")";
     }
     if (r.max_weight < 0.3f) s += std::string(" + ") + tr("thin spread over the rest");
-    return s + "; " + trf("its output {0}", {head_verdict(scene, r, gloss)}) + guessed_note(scene);
+    return s + trf("; its output {0}", {head_verdict(scene, r, gloss)}) + guessed_note(scene);
   }
   std::string s = trf("{0} heads:", {std::to_string(H)});
   for (int h = 0; h < H; ++h) {

@@ -42,7 +42,12 @@ async function langTests({ browser, url, watch, artifacts }) {
     watch(page, `lang-${code}-${width}`);
     await page.goto(`${url}embed.html#lang=${code}`);
     await page.evaluate(() => window.headroom.ready);
-    await sleep(500);
+    // The page draws only when something happens: two pointer moves in a
+    // corner (on no control) give ImGui the frames its layout settles in.
+    for (const y of [3, 4]) {
+      await page.mouse.move(width - 3, y);
+      await sleep(250);
+    }
     return page;
   };
   const state = (page) => page.evaluate(() => window.headroom.getState());
