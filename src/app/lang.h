@@ -26,7 +26,7 @@
 
 namespace headroom::app {
 
-#include "app/lang_mark.h"  // N_("English"): a key marked where it is written, translated later
+#include "app/lang_mark.h"  // N_: a key marked where it is written, translated later
 
 struct Lesson {
   std::string sentence;

@@ -1,4 +1,4 @@
-// lang_mark.h: N_("English"), the mark of a catalogue key (app/lang.h).
+// lang_mark.h: N_, the mark of a catalogue key (app/lang.h).
 //
 // Does: mark an English source string for the catalogues without
 // translating it where it is written (gettext's N_): tables of labels stay
