@@ -15,7 +15,7 @@
 
 #include "engine/common/words.h"
 #include "engine/core/adam.h"
-#include "engine/core/backward.h"
+#include "engine/core/attention_batch.h"
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
 

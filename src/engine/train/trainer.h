@@ -37,7 +37,7 @@
 // Tied query and key (reset's tie_qk): the runs are listed untied 1, 2, 4,
 // then tied 1, 2, 4; a tied run's key projection IS its query projection (one
 // matrix per head, W_K = W_Q at every step, its gradient dW_Q + dW_K:
-// backward.h's tie_query_key_grads), so its scores are symmetric,
+// attention_batch.h's tie_query_key_grads), so its scores are symmetric,
 // score(i -> j) = score(j -> i). It starts from the untied runs' W_Q, W_V and
 // W_O (W_K := W_Q) and trains on the same batches.
 //
