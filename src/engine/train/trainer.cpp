@@ -47,7 +47,7 @@ std::string number(double v) {
 // The learning-rate range (kMinLr .. kMaxLr), one message for reset and set_lr.
 Status check_lr(float lr) {
   if (std::isfinite(lr) && lr >= kMinLr && lr <= kMaxLr) return Status::ok();
-  return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+  return Status::fail(std::string("the learning rate must be from ") + kLrRangeText + ", got " + number(lr));
 }
 
 

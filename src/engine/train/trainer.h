@@ -98,6 +98,7 @@ constexpr float kDivergeLoss = 100.f;
 // Documented ranges, checked by reset / set_lr / step.
 constexpr int64_t kMaxSeed = 4294967295;  // seeds are 0 .. 2^32 - 1
 constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
+constexpr const char* kLrRangeText = "1e-6 to 10";  // kMinLr to kMaxLr, as messages say it (trainer_tests checks)
 constexpr std::array<int, 2> kTrainRelations = {2, 4};  // the task's R choices
 constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
 constexpr float kDefaultLr = 1e-2f;
