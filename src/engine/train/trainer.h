@@ -50,10 +50,9 @@
 // the seed's training streams (B = kTrainBatch, L = kTrainTokens, each example
 // with kTrainQueries query tokens: the masked rows). The held-out set is
 // kHeldOutExamples examples of a disjoint stream, generated at reset.
-// Measured (tests/engine/trainer_tests.cpp, natively): R = 2 after 200 steps
-// (seeds 1..5), 1 / 2 / 4 heads at about 0.52 / 0.001 / 0.001 (floors 0.5 /
-// 0 / 0); R = 4 (with coreference by agreement) after 400 steps (seeds 1..3),
-// about 0.76 / 0.51 / 0.001 (0.75 / 0.5 / 0).
+// What the runs reach against their floors is checked by
+// tests/engine/trainer_tests.cpp; measured losses belong in the notes and
+// benchmarks (tests/bench/bench_train.cpp), not here.
 //
 // Held-out evaluation schedule (the "history"): after reset (step 0) and then
 // whenever the step counter reaches the next evaluation step, next =
