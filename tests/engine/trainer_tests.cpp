@@ -483,7 +483,7 @@ TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
   CHECK(s.step == 5);
   CHECK(s.x.rows() == kTrainBatch * kTrainTokens);
   CHECK(s.wq.cols() == 128);
-  CHECK(s.has_readout == false);
+  CHECK(s.target.cols() == s.d_model);  // no readout W_R: the prediction is Y itself
   CHECK(s.loss_scale == doctest::Approx(2.0 / 128));
   CHECK(s.wq.middleCols(64, 64) == t.weights(2)->wq[1]);
   const MatD wq = s.wq.cast<double>(), wk = s.wk.cast<double>(), wv = s.wv.cast<double>(), wo = s.wo.cast<double>();

@@ -463,7 +463,6 @@ Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   out.wk = join_heads(w->wk);
   out.wv = join_heads(w->wv);
   out.wo = w->wo;
-  out.has_readout = false;
   out.loss_scale = task_loss_scale(cfg_);
   out.loss = loss;
   out.gq = join_heads(grads.wq);

@@ -143,11 +143,10 @@ struct TrainSnapshot {
   int relations = 0;                 // R
   int batch = 0, tokens = 0, d_model = 0, outputs = 0;  // B, L, D, T
   Mat x;                             // (B*L) x D     -> X [B, L, D]
-  Mat target;                        // (B*L) x T     -> target [B, L, T]
+  Mat target;                        // (B*L) x T     -> target [B, L, T]; no readout W_R: T = D, the prediction is Y
   std::vector<float> mask;           // B*L of 0 / 1  -> mask [B, L]
   Mat wq, wk, wv, wo;                // D x D; head h owns columns h*dh .. (h+1)*dh - 1
                                      // of W_Q, W_K, W_V and rows h*dh.. of W_O
-  bool has_readout = false;          // no W_R: T = D, the prediction is Y (always false here)
   float loss_scale = 0.f;            // R / T
   float loss = 0.f;                  // task loss of these weights on this batch
   Mat gq, gk, gv, go;                // dLoss/dW, D x D each, same layout as the weights
