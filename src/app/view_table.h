@@ -44,7 +44,7 @@ constexpr ViewRow kViewTable[] = {
      "per head, the query's weights as bars with numbers, and arcs from the query to every key"},
     {ViewId::Heatmap, "heatmap", "Heatmap", "attention", "##heatmap",
      "per head, the full L x L weights as a heatmap (a GLSL program)"},
-    {ViewId::Heads, "heads", "Heads hold", "readout", "##more_heads",
+    {ViewId::Heads, "heads", "Heads hold", "readout", "##heads_hold",
      "what each head holds: its relationships by name, their targets, the readout's numbers"},
     {ViewId::Concat, "concat", "Concat", "concat", "##concat",
      "the concatenation of the heads' outputs, and W_O's mix of it"},
