@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -20,15 +19,7 @@
 
 namespace headroom::app {
 
-namespace {
-void copy_draft(std::array<char, SceneConfig::kMaxBytes + 1>& draft, std::string_view text) {
-  const size_t n = std::min(text.size(), draft.size() - 1);
-  std::memcpy(draft.data(), text.data(), n);
-  draft[n] = '\0';
-}
-}  // namespace
-
-Demo::Demo() { copy_draft(draft, Scene::lesson_sentence()); }
+Demo::Demo() = default;
 
 bool Demo::apply(const Status& s) {
   error = s.error;
@@ -42,9 +33,7 @@ bool Demo::set_heads(int heads) {
 }
 
 bool Demo::set_sentence(std::string_view utf8) {
-  const bool ok = apply(scene.set_sentence(utf8));
-  if (ok) copy_draft(draft, utf8);
-  return ok;
+  return apply(scene.set_sentence(utf8));
 }
 
 bool Demo::select_token(int token) { return apply(scene.set_query(token)); }
@@ -187,7 +176,8 @@ void Demo::tour_reject(std::string_view why) {
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
   std::vector<std::string> messages = std::move(p.messages);
-  // The sentence goes through set_sentence so the sentence box follows it.
+  // The sentence goes through set_sentence first; one it refuses is left to
+  // apply_url_state, which says why and skips the query.
   if (p.state.sentence && set_sentence(*p.state.sentence)) p.state.sentence.reset();
   for (std::string& m : apply_url_state(scene, p.state)) messages.push_back(std::move(m));
   // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
@@ -222,7 +212,7 @@ bool Demo::apply_hash(std::string_view hash) {
 }
 
 std::string Demo::hash() const {
-  UrlState s = url_state_of(scene, draft.data(), view, theme);
+  UrlState s = url_state_of(scene, scene.text(), view, theme);
   if (tab != kTabs[0]) s.tab = tab;
   // Training keys only when they differ from the defaults (a plain link stays short).
   const Training& tr = training;
