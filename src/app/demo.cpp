@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -21,19 +20,10 @@
 
 namespace headroom::app {
 
-namespace {
-void copy_draft(std::array<char, SceneConfig::kMaxBytes + 1>& draft, std::string_view text) {
-  const size_t n = std::min(text.size(), draft.size() - 1);
-  std::memcpy(draft.data(), text.data(), n);
-  draft[n] = '\0';
-}
-}  // namespace
-
 Demo::Demo() {
   // The shown language's lesson (English: the Scene's own sentence).
   const Lesson& l = language().lesson;
   if (l.sentence != Scene::lesson_sentence()) (void)scene.set_lesson(l.sentence, l.targets);
-  copy_draft(draft, l.sentence);
 }
 
 bool Demo::apply(const Status& s) {
@@ -45,11 +35,11 @@ bool Demo::set_language(std::string_view code) {
   // A page still on its language's lesson follows the language to the new
   // one's lesson; a sentence of the user's own stays.
   if (code == language().code) return apply(Status::ok());  // nothing changes
-  const bool on_lesson = std::string_view(draft.data()) == language().lesson.sentence;
+  const bool on_lesson = scene.text() == language().lesson.sentence;
   if (!apply(app::set_language(code))) return false;
   if (on_lesson) {
     const Lesson& l = language().lesson;
-    if (apply(scene.set_lesson(l.sentence, l.targets))) copy_draft(draft, l.sentence);
+    (void)apply(scene.set_lesson(l.sentence, l.targets));
   }
   return true;
 }
@@ -61,9 +51,7 @@ bool Demo::set_heads(int heads) {
 }
 
 bool Demo::set_sentence(std::string_view utf8) {
-  const bool ok = apply(scene.set_sentence(utf8));
-  if (ok) copy_draft(draft, utf8);
-  return ok;
+  return apply(scene.set_sentence(utf8));
 }
 
 bool Demo::select_token(int token) { return apply(scene.set_query(token)); }
@@ -208,7 +196,8 @@ bool Demo::apply_hash(std::string_view hash) {
   std::vector<std::string> messages = std::move(p.messages);
   // The language first: a page on its lesson opens on the new language's.
   if (p.state.lang && !set_language(*p.state.lang)) messages.push_back(error);
-  // The sentence goes through set_sentence so the sentence box follows it.
+  // The sentence goes through set_sentence next; one it refuses is left to
+  // apply_url_state, which says why and skips the query.
   if (p.state.sentence && set_sentence(*p.state.sentence)) p.state.sentence.reset();
   for (std::string& m : apply_url_state(scene, p.state)) messages.push_back(std::move(m));
   // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
@@ -244,7 +233,7 @@ bool Demo::apply_hash(std::string_view hash) {
 }
 
 std::string Demo::hash() const {
-  UrlState s = url_state_of(scene, draft.data(), view, theme);
+  UrlState s = url_state_of(scene, scene.text(), view, theme);
   if (tab != kTabs[0]) s.tab = tab;
   // Training keys only when they differ from the defaults (a plain link stays short).
   const Training& tr = training;

@@ -46,8 +46,6 @@ struct Demo {
   std::string tab = kTabs[0];
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
   std::string error;  // message of the last refused input, "" when the last input was accepted
-  // Text the sentence box shows; follows every accepted sentence.
-  std::array<char, SceneConfig::kMaxBytes + 1> draft{};
   StressClock stress;
   // The live training runs (1, 2 and 4 heads) and which weights the views show.
   Training training;

@@ -60,7 +60,7 @@ std::string state_json(Demo& demo) {
       append_values(tour.key("range"), std::vector<int>{demo.tour.first(), demo.tour.last()});
     }
     // The sentence as typed (what the page's sentence field shows).
-    o.field("text", demo.draft.data());
+    o.field("text", demo.scene.text());
     // The readout sentence and the full description (the page's aria-live text).
     o.field("sentence", readout_sentence(scene)).field("description", describe_state(scene));
 

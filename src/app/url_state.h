@@ -117,10 +117,11 @@ std::string to_url_hash(const UrlState& s);
 // Returns the messages for everything refused.
 std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
 
-// The Scene's state as a UrlState, for to_url_hash; `sentence` is the text the
-// Scene was last given (it keeps only tokens). The sentence is left out when
-// it is the shown language's lesson sentence, focus when it is 0.5, view,
-// theme and lang (app/lang.h language()) when they are the defaults, knockout when no head is knocked out, tieqk when the tie
+// The Scene's state as a UrlState, for to_url_hash; `sentence` is the text
+// to write (Demo passes Scene::text(), the sentence as typed). The sentence
+// is left out when it is the shown language's lesson sentence, focus when it
+// is 0.5, view, theme and lang (app/lang.h language()) when they are the
+// defaults, knockout when no head is knocked out, tieqk when the tie
 // is off (so a plain link stays short).
 UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string_view view,
                       std::string_view theme);

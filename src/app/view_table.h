@@ -46,7 +46,7 @@ constexpr ViewRow kViewTable[] = {
      "per head, the query's weights as bars with numbers, and arcs from the query to every key"},
     {ViewId::Heatmap, "heatmap", N_("Heatmap"), "attention", "##heatmap",
      "per head, the full L x L weights as a heatmap (a GLSL program)"},
-    {ViewId::Heads, "heads", N_("Heads hold"), "readout", "##more_heads",
+    {ViewId::Heads, "heads", N_("Heads hold"), "readout", "##heads_hold",
      "what each head holds: its relationships by name, their targets, the readout's numbers"},
     {ViewId::Concat, "concat", N_("Concat"), "concat", "##concat",
      "the concatenation of the heads' outputs, and W_O's mix of it"},

@@ -41,7 +41,7 @@ constexpr ViewDraw kViewDraws[] = {
     {ViewId::Sentence, view_sentence_strip, nullptr, nullptr, nullptr, nullptr},
     {ViewId::Attention, view_attention, nullptr, nullptr, nullptr, nullptr},
     {ViewId::Heatmap, view_heatmap, nullptr, nullptr, nullptr, nullptr},
-    {ViewId::Heads, view_more_heads, nullptr, nullptr, focus_and_controls, view_readout},
+    {ViewId::Heads, view_heads_hold, nullptr, nullptr, focus_and_controls, view_readout},
     {ViewId::Concat, view_concat, controls_and_concat, controls_and_concat, nullptr, nullptr},
     {ViewId::Steps, view_steps, nullptr, nullptr, nullptr, nullptr},
     {ViewId::Train, view_train, compact_train, nullptr, nullptr, nullptr, true},

@@ -52,10 +52,12 @@ constexpr double kSplitSeconds = 1.0;
 
 ImVec2 lerp(ImVec2 a, ImVec2 b, float t) { return ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t); }
 
-void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col) {
+// The line between a head's two targets: widgets.h dashed_line, its dashes
+// and gaps equal and about 6 px, so a whole number of them fills the line.
+void target_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col) {
   const float len = std::hypot(b.x - a.x, b.y - a.y);
-  const int n = std::max(1, static_cast<int>(len / 6.f));
-  for (int i = 0; i < n; i += 2) dl->AddLine(lerp(a, b, i / float(n)), lerp(a, b, std::min(1.f, (i + 1) / float(n))), col, 1.5f);
+  const float dash = len / static_cast<float>(std::max(1, static_cast<int>(len / 6.f)));
+  dashed_line(dl, a, b, col, 1.5f, dash, dash);
 }
 
 // Which sentence and query the one head's output was drawn for.
@@ -179,7 +181,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
   // One head, two targets: the segment between them, on which the midpoint lies.
   if (r.targets.size() == 2)
-    dashed_line(dl, p[static_cast<size_t>(r.targets[0])], p[static_cast<size_t>(r.targets[1])], head_color(h, 0.45f));
+    target_line(dl, p[static_cast<size_t>(r.targets[0])], p[static_cast<size_t>(r.targets[1])], head_color(h, 0.45f));
 
   // Faint rays from the origin to the targets and to the output: the plane
   // keeps angles, so the angle between two rays is the one whose cosine the

@@ -31,7 +31,7 @@ void view_value_space(Demo& demo);     // ViewId::Values
 void view_sentence_strip(Demo& demo);  // ViewId::Sentence: a click on a chip makes it the query, or (armed) reassigns a target
 void view_attention(Demo& demo);       // ViewId::Attention: bar thickness = weight, colour = head
 void view_heatmap(Demo& demo);         // ViewId::Heatmap: a GLSL program, through heatmap_textures.h
-void view_more_heads(Demo& demo);      // ViewId::Heads: "What each head holds"
+void view_heads_hold(Demo& demo);      // ViewId::Heads: "What each head holds"
 void view_concat(Demo& demo);          // ViewId::Concat
 void view_steps(Demo& demo);           // ViewId::Steps
 void view_train(Demo& demo);           // ViewId::Train: also play / pause, step, new seed, learning rate, speed, R, snapshots

@@ -77,7 +77,7 @@ std::vector<float> token_columns(const Demo& demo) {
   return cols;
 }
 
-bool tokens_rtl(const Demo& demo) { return app::paragraph_rtl(demo.draft.data()); }
+bool tokens_rtl(const Demo& demo) { return app::paragraph_rtl(demo.scene.text()); }
 
 std::vector<float> column_starts(const std::vector<float>& cols, float x0, bool rtl) {
   float total = 0;

@@ -32,7 +32,7 @@ struct Snapshot {
         focus(d.scene.focus()),
         view(d.view),
         theme(d.theme),
-        draft(d.draft.data()) {}
+        draft(d.scene.text()) {}
   bool operator==(const Snapshot& o) const {
     return heads == o.heads && query == o.query && L == o.L && stress == o.stress && focus == o.focus &&
            view == o.view && theme == o.theme && draft == o.draft;
@@ -52,7 +52,7 @@ TEST_CASE("apply_hash: a good link sets every field and clears the error") {
   CHECK(d.scene.focus() == 0.25f);
   CHECK(d.view == "values");
   CHECK(d.theme == "dark");
-  CHECK(std::string(d.draft.data()) == "The cat sat down.");  // the sentence box follows
+  CHECK(d.scene.text() == "The cat sat down.");  // the sentence box follows
 }
 
 TEST_CASE("apply_hash: refused fields keep their values, accepted ones apply, every refusal is named") {

@@ -56,7 +56,7 @@ TEST_CASE("view table: the training page's tabs and every card's page") {
   // Which page each card's Save menu exports (none: no Save button).
   const std::vector<std::string> cards = {
       "##sentence:lesson", "##value_space:values", "##attention:attention", "##heatmap:attention",
-      "##more_heads:readout", "##concat:concat", "##steps:steps", "##train:train", "##specialisation:train",
+      "##heads_hold:readout", "##concat:concat", "##steps:steps", "##train:train", "##specialisation:train",
       "##controls:", "##stress:"};
   for (const std::string& c : cards) {
     const std::string card = c.substr(0, c.find(':')), page = c.substr(c.find(':') + 1);

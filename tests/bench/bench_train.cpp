@@ -35,7 +35,7 @@
 
 #include "bench_common.h"
 #include "engine/core/adam.h"
-#include "engine/core/backward.h"
+#include "engine/core/attention_batch.h"
 
 using namespace headroom;
 

@@ -1,5 +1,6 @@
-// harness.mjs: the tiny test harness the browser suites share (run.mjs and
-// embed.test.mjs).
+// harness.mjs: the tiny test harness every browser suite shares (run.mjs,
+// embed.test.mjs, course_hosts.test.mjs, and the suites run through
+// suite_main.mjs).
 //
 // Does: `test(name, fn)` prints "ok"/"FAIL" per test; `finish(main, ms)` runs
 // the suite under a time limit and ends with "N passed, N failed" (what

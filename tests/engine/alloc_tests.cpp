@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/core/adam.h"
-#include "engine/core/backward.h"
+#include "engine/core/attention_batch.h"
 #include "reference.h"
 
 namespace {

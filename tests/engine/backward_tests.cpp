@@ -1,4 +1,4 @@
-// backward_tests.cpp: the batched forward and backward (backward.h) and the
+// backward_tests.cpp: the batched forward and backward (attention_batch.h) and the
 // optimisers (adam.h) against independent references.
 //
 // The gradient reference is a naive double-precision forward of the batch and
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "engine/core/adam.h"
-#include "engine/core/backward.h"
+#include "engine/core/attention_batch.h"
 #include "reference.h"
 
 using namespace headroom;

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "engine/lesson/lexicon.h"
 #include "engine/lesson/parser.h"
 
 using namespace headroom;
@@ -107,5 +108,26 @@ TEST_CASE("role names: one per bit, in bit order") {
   CHECK(role_names(kVerb | kAuxiliary | kInClause) == "verb, auxiliary, in clause");
   CHECK(std::string(role_name(kRoleCount)) == "?");
   CHECK(std::string(role_name(-1)) == "?");
-  CHECK(kSubject == 1u << kLexicalRoles);  // derived roles start above the word classes
+}
+
+TEST_CASE("roles: the word classes fill bits 0 .. kLexicalRoles - 1, the parser's roles sit above them") {
+  const unsigned classes[] = {kNoun, kPronoun, kVerb, kDeterminer, kRelative, kPreposition,
+                              kPunctuation, kAdjective, kAuxiliary, kConjunction, kNumber};
+  const unsigned derived[] = {kSubject, kInClause, kFirst};
+  unsigned all_classes = 0, all_derived = 0;
+  for (unsigned c : classes) {
+    CHECK((c & (c - 1)) == 0);         // one bit each
+    CHECK((all_classes & c) == 0);     // no two classes share one
+    all_classes |= c;
+  }
+  for (unsigned d : derived) {
+    CHECK((d & (d - 1)) == 0);
+    CHECK(((all_classes | all_derived) & d) == 0);  // a derived role is no word class
+    all_derived |= d;
+  }
+  CHECK(all_classes == (1u << kLexicalRoles) - 1);  // a new class without kLexicalRoles + 1 fails here
+  CHECK((all_classes | all_derived) == (1u << kRoleCount) - 1);
+  // The lexicon sets word classes only; the derived roles are the parser's.
+  for (const char* w : {"the", "researcher", "who", "wrote", "said", "it", "was", "wrong", ".", "in", "and", "7"})
+    CHECK_MESSAGE((lexical_roles(w) & all_derived) == 0, w);
 }

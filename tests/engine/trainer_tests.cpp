@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "engine/lesson/scene.h"
@@ -68,6 +69,14 @@ TEST_CASE("trainer: reset, set_lr and step refuse bad values and keep the state"
   }
   CHECK(t.reset(kMaxSeed, 2, kMaxLr).is_ok());
   CHECK(t.reset(0, 2, kMinLr).is_ok());
+  // The range as messages say it names the same two bounds.
+  const std::string range = kLrRangeText;
+  REQUIRE(range.find(" to ") != std::string::npos);
+  CHECK(std::strtof(range.substr(0, range.find(" to ")).c_str(), nullptr) == kMinLr);
+  CHECK(std::strtof(range.substr(range.find(" to ") + 4).c_str(), nullptr) == kMaxLr);
+  const Status low = t.set_lr(kMinLr / 2);
+  CHECK_FALSE(low.is_ok());
+  CHECK(low.error.find(range) != std::string::npos);
   TrainSnapshot snap;
   CHECK_FALSE(t.snapshot(3, snap).is_ok());
   CHECK(t.run(3) == nullptr);
@@ -474,7 +483,7 @@ TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
   CHECK(s.step == 5);
   CHECK(s.x.rows() == kTrainBatch * kTrainTokens);
   CHECK(s.wq.cols() == 128);
-  CHECK(s.has_readout == false);
+  CHECK(s.target.cols() == s.d_model);  // no readout W_R: the prediction is Y itself
   CHECK(s.loss_scale == doctest::Approx(2.0 / 128));
   CHECK(s.wq.middleCols(64, 64) == t.weights(2)->wq[1]);
   const MatD wq = s.wq.cast<double>(), wk = s.wk.cast<double>(), wv = s.wv.cast<double>(), wo = s.wo.cast<double>();

@@ -12,7 +12,7 @@
 // moments are sized then; a change of shapes restarts them, as reset()).
 #pragma once
 #include "attention.h"
-#include "backward.h"
+#include "attention_batch.h"
 #include "status.h"
 
 namespace headroom {

@@ -62,6 +62,9 @@ class Scene {
   Scene();  // the lesson sentence, query "said", one head, focus 0.5
 
   static const char* lesson_sentence();
+  // The sentence as last given to set_sentence (UTF-8, as typed: the tokens
+  // drop spaces and case), which links and the page's sentence field show.
+  const std::string& text() const { return text_; }
 
   // A lesson sentence with its query and the query's two targets named
   // explicitly (token indices), for a sentence the parser cannot read (a

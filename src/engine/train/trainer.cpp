@@ -15,7 +15,7 @@
 
 #include "engine/common/words.h"
 #include "engine/core/adam.h"
-#include "engine/core/backward.h"
+#include "engine/core/attention_batch.h"
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
 
@@ -47,7 +47,7 @@ std::string number(double v) {
 // The learning-rate range (kMinLr .. kMaxLr), one message for reset and set_lr.
 Status check_lr(float lr) {
   if (std::isfinite(lr) && lr >= kMinLr && lr <= kMaxLr) return Status::ok();
-  return Status::fail("the learning rate must be from 1e-6 to 10, got " + number(lr));
+  return Status::fail(std::string("the learning rate must be from ") + kLrRangeText + ", got " + number(lr));
 }
 
 
@@ -463,7 +463,6 @@ Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   out.wk = join_heads(w->wk);
   out.wv = join_heads(w->wv);
   out.wo = w->wo;
-  out.has_readout = false;
   out.loss_scale = task_loss_scale(cfg_);
   out.loss = loss;
   out.gq = join_heads(grads.wq);

@@ -37,7 +37,7 @@
 // Tied query and key (reset's tie_qk): the runs are listed untied 1, 2, 4,
 // then tied 1, 2, 4; a tied run's key projection IS its query projection (one
 // matrix per head, W_K = W_Q at every step, its gradient dW_Q + dW_K:
-// backward.h's tie_query_key_grads), so its scores are symmetric,
+// attention_batch.h's tie_query_key_grads), so its scores are symmetric,
 // score(i -> j) = score(j -> i). It starts from the untied runs' W_Q, W_V and
 // W_O (W_K := W_Q) and trains on the same batches.
 //
@@ -50,10 +50,9 @@
 // the seed's training streams (B = kTrainBatch, L = kTrainTokens, each example
 // with kTrainQueries query tokens: the masked rows). The held-out set is
 // kHeldOutExamples examples of a disjoint stream, generated at reset.
-// Measured (tests/engine/trainer_tests.cpp, natively): R = 2 after 200 steps
-// (seeds 1..5), 1 / 2 / 4 heads at about 0.52 / 0.001 / 0.001 (floors 0.5 /
-// 0 / 0); R = 4 (with coreference by agreement) after 400 steps (seeds 1..3),
-// about 0.76 / 0.51 / 0.001 (0.75 / 0.5 / 0).
+// What the runs reach against their floors is checked by
+// tests/engine/trainer_tests.cpp; measured losses belong in the notes and
+// benchmarks (tests/bench/bench_train.cpp), not here.
 //
 // Held-out evaluation schedule (the "history"): after reset (step 0) and then
 // whenever the step counter reaches the next evaluation step, next =
@@ -98,6 +97,7 @@ constexpr float kDivergeLoss = 100.f;
 // Documented ranges, checked by reset / set_lr / step.
 constexpr int64_t kMaxSeed = 4294967295;  // seeds are 0 .. 2^32 - 1
 constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
+constexpr const char* kLrRangeText = "1e-6 to 10";  // kMinLr to kMaxLr, as messages say it (trainer_tests checks)
 constexpr std::array<int, 2> kTrainRelations = {2, 4};  // the task's R choices
 constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
 constexpr float kDefaultLr = 1e-2f;
@@ -143,11 +143,10 @@ struct TrainSnapshot {
   int relations = 0;                 // R
   int batch = 0, tokens = 0, d_model = 0, outputs = 0;  // B, L, D, T
   Mat x;                             // (B*L) x D     -> X [B, L, D]
-  Mat target;                        // (B*L) x T     -> target [B, L, T]
+  Mat target;                        // (B*L) x T     -> target [B, L, T]; no readout W_R: T = D, the prediction is Y
   std::vector<float> mask;           // B*L of 0 / 1  -> mask [B, L]
   Mat wq, wk, wv, wo;                // D x D; head h owns columns h*dh .. (h+1)*dh - 1
                                      // of W_Q, W_K, W_V and rows h*dh.. of W_O
-  bool has_readout = false;          // no W_R: T = D, the prediction is Y (always false here)
   float loss_scale = 0.f;            // R / T
   float loss = 0.f;                  // task loss of these weights on this batch
   Mat gq, gk, gv, go;                // dLoss/dW, D x D each, same layout as the weights

@@ -16,7 +16,7 @@
 // Shape letters as in tensor.h (L, D, H, dh). The
 // forward pass calls gemm_f32 with (M, N, K) = (L, dh, D) for each projection,
 // (L, L, dh) for Q_h K_h^T, (L, dh, L) for P V_h and (L, D, D) for W_O.
-// The backward (backward.cpp) adds A^T B (dW = X^T dQ, dV = P^T dO) and
+// The backward (attention_batch.cpp) adds A^T B (dW = X^T dQ, dV = P^T dO) and
 // A B^T (dP = dO V^T, dX = dQ W^T) products and the softmax backward.
 #pragma once
 #include <cstddef>

@@ -1,5 +1,6 @@
-// backward.h: multi-head self-attention over a batch of sequences, forward
-// and backward, for training.
+// attention_batch.h: multi-head self-attention over a batch of sequences,
+// forward (forward_batch) and backward (backward_batch), for training. (The
+// lesson's one-sequence forward with its Trace: attention.h.)
 //
 // Does: for B sequences of L tokens stacked in X ((B*L) x D, sequence b in
 // rows b*L..b*L+L-1) and the weights of attention.h,

@@ -1,4 +1,4 @@
-// view_more_heads.cpp: what each head holds: its relationships by name
+// view_heads_hold.cpp: what each head holds: its relationships by name
 // (subject, complement, previous token, antecedent, ...), its target for the
 // selected token, the weight on it, the cosine of its output to the target's
 // value vector, and the token its output is nearest to. At 4 and 8 heads the
@@ -15,7 +15,7 @@
 
 namespace headroom::ui {
 
-void view_more_heads(Demo& demo) {
+void view_heads_hold(Demo& demo) {
   section_title("What each head holds",
                 "Each head is built to look for one relationship (the verb's subject, the token before, ...): "
                 "its matrices give that relationship's target the highest score. With H heads they are dealt "

@@ -1,13 +1,14 @@
-// backward.cpp: batched forward and backward of multi-head attention, written
-// as numbered passes, twice (Eigen expressions, then kernels).
-// See backward.h for the maths and shapes.
+// attention_batch.cpp: batched forward and backward of multi-head
+// attention, written as numbered passes, twice (Eigen expressions, then
+// kernels).
+// See attention_batch.h for the maths and shapes.
 //
 // Index of this file
 //   [SECTION] shape checks and sizing
 //   [SECTION] forward and backward with Eigen expressions (Backend::Eigen)
 //   [SECTION] forward and backward with kernels (Backend::Scalar, Backend::Simd)
 //   [SECTION] forward_batch, backward_batch
-#include "backward.h"
+#include "attention_batch.h"
 
 #include <algorithm>
 #include <cmath>
