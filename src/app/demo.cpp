@@ -142,7 +142,7 @@ void Demo::train_reject(std::string_view why) {
 }
 
 bool Demo::request_download(int heads) {
-  if (training.trainer().run(heads) == nullptr)
+  if (training.run(heads) == nullptr)
     return apply(Status::fail("no training run has " + std::to_string(heads) + " heads to download"));
   download_request = heads;
   return apply(Status::ok());

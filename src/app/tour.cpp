@@ -473,9 +473,9 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
 }
 
 void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m) {
-  const int64_t have = demo.training.trainer().step_count();
+  const int64_t have = demo.training.step_count();
   if (have < kTourTrainSteps) demo.train_step(static_cast<int>(kTourTrainSteps - have));
-  const Trainer& tr = demo.training.trainer();
+  const Training& tr = demo.training;
   o.field("steps", static_cast<long long>(tr.step_count())).field("r", tr.relations());
   float one = -1;
   append_array(o.key("runs"), tr.runs(), [&](const TrainRun& run) {
@@ -488,6 +488,10 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
   o.field("oneHeadLoss", one);
   r.lines.insert(r.lines.begin(), "After " + std::to_string(tr.step_count()) + " training steps (R = " +
                                       std::to_string(tr.relations()) + "):");
+  // Training in another program (a Worker): the steps asked for arrive later.
+  if (tr.step_count() < kTourTrainSteps)
+    r.lines.insert(r.lines.begin() + 1, "(the training program is still running the " +
+                                            std::to_string(kTourTrainSteps) + " steps: reveal again to measure them)");
   if (rec.predicted && one >= 0) {
     r.score = clamp01(1.f - std::fabs(rec.prediction.number - one));
     r.feedback = "You guessed " + fmt(rec.prediction.number) + "; the one-head run ends at " + fmt(one, 3) + ".";
