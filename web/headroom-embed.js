@@ -163,7 +163,10 @@
       quiet = true;
       const error = applySet(data);
       quiet = false;
-      reply(event.source, event.origin, stateMessage(id, error));
+      // weights: 'trained' asks the training Worker for its weights: the
+      // reply waits for them (and for any train verb before it), in order.
+      const { source, origin } = event;
+      api.debug.trainProgram().settled().then(() => reply(source, origin, stateMessage(id, error)));
     } else if (data.type === 'headroom:train') {
       quiet = true;
       const pending = applyTrain(data);  // runs the verb now; its answer may come later

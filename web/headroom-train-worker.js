@@ -28,7 +28,7 @@
 //                                            then when its step moved, at most every
 //                                            250 ms; heads 0 stops them
 //   {id, verb: 'snapshot', args: [heads, tied]} answered with `snapshot` (its JSON
-//                                            text), ok false when there is no such run
+//                                            text), or ok false and `error` (why not)
 // While playing it trains in slices of about 30 ms (whole steps, no frame
 // budget), reads messages between slices, and posts {type: 'state', state}
 // at most every 33 ms (about 30 a second) and when it stops. `state` is the
@@ -154,7 +154,8 @@ function headroomTrainDriver(scope, sliceMs) {
     },
     snapshot: (heads, tied) => {
       const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
-      return p ? { snapshot: w.UTF8ToString(p) } : false;
+      return p ? { snapshot: w.UTF8ToString(p) }
+        : { ok: false, error: JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).error };
     },
   };
 

@@ -469,9 +469,12 @@ export const READERS = Object.freeze({
         throw new TypeError(`snapshot's options are {tieQK: true or false}, not ${shown(opts)}`);
       }
       const link = links.get(w);
-      const text = link && link.remote() ? await link.snapshot(heads, !!opts.tieQK) : null;
-      if (text === undefined) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
-      if (text !== null) return JSON.parse(text);
+      const got = link && link.remote() ? await link.snapshot(heads, !!opts.tieQK) : null;
+      if (got && got.error) {  // recorded as the page's own refusal is
+        withCString(w, got.error, (p) => w._headroom_train_reject(p));
+        throw new RangeError(got.error);
+      }
+      if (got) return JSON.parse(got.text);
       const p = w._headroom_train_snapshot_json(heads, opts.tieQK ? 1 : 0);
       if (!p) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
       return JSON.parse(w.UTF8ToString(p));
@@ -487,12 +490,14 @@ export const READERS = Object.freeze({
     layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())),
     fit: (w) => JSON.parse(w.UTF8ToString(w._headroom_fit_json())),
     // Where the runs train, how often the Worker was restarted and how many
-    // verbs wait for its answer; kill()
+    // verbs wait for its answer; settled() a Promise that they have been
+    // answered (headroom-embed.js replies after it); kill()
     // ends the Worker as a crash would (tests of the restart).
     trainProgram: (w) => {
       const link = links.get(w);
-      return link ? { where: link.where, restarts: link.restarts(), pending: link.pending(), kill: link.kill }
-        : { where: 'main thread', restarts: 0, pending: 0, kill: () => {} };
+      return link ? { where: link.where, restarts: link.restarts(), pending: link.pending(), kill: link.kill,
+        settled: () => link.answered(link.sent) }
+        : { where: 'main thread', restarts: 0, pending: 0, kill: () => {}, settled: () => Promise.resolve() };
     },
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
@@ -571,9 +576,9 @@ function trainLink(w, canvas) {
   const call = (fn, text) => withCString(w, text, fn);
   const settle = (seq) => {
     answered = Math.max(answered, seq);
-    for (let i = waiters.length - 1; i >= 0; --i) {
-      if (waiters[i][0] <= answered) { waiters[i][1](); waiters.splice(i, 1); }
-    }
+    const due = waiters.filter(([s]) => s <= answered);  // in the order they were asked
+    for (const wt of due) waiters.splice(waiters.indexOf(wt), 1);
+    for (const [, resolve] of due) resolve();
   };
   const take = (buf) => {
     const bytes = new Uint8Array(buf);
@@ -681,15 +686,15 @@ function trainLink(w, canvas) {
     get where() { return local ? 'main thread' : program ? 'worker' : 'starting'; },
     // Resolves once every verb sent up to number `seq` has been answered.
     answered: (seq) => (seq <= answered ? Promise.resolve() : new Promise((resolve) => waiters.push([seq, resolve]))),
-    // train.snapshot from the program: its JSON text, undefined when it has
-    // no such run, null when the page trains itself (ask the page's wasm).
+    // train.snapshot from the program: {text} (its JSON), {error} (why not),
+    // or null when the page trains itself (ask the page's wasm).
     async snapshot(heads, tied) {
       if (local) return null;
       w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
       await this.answered(sent);
       if (local || !program) return null;
       const { ok, message } = await program.call('snapshot', heads, tied);
-      return ok ? message.snapshot : undefined;
+      return ok ? { text: message.snapshot } : { error: message.error || `no training run has ${heads} heads` };
     },
     remote: () => !local,
     // Not part of the API: ends the Worker as a crash would (tests).

@@ -239,6 +239,7 @@ std::string Demo::hash() const {
 bool Demo::tick() {
   const bool training_on = training.tick(reduced_motion);
   training.sync_scene(scene);
+  tour.tick(*this);  // a training reveal waiting for the Worker's steps
   return tick_stress() || training_on;
 }
 

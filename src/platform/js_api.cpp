@@ -240,7 +240,15 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_use_worker() {
 }
 
 // A message of the program (bytes at p, n of them): 1 taken, 0 refused (the
-// reason goes to the console; nothing changes).
+// reason goes to the console; nothing changes). While the runs play, the
+// page draws what came at most every kTrainFrameMs: the program posts about
+// 30 times a second, and each drawn frame is CPU the Worker could train with
+// (a software-rendered page on two cores); the last state is always drawn.
+namespace {
+constexpr double kTrainFrameMs = 100.0;
+double g_train_drawn_ms = -1e9;
+}  // namespace
+
 EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
   const headroom::Status s = demo().training.take_wire(p, n < 0 ? 0 : static_cast<size_t>(n));
   if (!s) {
@@ -248,7 +256,11 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
     return 0;
   }
   demo().training.sync_scene(demo().scene);
-  wake();
+  const double now = emscripten_get_now();
+  if (!demo().training.running() || now - g_train_drawn_ms >= kTrainFrameMs) {
+    g_train_drawn_ms = now;
+    wake();
+  }
   return 1;
 }
 

@@ -270,6 +270,8 @@ async function trainTests({ browser, url, watch, artifacts }) {
       assert(s.tieQK === true && names(s) === '1,2,4,1t,2t,4t', `reset after setTieQK(true): ${names(s)}`);
       // A link: tieqk=1 ties the lesson and trains tied runs from the start; tieqk=2 is refused.
       const linked = await open(browser, `${url}#seed=9&tieqk=1`, watch, 'tieqk=1');
+      // train.state() is the last state the Worker sent: the first comes once it has started.
+      await linked.page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 30_000 });
       const ls = await linked.page.evaluate(() => window.headroom.train.state());
       const lg = await linked.page.evaluate(() => window.headroom.getState());
       assert(ls.seed === 9 && ls.tieQK === true && names(ls) === '1,2,4,1t,2t,4t' && lg.tieQK === true, `tieqk=1: ${names(ls)}`);
