@@ -109,12 +109,13 @@
     return errors.length ? errors.join('; ') : null;
   }
 
-  // Runs a headroom:train action; the reply carries train.state().
-  function applyTrain(data) {
+  // Runs a headroom:train action; the reply (a Promise: the runs may train in
+  // a Worker, and the reply waits for it to answer) carries train.state().
+  async function applyTrain(data) {
     const action = data.action;
     let train, error = null;
     if (!kTrainActions.includes(action)) {
-      train = api.train.state();
+      train = Promise.resolve(api.train.state());
       error = `headroom:train needs action ${kTrainActions.map((a) => JSON.stringify(a)).join(', ')}, not ${JSON.stringify(String(action)).slice(0, 40)}`;
     } else if (action === 'reset') {
       const opts = {};
@@ -126,9 +127,9 @@
       train = api.train[action]();
     }
     // getState().error is the verb's refusal, or null (a diverged run is
-    // not a refusal: train.runs[i].message tells of it).
+    // not a refusal: train.runs[i].message tells of it); read as the verb returns.
     if (!error) error = api.getState().error;
-    return { type: 'headroom:train-state', train, error };
+    return { type: 'headroom:train-state', train: await train, error };
   }
 
   // Runs a headroom:tour action; the reply carries tour.state().
@@ -162,12 +163,16 @@
       quiet = true;
       const error = applySet(data);
       quiet = false;
-      reply(event.source, event.origin, stateMessage(id, error));
+      // weights: 'trained' asks the training Worker for its weights: the
+      // reply waits for them (and for any train verb before it), in order.
+      const { source, origin } = event;
+      api.debug.trainProgram().settled().then(() => reply(source, origin, stateMessage(id, error)));
     } else if (data.type === 'headroom:train') {
       quiet = true;
-      const reply_ = applyTrain(data);
+      const pending = applyTrain(data);  // runs the verb now; its answer may come later
       quiet = false;
-      reply(event.source, event.origin, withId(reply_, id));
+      const { source, origin } = event;
+      pending.then((reply_) => reply(source, origin, withId(reply_, id)));
     } else if (data.type === 'headroom:export') {
       // A view's picture or numbers, asked for by the host (no click needed).
       const view = data.view, format = data.format;

@@ -44,10 +44,15 @@
 //                               shows (state.modelWeights: choice, shown, note)
 //   headroom.tour.go(n), .predict(answer), .reveal(), .replay(): the
 //                               guided lesson; each returns tour.state()
-//   headroom.train.reset({seed, r, lr}), .step(n), .play(), .pause(),
-//                  .download(heads): live training; each returns
-//                               train.state(); train.snapshot(heads) the
-//                               numbers of one step (README "Live training")
+//   headroom.train.reset({seed, r, lr, tieQK}), .step(n), .play(), .pause():
+//                               live training; each returns a Promise of
+//                               train.state() once the runs took the call (they
+//                               train in a Worker where one can start);
+//                               train.state() is synchronous (the last state
+//                               received; .where: "worker" or "main thread:
+//                               <why>"); train.snapshot(heads) a Promise of the
+//                               numbers of one step; .download(heads) saves
+//                               it (README "Live training")
 //   state.frames                frames drawn so far (none while idle)
 //   state.missingGlyphs         glyphs the last drawn frame could draw neither
 //                               with the embedded font nor through the browser

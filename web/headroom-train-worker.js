@@ -9,7 +9,10 @@
 // so a sandboxed frame (opaque origin) gets the Worker too; then it posts
 //   {type: 'init', wasmUrl}                  the absolute URL of headroom-train.wasm
 // and the Worker answers {type: 'started', ms} (fetch + compile + start, ms)
-// or {type: 'failed', message}.
+// or {type: 'failed', message}. With {type: 'init', wasmUrl, wire: true} (the
+// pages) every state post carries `wire` instead of `state`: the state as
+// bytes (src/app/train_wire.h, an ArrayBuffer handed over, not copied), which
+// the page's wasm reads into its mirror of the runs.
 // Verbs, each answered once with {type: 'state', id, ok, state}:
 //   {id, verb: 'reset', args: [seed, r, lr, tieQK]}   every run afresh; tieQK
 //                                            (optional, true or false): tied runs
@@ -17,6 +20,15 @@
 //   {id, verb: 'step', args: [n]}              n steps of every run
 //   {id, verb: 'play'} / {id, verb: 'pause'}   train continuously / stop
 //   {id, verb: 'state'}                        the state as it is
+//   {id, verb: 'lr', args: [rate]}             the learning rate from the next step
+//   {id, verb: 'hold', args: [true|false]}     train nothing while held (the page is
+//                                            hidden or out of view), playing or not
+//   {id, verb: 'weights', args: [heads, tied]} from now on, posts carry `weights`
+//                                            (bytes, train_wire.h) of that run: at once,
+//                                            then when its step moved, at most every
+//                                            250 ms; heads 0 stops them
+//   {id, verb: 'snapshot', args: [heads, tied]} answered with `snapshot` (its JSON
+//                                            text), or ok false and `error` (why not)
 // While playing it trains in slices of about 30 ms (whole steps, no frame
 // budget), reads messages between slices, and posts {type: 'state', state}
 // at most every 33 ms (about 30 a second) and when it stops. `state` is the
@@ -39,6 +51,11 @@ function headroomTrainDriver(scope, sliceMs) {
   const POST_EVERY_MS = 33;
   let w = null;            // the program's module, once started
   let playing = false;
+  let held = false;
+  let wire = false;        // post bytes for the page's mirror rather than JSON
+  let want = null;         // [heads, tied] of the weights the page shows
+  let weightsStep = -1, weightsAt = -Infinity;
+  const WEIGHTS_EVERY_MS = 250;
   let lastPost = -Infinity;
   const rate = [];         // [time, steps] of the last second of play
   let queued = false;
@@ -57,23 +74,38 @@ function headroomTrainDriver(scope, sliceMs) {
     s.stepsPerSecond = stepsPerSecond();
     return s;
   };
-  const post = (extra) => {
+  const bytes = (p) => w.HEAPU8.slice(p, p + w._headroom_train_wire_size()).buffer;
+  const post = (extra, forceWeights) => {
     lastPost = performance.now();
-    const s = state();
-    s.postedMs = lastPost;  // the driver's clock: when it posted, not when the page read it
-    scope.postMessage({ type: 'state', state: s, ...extra });
+    if (!wire) {
+      const s = state();
+      s.postedMs = lastPost;  // the driver's clock: when it posted, not when the page read it
+      scope.postMessage({ type: 'state', state: s, ...extra });
+      return;
+    }
+    const m = { type: 'state', postedMs: lastPost, ...extra };
+    m.wire = bytes(w._headroom_train_state_wire(stepsPerSecond(), playing ? 1 : 0));
+    if (want) {
+      const step = w._headroom_train_step_count();
+      // At a bounded rate while playing; at once when a verb moved them.
+      if (forceWeights || (step !== weightsStep && (!playing || lastPost - weightsAt >= WEIGHTS_EVERY_MS))) {
+        const p = w._headroom_train_weights_wire(want[0], want[1] ? 1 : 0);
+        if (p) { m.weights = bytes(p); weightsStep = step; weightsAt = lastPost; }
+      }
+    }
+    scope.postMessage(m, [m.wire, ...(m.weights ? [m.weights] : [])]);
   };
 
   function slice() {
     queued = false;
-    if (!playing) return;
+    if (!playing || held) return;
     const steps = w._headroom_train_for(SLICE_MS);
     const now = performance.now();
     rate.push([now, steps]);
     while (rate.length > 2 && now - rate[0][0] > 1000) rate.shift();
     if (steps === 0) playing = false;  // every run has diverged
     if (!playing || now - lastPost >= POST_EVERY_MS) post();
-    if (playing) { queued = true; channel.port2.postMessage(0); }
+    if (playing && !held) { queued = true; channel.port2.postMessage(0); }
   }
   channel.port1.onmessage = slice;
 
@@ -95,8 +127,11 @@ function headroomTrainDriver(scope, sliceMs) {
 
   const VERBS = {
     // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
-    reset: (seed, r, lr, tie) => w._headroom_train_reset(seed, r, lr,
-      tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1,
+    reset: (seed, r, lr, tie) => {
+      weightsStep = -1;  // new weights, even at the same step
+      return w._headroom_train_reset(seed, r, lr,
+        tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
+    },
     step: (n) => w._headroom_train_step(n) === 1,
     play: () => {
       const ok = JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).runs.some((run) => !run.diverged);
@@ -105,12 +140,30 @@ function headroomTrainDriver(scope, sliceMs) {
     },
     pause: () => { playing = false; rate.length = 0; return true; },
     state: () => true,
+    lr: (rate_) => w._headroom_train_set_lr(rate_) === 1,
+    hold: (on) => {
+      held = !!on;
+      rate.length = 0;  // the rate starts a new window after a hold
+      if (playing) rate.push([performance.now(), 0]);
+      return true;
+    },
+    weights: (heads, tied) => {
+      want = heads ? [heads, !!tied] : null;
+      weightsStep = -1;
+      return true;
+    },
+    snapshot: (heads, tied) => {
+      const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
+      return p ? { snapshot: w.UTF8ToString(p) }
+        : { ok: false, error: JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).error };
+    },
   };
 
   scope.onmessage = async (e) => {
     const m = e.data || {};
     if (m.type === 'init') {
       try {
+        wire = !!m.wire;
         scope.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
       } catch (err) {
         scope.postMessage({ type: 'failed', message: String(err && err.message || err) });
@@ -119,9 +172,10 @@ function headroomTrainDriver(scope, sliceMs) {
     }
     if (!w) { scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
     const verb = VERBS[m.verb];
-    const ok = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
-    post({ id: m.id, ok });
-    if (playing && !queued) { queued = true; channel.port2.postMessage(0); }
+    const out = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
+    const extra = typeof out === 'object' && out ? { id: m.id, ok: true, ...out } : { id: m.id, ok: out };
+    post(extra, m.verb === 'weights');
+    if (playing && !held && !queued) { queued = true; channel.port2.postMessage(0); }
   };
 }
 

@@ -19,9 +19,15 @@
 // fallback loads the same two scripts with <script> tags and runs the same
 // driver in shorter slices, so curves are the same bit for bit. Every state
 // the program posts, asked for or not, goes to onState; call() resolves to
-// the answer to that call ({ok, state}).
-// Does not: draw, or wire itself into the page's views (the pages do not use
-// it yet: notes/issue-18.md).
+// the answer to that call ({ok, state, message}: message is the driver's whole
+// post, with `wire`, `weights` or `snapshot` where it has them).
+// Options: wire (the driver posts bytes for the page's mirror, not JSON:
+// headroom-train-worker.js), fallback (false: reject with the reason where
+// no Worker starts, rather than run the program on this thread; the pages
+// then train in their own wasm), onError(message) (the Worker failed after
+// it started: a crash, out of memory).
+// Does not: draw, or wire itself into the page's views (headroom.mjs's
+// trainLink does, for the pages).
 
 const here = new URL('.', import.meta.url);
 
@@ -40,13 +46,14 @@ const loadScript = (url) => new Promise((resolve, reject) => {
 });
 
 // The program behind a port (a Worker, or the main-thread scope): call() and onState.
-function connect(port, where, wasmUrl, onState, stop) {
+function connect(port, where, wasmUrl, onState, stop, wire = false, onError = () => {}) {
   const pending = new Map();
-  let nextId = 1;
+  let nextId = 1, started = false;
   return new Promise((resolve, reject) => {
     port.onmessage = (e) => {
       const m = e.data;
       if (m.type === 'started') {
+        started = true;
         resolve({
           where, startMs: m.ms, stop,
           call: (verb, ...args) => new Promise((done) => {
@@ -58,20 +65,22 @@ function connect(port, where, wasmUrl, onState, stop) {
       } else if (m.type === 'failed') {
         reject(new Error(m.message));
       } else if (m.type === 'state') {
-        onState(m.state);
-        if (pending.has(m.id)) { pending.get(m.id)({ ok: m.ok, state: m.state }); pending.delete(m.id); }
+        onState(m.state, m);
+        if (pending.has(m.id)) { pending.get(m.id)({ ok: m.ok, state: m.state, message: m }); pending.delete(m.id); }
       }
     };
     port.onerror = (e) => {
       if (e.preventDefault) e.preventDefault();
+      if (started) { onError(e.message || 'the training Worker failed'); return; }
       reject(new Error('the browser did not start a Worker from a blob URL (a Content-Security-Policy ' +
                        'needs worker-src blob: for it)'));
     };
-    port.postMessage({ type: 'init', wasmUrl });
+    port.postMessage({ type: 'init', wasmUrl, wire });
   });
 }
 
-export async function startTraining({ base = here, onState = () => {} } = {}) {
+export async function startTraining({ base = here, onState = () => {}, wire = false, fallback = true,
+                                      onError = () => {} } = {}) {
   const glueUrl = new URL('headroom-train.js', base), driverUrl = new URL('headroom-train-worker.js', base);
   const wasmUrl = new URL('headroom-train.wasm', base).href;
   let why;
@@ -80,7 +89,7 @@ export async function startTraining({ base = here, onState = () => {} } = {}) {
     const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
     const worker = new Worker(blob);
     try {
-      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate());
+      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate(), wire, onError);
     } catch (e) {
       worker.terminate();
       throw e;
@@ -90,6 +99,7 @@ export async function startTraining({ base = here, onState = () => {} } = {}) {
   } catch (e) {
     why = e && e.message ? e.message : String(e);
   }
+  if (!fallback) throw new Error(why);
   // The main thread: the same scripts, the same driver, a scope of our own.
   if (typeof globalThis.headroomTrainDriver !== 'function') {
     await loadScript(glueUrl);
@@ -103,5 +113,5 @@ export async function startTraining({ base = here, onState = () => {} } = {}) {
   return connect(toPage, `main thread: ${why}`, wasmUrl, onState, () => {
     stopped = true;
     scope.onmessage({ data: { verb: 'pause' } });
-  });
+  }, wire, onError);
 }

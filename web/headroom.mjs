@@ -208,9 +208,12 @@ function passText(w, text, typeError, what, fn) {
 
 // A verb of headroom.train: it answers with train.state() rather than
 // getState(), and a refusal JS makes is recorded in the training's error too.
+// Its Promise resolves once the runs have taken it (where they train in a
+// Worker, when the Worker has answered: trainLink).
 const trainVerb = (fn) => Object.assign(fn, {
   result: (w) => READERS.train.state(w),
   reject: (w, p) => w._headroom_train_reject(p),
+  async: true,
 });
 
 // A verb of headroom.tour: it answers with tour.state(), and a refusal JS
@@ -336,10 +339,11 @@ export const VERBS = Object.freeze({
     play: trainVerb((w) => void w._headroom_train_play()),
     pause: trainVerb((w) => void w._headroom_train_pause()),
     // Saves snapshot(heads) as a JSON file (heads: 1, 2 or 4; default the shown count).
-    download: trainVerb((w, heads) => {
+    // (It returns train.state() at once; the file follows when the runs' owner has made it.)
+    download: Object.assign(trainVerb((w, heads) => {
       const h = heads === undefined ? READERS.getState(w).heads : heads;
       return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (1, 2 or 4), not ${shown(h)}`;
-    }),
+    }), { async: false }),
   }),
 });
 
@@ -461,13 +465,21 @@ export const READERS = Object.freeze({
     // [R]}]}], ...}: runs untied first, then tied, each by head count.
     state: (w) => JSON.parse(w.UTF8ToString(w._headroom_train_state_json())),
     // The run with `heads` heads ({tieQK: true}: the tied one), checkable
-    // with numpy (README "Training snapshots"); throws when there is no such run.
-    snapshot: (w, heads, opts = {}) => {
+    // with numpy (README "Training snapshots"); a Promise (the runs may train
+    // in a Worker), rejected when there is no such run.
+    snapshot: async (w, heads, opts = {}) => {
       if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${shown(heads)}`);
       if (opts === null || typeof opts !== 'object' || Array.isArray(opts) ||
           (opts.tieQK !== undefined && typeof opts.tieQK !== 'boolean')) {
         throw new TypeError(`snapshot's options are {tieQK: true or false}, not ${shown(opts)}`);
       }
+      const link = links.get(w);
+      const got = link && link.remote() ? await link.snapshot(heads, !!opts.tieQK) : null;
+      if (got && got.error) {  // recorded as the page's own refusal is
+        withCString(w, got.error, (p) => w._headroom_train_reject(p));
+        throw new RangeError(got.error);
+      }
+      if (got) return JSON.parse(got.text);
       const p = w._headroom_train_snapshot_json(heads, opts.tieQK ? 1 : 0);
       if (!p) throw new RangeError(READERS.train.state(w).error || `no training run has ${heads} heads`);
       return JSON.parse(w.UTF8ToString(p));
@@ -482,6 +494,16 @@ export const READERS = Object.freeze({
   debug: Object.freeze({
     layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())),
     fit: (w) => JSON.parse(w.UTF8ToString(w._headroom_fit_json())),
+    // Where the runs train, how often the Worker was restarted and how many
+    // verbs wait for its answer; settled() a Promise that they have been
+    // answered (headroom-embed.js replies after it); kill()
+    // ends the Worker as a crash would (tests of the restart).
+    trainProgram: (w) => {
+      const link = links.get(w);
+      return link ? { where: link.where, restarts: link.restarts(), pending: link.pending(), kill: link.kill,
+        settled: () => link.answered(link.sent) }
+        : { where: 'main thread', restarts: 0, pending: 0, kill: () => {}, settled: () => Promise.resolve() };
+    },
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
       return { up: !!(bits & 1), down: !!(bits & 2), left: !!(bits & 4), right: !!(bits & 8), dragging: !!(bits & 16) };
@@ -516,10 +538,175 @@ function bindApi(w) {
     withCString(w, String(why), (p) => (entry.reject ? entry.reject(w, p) : w._headroom_reject(p)));
   };
   return apiShape((entry, kind) => (kind === 'reader' ? (...args) => entry(w, ...args) : (...args) => {
+    const link = links.get(w);
+    const before = link ? link.sent : 0;
     const why = entry(w, ...args);
     if (typeof why === 'string') refuse(entry, why);
-    return (entry.result || READERS.getState)(w);
+    const result = entry.result || READERS.getState;
+    if (!entry.async) return result(w);
+    return (link && link.sent > before ? link.answered(link.sent) : Promise.resolve()).then(() => result(w));
   }));
+}
+
+// ---------------------------------------------------------------------------
+// training in a Worker (issue 18): the link between the page's wasm and the
+// training program (headroom-train.mjs)
+// ---------------------------------------------------------------------------
+// The page's app trains nowhere itself once _headroom_train_use_worker() is
+// called (src/app/training.h "Where it trains"): its verbs come out through
+// Module.headroomTrainSend(verb, a, b, c, d) and are handed to the program,
+// in order; the program's posts (bytes: src/app/train_wire.h) go into the
+// app's mirror, which every view and train.state() read. "start" (the first
+// use of training) loads headroom-train.mjs and starts the program in a
+// Worker; until it answers, verbs wait here. Where no Worker starts (a CSP
+// without worker-src blob:, a failed fetch), the page's own wasm trains as
+// before (fall_back), the waiting verbs replayed on it, and train.state().where
+// says why. A Worker that fails or falls silent while playing (a ping it
+// does not answer in kSilentMs) is restarted: the app resets the runs
+// (they died with it) and says so; after kRestarts failed restarts the page
+// trains itself. Each train verb's Promise resolves once the program has
+// answered it (answered()).
+const kRestarts = 2;
+const kSilentMs = 3000;
+const links = new WeakMap();  // wasm module -> its link
+
+function trainLink(w, canvas) {
+  let program = null;    // startTraining's handle, once started
+  let starting = false, local = false, restarts = 0, held = false, playing = false;
+  let sent = 0, answered = 0, lastHeard = 0, pinged = 0;
+  const queue = [];      // [seq, verb, args] waiting for a program
+  const waiters = [];    // [seq, resolve]
+  let watchdog = 0;
+
+  const call = (fn, text) => withCString(w, text, fn);
+  const settle = (seq) => {
+    answered = Math.max(answered, seq);
+    const due = waiters.filter(([s]) => s <= answered);  // in the order they were asked
+    for (const wt of due) waiters.splice(waiters.indexOf(wt), 1);
+    for (const [, resolve] of due) resolve();
+  };
+  const take = (buf) => {
+    const bytes = new Uint8Array(buf);
+    const p = w._malloc(Math.max(1, bytes.length));
+    if (!p) return;
+    try { w.HEAPU8.set(bytes, p); w._headroom_train_take_wire(p, bytes.length); } finally { w._free(p); }
+  };
+  const onPost = (_state, m) => {
+    lastHeard = performance.now();
+    pinged = 0;
+    if (m.weights) take(m.weights);
+    if (m.wire) take(m.wire);
+  };
+  // The program's snapshot of a run, as the file a download saves.
+  const saveSnapshot = (text) => {
+    const s = JSON.parse(text);
+    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-r${s.r}-step${s.step}.json`;
+    offerFile(canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
+  };
+  // The app's command as the driver takes it (headroom-train-worker.js).
+  const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
+    : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
+  function deliver(seq, verb, args) {
+    const driverVerb = verb === 'download' ? 'snapshot' : verb;
+    const args_ = verb === 'download' ? [args[0], false] : driverArgs(verb, args);
+    program.call(driverVerb, ...args_).then(({ message }) => {
+      if (verb === 'download' && message.snapshot) saveSnapshot(message.snapshot);
+      settle(seq);
+    });
+  }
+  const flush = () => { while (program && queue.length) deliver(...queue.shift()); };
+
+  // The page's own wasm trains from here on; the waiting verbs run on it.
+  function fallBack(why) {
+    local = true;
+    clearInterval(watchdog);
+    if (program) { program.stop(); program = null; }
+    call((p) => w._headroom_train_fall_back(p), why);
+    const run = {
+      reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
+      step: (a) => w._headroom_train_step(a[0]),
+      lr: (a) => w._headroom_train_set_lr(a[0]),
+      play: () => w._headroom_train_play(),
+      pause: () => w._headroom_train_pause(),
+      download: (a) => w._headroom_train_download(a[0]),
+    };
+    for (const [, verb, args] of queue.splice(0)) if (run[verb]) run[verb](args);
+    settle(sent);
+  }
+
+  async function start() {
+    if (starting || program || local) return;
+    starting = true;
+    try {
+      const { startTraining } = await import('./headroom-train.mjs');
+      program = await startTraining({ base, wire: true, fallback: false, onState: onPost, onError: died });
+    } catch (e) {
+      starting = false;
+      fallBack(e && e.message ? e.message : String(e));
+      return;
+    }
+    starting = false;
+    lastHeard = performance.now();
+    call((p) => w._headroom_train_where(p), 'worker');
+    flush();
+    clearInterval(watchdog);
+    watchdog = setInterval(check, 1000);
+  }
+
+  // A program that plays and says nothing is pinged; silent again, it is dead.
+  function check() {
+    if (!program || held || !playing) return;
+    const quiet = performance.now() - lastHeard;
+    if (quiet < kSilentMs) return;
+    if (!pinged) { pinged = performance.now(); program.call('state'); return; }
+    if (performance.now() - pinged >= kSilentMs) died('it stopped answering');
+  }
+
+  function died(why) {
+    if (local) return;
+    clearInterval(watchdog);
+    if (program) { program.stop(); program = null; }
+    queue.length = 0;  // the runs they were for are gone
+    settle(sent);
+    if (++restarts > kRestarts) {
+      fallBack(`the training Worker stopped ${restarts} times (last: ${why})`);
+      return;
+    }
+    // The app resets the runs (and plays again if they were playing): queued for the new program.
+    call((p) => w._headroom_train_restarted(p), `The training Worker stopped (${why}) and was started again: ` +
+         'the runs begin again from step 0.');
+    start();
+  }
+
+  return {
+    send(verb, a, b, c, d) {
+      if (verb === 'start') { start(); return; }
+      if (verb === 'hold') held = a === 1;
+      if (verb === 'play') playing = true;
+      if (verb === 'pause') playing = false;
+      queue.push([++sent, verb, [a, b, c, d]]);
+      flush();
+    },
+    get sent() { return sent; },
+    get where() { return local ? 'main thread' : program ? 'worker' : 'starting'; },
+    // Resolves once every verb sent up to number `seq` has been answered.
+    answered: (seq) => (seq <= answered ? Promise.resolve() : new Promise((resolve) => waiters.push([seq, resolve]))),
+    // train.snapshot from the program: {text} (its JSON), {error} (why not),
+    // or null when the page trains itself (ask the page's wasm).
+    async snapshot(heads, tied) {
+      if (local) return null;
+      w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
+      await this.answered(sent);
+      if (local || !program) return null;
+      const { ok, message } = await program.call('snapshot', heads, tied);
+      return ok ? { text: message.snapshot } : { error: message.error || `no training run has ${heads} heads` };
+    },
+    remote: () => !local,
+    // Not part of the API: ends the Worker as a crash would (tests).
+    kill: () => { if (program) program.stop(); },
+    restarts: () => restarts,
+    pending: () => sent - answered,  // verbs not answered yet
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -531,6 +718,7 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
   if (missing) throw new Error(missing);
   const [create, module] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
   let stopped;
+  let module_ = null;  // the wasm module, once started (headroomTrainSend's link)
   const aborted = new Promise((resolve, reject) => { stopped = reject; });
   aborted.catch(() => {});  // awaited below; an abort after start goes to onAbort only
   // The factory's promise settles after main() has run: the Demo exists, the
@@ -550,10 +738,17 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
       if (onAbort) onAbort(message);
     },
     headroomOffer: (file) => { offerFile(canvas, file).catch((e) => console.error(e)); },
+    headroomTrainSend: (...args) => { const link = links.get(module_); if (link) link.send(...args); },
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
   })]);
   w._headroom_set_sandboxed(downloadsMayBeDropped().dropped ? 1 : 0);
+  // Training in a Worker from its first use (trainLink); refused only when
+  // the page's wasm has already built its trainer.
+  const link = trainLink(w, canvas);
+  links.set(w, link);
+  module_ = w;
+  if (!w._headroom_train_use_worker()) { links.delete(w); module_ = null; }
   const instance = {
     canvas,
     ...bindApi(w),

@@ -149,7 +149,7 @@ void Demo::train_reject(std::string_view why) {
 }
 
 bool Demo::request_download(int heads) {
-  if (training.trainer().run(heads) == nullptr)
+  if (training.run(heads) == nullptr)
     return apply(Status::fail("no training run has " + std::to_string(heads) + " heads to download"));
   download_request = heads;
   return apply(Status::ok());
@@ -250,6 +250,7 @@ std::string Demo::hash() const {
 bool Demo::tick() {
   const bool training_on = training.tick(reduced_motion);
   training.sync_scene(scene);
+  tour.tick(*this);  // a training reveal waiting for the Worker's steps
   return tick_stress() || training_on;
 }
 

@@ -314,7 +314,7 @@ void part_train(Parts& p, JsonObject* json, Csv* csv) {
     json->key("train") += training.state_json();
     return;
   }
-  const Trainer& t = training.trainer();
+  const Training& t = training;
   const int R = t.relations();
   for (const TrainRun& run : t.runs()) {
     const std::string name = "h" + std::to_string(run.heads) + (run.tie_qk ? "-tied" : "");

@@ -73,7 +73,7 @@ std::string state_json(Demo& demo) {
       weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
       weights.string_or_null("note", training.weights_note());
       if (training.weights_shown() == kWeightChoices[1]) {
-        weights.field("step", training.chart_step());
+        weights.field("step", training.weights_step());
       } else {
         weights.key("step") += "null";
       }

@@ -472,10 +472,10 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   }
 }
 
-void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m) {
-  const int64_t have = demo.training.trainer().step_count();
-  if (have < kTourTrainSteps) demo.train_step(static_cast<int>(kTourTrainSteps - have));
-  const Trainer& tr = demo.training.trainer();
+void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m, bool ask) {
+  const int64_t have = demo.training.step_count();
+  if (have < kTourTrainSteps && ask) demo.train_step(static_cast<int>(kTourTrainSteps - have));
+  const Training& tr = demo.training;
   o.field("steps", static_cast<long long>(tr.step_count())).field("r", tr.relations());
   float one = -1;
   append_array(o.key("runs"), tr.runs(), [&](const TrainRun& run) {
@@ -488,6 +488,11 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
   o.field("oneHeadLoss", one);
   r.lines.insert(r.lines.begin(), "After " + std::to_string(tr.step_count()) + " training steps (R = " +
                                       std::to_string(tr.relations()) + "):");
+  // Training in another program (a Worker): the steps asked for arrive
+  // later, and the reveal is measured again then (Tour::tick).
+  if (tr.step_count() < kTourTrainSteps)
+    r.lines.insert(r.lines.begin() + 1, "(the training program is still running the " +
+                                            std::to_string(kTourTrainSteps) + " steps: the numbers follow)");
   if (rec.predicted && one >= 0) {
     r.score = clamp01(1.f - std::fabs(rec.prediction.number - one));
     r.feedback = "You guessed " + fmt(rec.prediction.number) + "; the one-head run ends at " + fmt(one, 3) + ".";
@@ -496,10 +501,11 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
 
 }  // namespace
 
-Status Tour::measure(Demo& demo, bool emit) {
-  const TourStepInfo& info = tour_steps()[static_cast<size_t>(step_ - 1)];
+Status Tour::measure(Demo& demo, bool emit, int step) {
+  const int n = step > 0 ? step : step_;
+  const TourStepInfo& info = tour_steps()[static_cast<size_t>(n - 1)];
   const std::string id = info.id;
-  TourRecord& rec = records_[static_cast<size_t>(step_ - 1)];
+  TourRecord& rec = records_[static_cast<size_t>(n - 1)];
   Reveal r;
   {
     JsonObject o(r.measured);
@@ -516,7 +522,7 @@ Status Tour::measure(Demo& demo, bool emit) {
     else if (id == "coordinates") measure_coordinates(demo, info, rec, r, o);
     else if (id == "more-heads") measure_more_heads(demo, rec, r, o, r.measured);
     else if (id == "query-key") measure_query_key(demo, info, rec, r, o, r.measured);
-    else if (id == "training") measure_training(demo, rec, r, o, r.measured);
+    else if (id == "training") measure_training(demo, rec, r, o, r.measured, awaiting_ != n);
     else {  // recap: each step's prediction against what was measured
       append_array_n(o.key("rows"), kTourSteps - 1, [&](long long i) {
         const TourRecord& x = records_[static_cast<size_t>(i)];
@@ -540,6 +546,16 @@ Status Tour::measure(Demo& demo, bool emit) {
   rec.from = std::move(r.from);
   rec.to = std::move(r.to);
   ++anim_;
+  if (id == "training" && demo.training.step_count() < kTourTrainSteps) {  // the Worker's steps are on their way
+    awaiting_ = n;
+    awaiting_emit_ = awaiting_emit_ || emit;
+    return Status::ok();
+  }
+  if (awaiting_ == n) {
+    emit = emit || awaiting_emit_;
+    awaiting_ = 0;
+    awaiting_emit_ = false;
+  }
   if (emit) {
     std::string extra = ",\"measured\":" + rec.measured;
     if (rec.predicted) {
@@ -641,6 +657,11 @@ Status Tour::predict(Demo& demo, const Prediction& p) {
   prediction_json(extra, rec);
   log("predicted", extra);
   return Status::ok();
+}
+
+void Tour::tick(Demo& demo) {
+  if (awaiting_ == 0 || !demo.training.ready() || demo.training.step_count() < kTourTrainSteps) return;
+  (void)measure(demo, false, awaiting_);  // logs the reveal's event if it was due
 }
 
 Status Tour::reveal(Demo& demo) {

@@ -103,6 +103,10 @@ class Tour {
   Status reveal(Demo& demo);
   // Plays the open step's reveal animation again (refused before the reveal).
   Status replay();
+  // Once per frame: a training reveal whose steps were asked of a training
+  // Worker (app/training.h "Where it trains") is measured, and its
+  // "revealed" event logged, when they have arrived.
+  void tick(Demo& demo);
 
   // {step, range: [first, last], error, steps: [{id, title, question,
   // answer: {kind, ...}, predicted, revealed, measured, feedback, score}]}
@@ -117,7 +121,9 @@ class Tour {
  private:
   void log(const char* event, const std::string& extra);
   void enter(Demo& demo);            // the asking state
-  Status measure(Demo& demo, bool emit);
+  Status measure(Demo& demo, bool emit, int step = 0);  // step 0: the open one
+  int awaiting_ = 0;        // the training step whose reveal waits for the Worker's steps
+  bool awaiting_emit_ = false;
   int step_ = 0, first_ = 1, last_ = kTourSteps;
   int anim_ = 0;
   std::array<TourRecord, kTourSteps> records_{};

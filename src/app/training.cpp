@@ -4,6 +4,7 @@
 //   [SECTION] verbs
 //   [SECTION] the frame tick
 //   [SECTION] the weights the scene shows
+//   [SECTION] training elsewhere (the mirror)
 #include "app/training.h"
 
 #include <chrono>
@@ -39,6 +40,18 @@ Status Training::refuse(Status s) {
 
 Status Training::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
   const bool tied = tie.value_or(tie_);
+  if (remote_) {
+    if (Status s = check_train_settings(seed, r, lr); !s) return refuse(std::move(s));
+    tie_ = tied;
+    refusal_.clear();
+    mirror_.seed = seed;
+    mirror_.relations = r;
+    mirror_.lr = lr;
+    const bool first = !remote_started_;
+    ensure_remote_started();  // sends these settings the first time
+    if (!first) send_reset();
+    return Status::ok();
+  }
   if (Status s = t().reset(seed, r, lr, tied); !s) return refuse(std::move(s));
   tie_ = tied;
   refusal_.clear();
@@ -49,6 +62,13 @@ Status Training::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
 }
 
 Status Training::step(int n) {
+  if (remote_) {
+    if (Status s = check_train_steps(n); !s) return refuse(std::move(s));
+    refusal_.clear();
+    ensure_remote_started();
+    send({"step", static_cast<double>(n)});
+    return Status::ok();
+  }
   if (Status s = t().step(n); !s) return refuse(std::move(s));
   refusal_.clear();
   if (all_diverged()) running_ = false;
@@ -57,6 +77,14 @@ Status Training::step(int n) {
 }
 
 Status Training::set_lr(float lr) {
+  if (remote_) {
+    if (Status s = check_lr(lr); !s) return refuse(std::move(s));
+    refusal_.clear();
+    mirror_.lr = lr;
+    ensure_remote_started();
+    send({"lr", static_cast<double>(lr)});
+    return Status::ok();
+  }
   if (Status s = t().set_lr(lr); !s) return refuse(std::move(s));
   refusal_.clear();
   return Status::ok();
@@ -66,6 +94,11 @@ Status Training::play() {
   if (all_diverged())
     return refuse(Status::fail("every run has diverged: reset (a smaller learning rate helps) to train again"));
   refusal_.clear();
+  if (remote_) {
+    ensure_remote_started();
+    send({"play"});
+    return Status::ok();
+  }
   if (!running_) meter_.clear();
   running_ = true;
   last_tick_ms_ = -1;
@@ -74,6 +107,7 @@ Status Training::play() {
 
 void Training::pause() {
   refusal_.clear();
+  if (remote_ && remote_started_) send({"pause"});
   running_ = false;
   meter_.clear();
 }
@@ -96,6 +130,7 @@ Status Training::set_weights(std::string_view choice) {
 
 std::string Training::error() const {
   if (!refusal_.empty()) return refusal_;
+  if (remote_) return mirror_.error;
   std::string out;
   if (!started()) return out;
   for (const TrainRun& run : trainer_->runs())
@@ -107,7 +142,8 @@ std::string Training::error() const {
 }
 
 bool Training::all_diverged() const {
-  for (const TrainRun& run : trainer().runs())
+  if (!ready()) return false;
+  for (const TrainRun& run : runs())
     if (!run.diverged) return false;
   return true;
 }
@@ -116,11 +152,19 @@ bool Training::all_diverged() const {
 // [SECTION] the frame tick
 //-----------------------------------------------------------------------------
 void Training::publish() {
-  chart_step_ = started() ? trainer_->step_count() : 0;
+  chart_step_ = remote_ ? mirror_.step : started() ? trainer_->step_count() : 0;
   ++chart_updates_;
 }
 
 bool Training::tick(bool reduced_motion) {
+  reduced_motion_ = reduced_motion;
+  if (remote_) {  // the program trains; a frame only shows what it sent
+    if (!fresh_) return false;
+    if (!gate_.due(now_(), reduced_motion)) return true;  // under reduced motion: later
+    fresh_ = false;
+    publish();
+    return false;
+  }
   if (!running_) return false;
   const double t0 = now_();
   // A long gap means no frames were drawn (hidden, off-screen): the rate
@@ -156,20 +200,45 @@ bool Training::tick(bool reduced_motion) {
 //-----------------------------------------------------------------------------
 // [SECTION] the weights the scene shows
 //-----------------------------------------------------------------------------
+void Training::show_built(Scene& scene, std::string note) {
+  if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
+  shown_ = kWeightChoices[0];
+  note_ = std::move(note);
+  synced_update_ = -1;
+}
+
+void Training::show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied) {
+  if (scene.weights_overridden() && synced_update_ == serial && synced_heads_ == heads && synced_tied_ == tied)
+    return;
+  if (Status s = scene.set_weights_override(&w); !s)
+    return show_built(scene, "the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
+  shown_ = kWeightChoices[1];
+  note_.clear();
+  synced_update_ = serial;
+  synced_heads_ = heads;
+  synced_tied_ = tied;
+}
+
 void Training::sync_scene(Scene& scene) {
   const int heads = scene.heads();
-  auto show_built = [&](std::string note) {
-    if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
-    shown_ = kWeightChoices[0];
-    note_ = std::move(note);
-    synced_update_ = -1;
-  };
-  if (choice_ == kWeightChoices[0]) return show_built("");
+  auto show_built = [&](std::string note) { this->show_built(scene, std::move(note)); };
+  if (choice_ == kWeightChoices[0]) {
+    if (remote_ && wanted_heads_ != 0) {  // no weights wanted any more
+      wanted_heads_ = 0;
+      send({"weights", 0, 0});
+    }
+    return show_built("");
+  }
   const bool tied = scene.tie_qk();
-  if (tied && !trainer().tie_qk())
+  if (remote_ && !ready()) {
+    ensure_remote_started();
+    return show_built("the training program is starting: the views show the built weights until it answers");
+  }
+  if (tied && !runs_tie_qk())
     return show_built("the training runs have no tied query and key: reset training with the tie on to train "
                       "tied runs; the views show the built weights, tied");
-  const AttentionWeights* w = trainer().weights(heads, tied);
+  if (remote_ && run(heads, tied) != nullptr) return sync_remote_scene(scene, tied, heads);
+  const AttentionWeights* w = remote_ ? nullptr : trainer().weights(heads, tied);
   if (w == nullptr) {
     std::vector<std::string> counts;
     for (int h : kTrainHeads) counts.push_back(std::to_string(h));
@@ -178,16 +247,140 @@ void Training::sync_scene(Scene& scene) {
                       " (the runs have " + runs + "): the views show the built weights");
   }
   // The scene follows the chart: new weights only when the chart took them.
-  if (scene.weights_overridden() && synced_update_ == chart_updates_ && synced_heads_ == heads &&
-      synced_tied_ == tied)
-    return;
-  if (Status s = scene.set_weights_override(w); !s)
-    return show_built("the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
-  shown_ = kWeightChoices[1];
-  note_.clear();
-  synced_update_ = chart_updates_;
-  synced_heads_ = heads;
-  synced_tied_ = tied;
+  show_trained(scene, *w, chart_updates_, heads, tied);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] training elsewhere (the mirror)
+//-----------------------------------------------------------------------------
+bool Training::use_remote(Sender send) {
+  if (trainer_ != nullptr || !send) return false;
+  remote_ = true;
+  send_ = std::move(send);
+  mirror_.seed = kDefaultSeed;
+  mirror_.relations = kDefaultRelations;
+  mirror_.lr = kDefaultLr;
+  where_ = "worker";
+  return true;
+}
+
+void Training::send_reset() const {
+  send({"reset", static_cast<double>(mirror_.seed), static_cast<double>(mirror_.relations),
+        static_cast<double>(mirror_.lr), tie_ ? 1.0 : 0.0});
+}
+
+void Training::ensure_remote_started() const {
+  if (!remote_ || remote_started_) return;
+  remote_started_ = true;
+  send({"start"});
+  send_reset();
+  if (held_) send({"hold", 1.0});
+}
+
+const std::vector<TrainRun>& Training::runs() const {
+  if (!remote_) return trainer().runs();
+  ensure_remote_started();
+  return mirror_.runs;
+}
+
+const TrainRun* Training::run(int heads, bool tied) const {
+  if (!remote_) return trainer().run(heads, tied);
+  for (const TrainRun& r : runs())
+    if (r.heads == heads && r.tie_qk == tied) return &r;
+  return nullptr;
+}
+
+int64_t Training::step_count() const {
+  if (!remote_) return trainer().step_count();
+  ensure_remote_started();
+  return mirror_.step;
+}
+
+bool Training::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : trainer().tie_qk(); }
+
+Status Training::take_wire(const uint8_t* data, size_t n) {
+  if (!remote_) return Status::fail("training runs here: no program sends to it");
+  WireKind kind{};
+  if (Status s = decode_kind(data, n, kind); !s) return s;
+  if (kind == WireKind::kWeights) {
+    TrainedWeights w;
+    if (Status s = decode_weights(data, n, w); !s) return s;
+    weights_ = std::move(w);
+    ++weights_serial_;
+    return Status::ok();
+  }
+  TrainMirror m;
+  if (Status s = decode_state(data, n, m); !s) return s;
+  mirror_ = std::move(m);
+  has_mirror_ = true;
+  fresh_ = true;
+  if (gate_.due(now_(), reduced_motion_)) {
+    fresh_ = false;
+    publish();
+  }
+  return Status::ok();
+}
+
+void Training::hold(bool held) {
+  held_ = held;
+  if (remote_ && remote_started_) send({"hold", held ? 1.0 : 0.0});
+}
+
+void Training::restarted(std::string notice) {
+  if (!remote_) return;
+  const bool was_running = mirror_.running;
+  notice_ = std::move(notice);
+  has_mirror_ = false;
+  fresh_ = false;
+  mirror_.runs.clear();
+  mirror_.running = false;
+  mirror_.steps_per_second = 0;
+  mirror_.step = 0;
+  mirror_.error.clear();
+  weights_ = TrainedWeights{};
+  wanted_heads_ = 0;  // sync_scene asks the new program for them
+  publish();
+  remote_started_ = true;
+  send_reset();
+  if (held_) send({"hold", 1.0});
+  if (was_running) send({"play"});
+}
+
+void Training::fall_back(std::string why) {
+  if (!remote_) return;
+  const TrainMirror settings = mirror_;
+  remote_ = false;
+  send_ = nullptr;
+  has_mirror_ = fresh_ = false;
+  mirror_ = TrainMirror{};
+  weights_ = TrainedWeights{};
+  wanted_heads_ = 0;
+  where_ = "main thread: " + why;
+  trainer_ = std::make_unique<Trainer>();
+  (void)trainer_->reset(settings.seed, settings.relations, settings.lr, tie_);  // checked when they were set
+  running_ = false;
+  meter_.clear();
+  gate_.clear();
+  synced_update_ = -1;
+  publish();
+}
+
+bool Training::ask_download(int heads) {
+  if (!remote_ || run(heads) == nullptr) return false;
+  send({"download", static_cast<double>(heads)});
+  return true;
+}
+
+void Training::sync_remote_scene(Scene& scene, bool tied, int heads) {
+  if (wanted_heads_ != heads || wanted_tied_ != tied) {
+    wanted_heads_ = heads;
+    wanted_tied_ = tied;
+    send({"weights", static_cast<double>(heads), tied ? 1.0 : 0.0});
+  }
+  if (weights_.heads != heads || weights_.tie_qk != tied)
+    return show_built(scene, "the trained weights are on their way from the training program: the views show the "
+                             "built weights until they come");
+  show_trained(scene, weights_.w, weights_serial_, heads, tied);  // as they come (at most 4 a second while playing)
 }
 
 }  // namespace headroom::app

@@ -33,6 +33,20 @@
 // sync_scene() with "trained" chosen. Until then seed(), relations() and
 // lr() give the defaults and the views that never ask cost nothing. The
 // built Trainer is the same as an eagerly built one (tests compare the JSON).
+// Where it trains (issue 18): here (the default: the Trainer above, paced
+// by tick()), or in another program (the page's training Worker) once the
+// platform calls use_remote(send). Then nothing trains here: each verb still
+// validates here with the Trainer's own checks and messages, and, accepted,
+// is handed to `send` as a TrainCommand; the program's state and weights
+// come back through take_wire() (train_wire.h) into a mirror, and every read
+// below (runs(), step_count(), running(), state_json(), sync_scene()) reads
+// that mirror, so the views do not know where the runs train. The first use
+// (as "Lazy" below) sends "start" and a reset with the current settings;
+// until the program's first state arrives ready() is false and runs() is
+// empty. hold(true) (page hidden or out of view) asks the program to train
+// nothing; restarted(notice) empties the mirror and resets the runs afresh
+// (a dead Worker's runs are gone), playing again if they were; fall_back(why)
+// trains here again from the current settings (where() = "main thread: why").
 // Does not: train itself (engine/train/trainer.h does), read a clock of its own
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
@@ -62,12 +76,21 @@
 #include <string_view>
 
 #include "app/train_pace.h"
+#include "app/train_wire.h"
 #include "app/url_state.h"  // kWeightChoices
 #include "engine/lesson/scene.h"
 #include "engine/core/status.h"
 #include "engine/train/trainer.h"
 
 namespace headroom::app {
+
+// A verb handed to the program that trains elsewhere: "start", "reset"
+// (seed, r, lr, tie 0/1), "step" (n), "lr" (rate), "play", "pause", "hold"
+// (1/0), "weights" (heads, tied; heads 0: none wanted), "download" (heads).
+struct TrainCommand {
+  const char* verb = "";
+  double a = 0, b = 0, c = 0, d = 0;
+};
 
 class Training {
  public:
@@ -100,19 +123,44 @@ class Training {
   // changed. Call after any verb here, after Scene::set_heads, and after tick.
   void sync_scene(Scene& scene);
 
+  // [where] (see "Where it trains" above)
+  using Sender = std::function<void(const TrainCommand&)>;
+  // Refused (false) once the Trainer here has been built.
+  bool use_remote(Sender send);
+  bool remote() const { return remote_; }
+  // A state or weights message from the program; a refused one changes nothing.
+  Status take_wire(const uint8_t* data, size_t n);
+  void hold(bool held);
+  void restarted(std::string notice);
+  void fall_back(std::string why);
+  void set_where(std::string where) { where_ = std::move(where); }
+  const std::string& where() const { return where_; }
+  // What happened to the training program that a reader should know ("" if nothing).
+  const std::string& notice() const { return notice_; }
+  // Runs to show: always here; remote, once the program's first state came.
+  bool ready() const { return !remote_ || has_mirror_; }
+  // Here: saves the snapshot as today (the platform); remote: asks the program.
+  bool ask_download(int heads);
+
+  // [reads] of the runs, wherever they train (the views read these).
+  const std::vector<TrainRun>& runs() const;
+  const TrainRun* run(int heads, bool tied = false) const;
+  int64_t step_count() const;
+  bool runs_tie_qk() const;  // what the runs were reset with
+
   // [reads]
   // The Trainer, built on first use (see "Lazy" above): its held-out set and
   // step-0 evaluation cost tens of ms that a reader who never opens training
   // should not pay at start-up.
   const Trainer& trainer() const;
-  bool started() const { return trainer_ != nullptr; }
+  bool started() const { return remote_ ? remote_started_ : trainer_ != nullptr; }
   // The runs' settings, without building the Trainer (the defaults until then).
-  int64_t seed() const { return started() ? trainer_->seed() : kDefaultSeed; }
-  int relations() const { return started() ? trainer_->relations() : kDefaultRelations; }
-  float lr() const { return started() ? trainer_->lr() : kDefaultLr; }
+  int64_t seed() const { return remote_ ? mirror_.seed : started() ? trainer_->seed() : kDefaultSeed; }
+  int relations() const { return remote_ ? mirror_.relations : started() ? trainer_->relations() : kDefaultRelations; }
+  float lr() const { return remote_ ? mirror_.lr : started() ? trainer_->lr() : kDefaultLr; }
   bool tie_qk() const { return tie_; }  // the recorded tie (the runs': trainer().tie_qk())
-  bool running() const { return running_; }
-  double steps_per_second() const { return meter_.per_second(); }
+  bool running() const { return remote_ ? mirror_.running : running_; }
+  double steps_per_second() const { return remote_ ? mirror_.steps_per_second : meter_.per_second(); }
   int steps_last_frame() const { return pacer_.last_steps(); }  // whole steps completed
   int units_last_frame() const { return pacer_.last_units(); }
   const FramePacer& pacer() const { return pacer_; }
@@ -129,6 +177,9 @@ class Training {
   // every step, or under reduced motion the steps published at most 4 times
   // a second. chart_updates() counts publications (tests).
   int64_t chart_step() const { return chart_step_; }
+  // The step of the trained weights the Scene shows: the chart's here; the
+  // step of the weights that came, when the runs train elsewhere.
+  int64_t weights_step() const { return remote_ ? weights_.step : chart_step_; }
   long long chart_updates() const { return chart_updates_; }
 
   // [JSON] (training_json.cpp)
@@ -143,6 +194,14 @@ class Training {
   Trainer& t() { return const_cast<Trainer&>(trainer()); }  // builds on first use
   void publish();
   bool all_diverged() const;
+  void send(const TrainCommand& c) const { if (send_) send_(c); }
+  void ensure_remote_started() const;  // sends "start" and the settings once
+  void send_reset() const;
+  void sync_remote_scene(Scene& scene, bool tied, int heads);
+  void show_built(Scene& scene, std::string note);
+  // The trained weights `w` to the Scene, unless it has them from the same
+  // publication (or arrival) `serial`.
+  void show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied);
 
   Clock now_;
   mutable std::unique_ptr<Trainer> trainer_;  // null until first used
@@ -162,6 +221,19 @@ class Training {
   int synced_heads_ = 0;
   bool synced_tied_ = false;
   bool tie_ = false;  // the recorded tie (set_tie_qk)
+  bool reduced_motion_ = false;  // as the last tick was told
+  bool held_ = false;            // hold(): the page cannot be seen
+  // Remote (see "Where it trains").
+  bool remote_ = false;
+  Sender send_;
+  mutable bool remote_started_ = false;
+  bool has_mirror_ = false, fresh_ = false;
+  TrainMirror mirror_;
+  TrainedWeights weights_;       // the last weights that came (heads 0: none)
+  long long weights_serial_ = 0;
+  int wanted_heads_ = 0;         // the weights asked for (0: none)
+  bool wanted_tied_ = false;
+  std::string where_ = "main thread: no Worker was asked for", notice_;
 };
 
 }  // namespace headroom::app

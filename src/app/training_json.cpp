@@ -31,22 +31,23 @@ void append_mat(std::string& out, std::initializer_list<long long> shape, const 
 }  // namespace
 
 std::string Training::state_json() const {
-  const Trainer& t = trainer();
-  const int R = t.relations();
+  const int R = relations();
   std::string out;
   out.reserve(8192);
   {  // o closes the object when it goes out of scope, before the return
     JsonObject o(out);
-    o.field("seed", t.seed()).field("r", R).field("lr", t.lr()).field("tieQK", t.tie_qk());
-    o.field("step", t.step_count());
+    const std::vector<TrainRun>& all = runs();
+    o.field("seed", seed()).field("r", R).field("lr", lr()).field("tieQK", runs_tie_qk());
+    o.field("step", step_count());
     o.field("stepsPerSecond", steps_per_second()).field("stepsPerFrame", running_ ? steps_last_frame() : 0);
-    o.field("maxStepsPerFrame", max_steps_per_frame_).field("running", running_);
+    o.field("maxStepsPerFrame", max_steps_per_frame_).field("running", running());
+    o.field("where", where_).field("ready", ready()).string_or_null("notice", notice_);
     o.string_or_null("error", error());
     {
       JsonObject weights(o.key("weights"));
       weights.field("choice", choice_).field("shown", shown_).string_or_null("note", note_);
     }
-    append_array(o.key("runs"), t.runs(), [&](const TrainRun& run) {
+    append_array(o.key("runs"), all, [&](const TrainRun& run) {
       JsonObject r(out);
       r.field("heads", run.heads).field("tieQK", run.tie_qk).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
       r.field("diverged", run.diverged).string_or_null("message", run.message);
@@ -69,6 +70,7 @@ std::string Training::state_json() const {
 }
 
 Status Training::snapshot_json(int heads, bool tied, std::string& out) const {
+  if (remote_) return Status::fail("the runs train in the training program: train.snapshot asks it");
   TrainSnapshot s;
   if (Status st = trainer().snapshot(heads, tied, s); !st) return st;
   const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;

@@ -245,6 +245,7 @@ EMSCRIPTEN_KEEPALIVE void headroom_canvas_focus(int focused) {
 EMSCRIPTEN_KEEPALIVE void headroom_set_paused(int paused) {
   if (paused == (guest().paused ? 1 : 0)) return;
   guest().paused = paused != 0;
+  headroom::platform::demo().training.hold(paused != 0);  // a training Worker trains nothing while the page cannot be seen
   if (paused) {
     emscripten_pause_main_loop();
   } else {

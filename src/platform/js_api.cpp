@@ -18,6 +18,7 @@
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
 
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
@@ -39,12 +40,13 @@ void save_requested_download(app::Demo& d) {
   const int heads = d.download_request;
   d.download_request = 0;
   if (heads == 0) return;
+  if (d.training.ask_download(heads)) return;  // the training program has the runs: it saves the file
   std::string json;
   if (const Status s = d.training.snapshot_json(heads, json); !s) {
     d.train_reject(s.error);
     return;
   }
-  const Trainer& t = d.training.trainer();
+  const app::Training& t = d.training;
   const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
                            "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
   offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
@@ -188,6 +190,13 @@ EMSCRIPTEN_KEEPALIVE void headroom_train_pause() {
   demo().train_pause();
 }
 
+// The learning rate from the next step (the train view's slider; the
+// Worker link replays it when the page falls back to training itself).
+EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) {
+  wake();
+  return demo().train_set_lr(to_float(lr)) ? 1 : 0;
+}
+
 // Records a refusal JS made itself for a train verb (wrong type).
 EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) {
   wake();
@@ -223,6 +232,55 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
   if (!demo().request_download(heads)) return 0;
   headroom::platform::save_requested_download(demo());
   return 1;
+}
+
+// --- the training program (web/headroom.mjs trainLink) -----------------------
+// The page's runs train in a Worker (app/training.h "Where it trains"): the
+// app's verbs come out through Module.headroomTrainSend(verb, a, b, c, d),
+// and the program's messages (app/train_wire.h) go in here.
+EMSCRIPTEN_KEEPALIVE int headroom_train_use_worker() {
+  return demo().training.use_remote([](const headroom::app::TrainCommand& c) {
+    EM_ASM({ if (Module["headroomTrainSend"]) Module["headroomTrainSend"](UTF8ToString($0), $1, $2, $3, $4); },
+           c.verb, c.a, c.b, c.c, c.d);
+  }) ? 1 : 0;
+}
+
+// A message of the program (bytes at p, n of them): 1 taken, 0 refused (the
+// reason goes to the console; nothing changes). While the runs play, the
+// page draws what came at most every kTrainFrameMs: the program posts about
+// 30 times a second, and each drawn frame is CPU the Worker could train with
+// (a software-rendered page on two cores); the last state is always drawn.
+namespace {
+constexpr double kTrainFrameMs = 100.0;
+double g_train_drawn_ms = -1e9;
+}  // namespace
+
+EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
+  const headroom::Status s = demo().training.take_wire(p, n < 0 ? 0 : static_cast<size_t>(n));
+  if (!s) {
+    EM_ASM({ console.error("headroom: " + UTF8ToString($0)); }, s.error.c_str());
+    return 0;
+  }
+  demo().training.sync_scene(demo().scene);
+  const double now = emscripten_get_now();
+  if (!demo().training.running() || now - g_train_drawn_ms >= kTrainFrameMs) {
+    g_train_drawn_ms = now;
+    wake();
+  }
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE void headroom_train_where(const char* where) { demo().training.set_where(where ? where : ""); }
+
+EMSCRIPTEN_KEEPALIVE void headroom_train_restarted(const char* notice) {
+  demo().training.restarted(notice ? notice : "");
+  wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void headroom_train_fall_back(const char* why) {
+  demo().training.fall_back(why ? why : "");
+  demo().training.sync_scene(demo().scene);
+  wake();
 }
 
 // --- window.headroom.exportView ----------------------------------------------

@@ -118,7 +118,7 @@ void view_specialisation(Demo& demo) {
                 "yet. Rows marked tied: query and key share one matrix. In symbols: weightOn[h][r] = mean of "
                 "a_{q, target_r}, a = softmax(q k^T / sqrt(d_head)); x = log10(1 + step).");
   const app::Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const app::Training& t = tr;
   const int R = t.relations();
   const int64_t shown_step = tr.chart_step();
 

@@ -78,7 +78,7 @@ int64_t next_seed(int64_t seed) {
 // Play / pause, Step, New seed.
 void run_buttons(Demo& demo) {
   Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const Training& t = tr;
   std::vector<ImVec4>& buttons = layout().train_buttons;
 
   // Play / pause, step (held down: repeats), new seed, the seed itself.
@@ -114,7 +114,7 @@ void run_buttons(Demo& demo) {
 // Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
 void settings(Demo& demo) {
   Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const Training& t = tr;
   std::vector<ImVec4>& buttons = layout().train_buttons;
   same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
   ImGui::AlignTextToFramePadding();
@@ -158,7 +158,7 @@ void settings(Demo& demo) {
 
   // The query/key tie: tied runs beside the untied ones (a reset).
   same_line_if_fits(ImGui::CalcTextSize("tie query = key").x + 60.f, 18.f);
-  bool tie = t.tie_qk();
+  bool tie = t.runs_tie_qk();
   push_control_frames();
   if (ImGui::Checkbox("tie query = key##train", &tie)) {
     demo.train_reset(t.seed(), t.relations(), t.lr(), tie);
@@ -202,16 +202,22 @@ void settings(Demo& demo) {
 // Where training is: step, steps/s or paused.
 void progress(Demo& demo) {
   Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const Training& t = tr;
   const bool running = tr.running();
   ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
   ImGui::SameLine(0, 16);
-  if (running) {
+  if (!tr.ready()) {
+    ImGui::TextDisabled("starting...");
+    ImGui::SetItemTooltip("the training program is loading; the runs appear when it answers");
+  } else if (running) {
     // A frame may end inside a step (each run's step and each evaluation chunk
     // is its own unit of work), so the rate is the figure that means something.
     ImGui::Text("%.0f steps/s", tr.steps_per_second());
-    ImGui::SetItemTooltip("last frame: %d units of work (a run's step or an evaluation chunk) in the 12 ms budget",
-                          tr.units_last_frame());
+    if (tr.remote())
+      ImGui::SetItemTooltip("trained in %s, away from the page's drawing", tr.where().c_str());
+    else
+      ImGui::SetItemTooltip("last frame: %d units of work (a run's step or an evaluation chunk) in the 12 ms budget",
+                            tr.units_last_frame());
   } else {
     ImGui::TextDisabled("paused");
   }
@@ -219,7 +225,7 @@ void progress(Demo& demo) {
 
 // Snapshots of the runs' weights, batch, loss and gradients.
 void downloads(Demo& demo) {
-  const Trainer& t = demo.training.trainer();
+  const Training& t = demo.training;
   same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("download snapshot:");
@@ -252,7 +258,7 @@ void downloads(Demo& demo) {
 // Divergence, one line per message with the runs it stopped, then any refusal.
 void problems(Demo& demo) {
   const Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const Training& t = tr;
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
@@ -265,6 +271,7 @@ void problems(Demo& demo) {
     if (it == stopped.end()) stopped.emplace_back(run.message, std::to_string(run.heads));
     else it->second += ", " + std::to_string(run.heads);
   }
+  if (!tr.notice().empty()) text_disabled_wrapped("%s", tr.notice().c_str());
   const std::string error = tr.error();
   if (!stopped.empty() || !error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
@@ -322,7 +329,7 @@ void controls(Demo& demo) {
 // dashed, its label at the curve's end; a legend keys colours to head counts.
 void loss_chart(Demo& demo, float width, float height) {
   const Training& tr = demo.training;
-  const Trainer& t = tr.trainer();
+  const Training& t = tr;
   const int64_t shown_step = tr.chart_step();
   const Palette& pal = palette();
   const ImU32 faint = pal.text_faint;
@@ -359,7 +366,7 @@ void loss_chart(Demo& demo, float width, float height) {
   // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
   constexpr float kMinChart = 120.f;
   if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
-  const float label_w = std::max(100.f, ImGui::CalcTextSize(t.tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
+  const float label_w = std::max(100.f, ImGui::CalcTextSize(t.runs_tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
   // Room left for the loss numbers and the axis title turned upward, below
   // for the step numbers and the axis title.
   const float lh = ImGui::GetTextLineHeight();
@@ -530,7 +537,7 @@ void view_train(Demo& demo) {
   const bool compact = compact_layout();
   loss_chart(demo, width, compact ? -ImGui::GetTextLineHeightWithSpacing() : phone ? 220.f : 280.f);
 
-  const int R = demo.training.trainer().relations();
+  const int R = demo.training.relations();
   help_marker(
       "Why one head has a floor. A head's output is one weighted average of the tokens' values, so "
       "whatever it does with its weight it hands on ONE blend of the targets' contents. The last matrix "
@@ -556,7 +563,7 @@ void view_train(Demo& demo) {
       "weight onto the targets; more heads must also share the targets out, which takes longer.",
       1.f - 1.f / static_cast<float>(R), R);
   ImGui::PopTextWrapPos();
-  if (demo.training.trainer().tie_qk()) {
+  if (demo.training.runs_tie_qk()) {
     help_marker(kTieHelp);
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.f);

@@ -27,17 +27,17 @@ std::string weights_statement(const Demo& demo) {
   const app::Training& tr = demo.training;
   if (tr.weights_shown() == "trained") {
     const int H = demo.scene.heads();
-    const TrainRun* run = tr.trainer().run(H);
+    const TrainRun* run = tr.run(H);
     if (run != nullptr) {
       // The scene took the weights the chart last showed (or the run's last
       // good step, if it diverged before that).
-      const int64_t step = std::min<int64_t>(tr.chart_step(), run->steps);
+      const int64_t step = std::min<int64_t>(tr.weights_step(), run->steps);
       float loss = run->history.front().loss;
       for (const EvalPoint& e : run->history)
         if (e.step <= step) loss = e.loss;
       char buf[160];
       std::snprintf(buf, sizeof buf, "trained weights: the %d-head run, seed %lld, step %lld (held-out loss %.3f)", H,
-                    static_cast<long long>(tr.trainer().seed()), static_cast<long long>(step), loss);
+                    static_cast<long long>(tr.seed()), static_cast<long long>(step), loss);
       return buf;
     }
   }
@@ -74,7 +74,7 @@ void view_weights_switch(Demo& demo) {
   // "trained" before any training: the runs' random starting weights. Say so
   // and offer Play right here.
   if (tr.weights_choice() == "trained" && tr.weights_shown() == "trained" && !tr.running() &&
-      tr.trainer().step_count() == 0) {
+      tr.step_count() == 0) {
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
     ImGui::TextUnformatted("Not trained yet: these are the random weights training starts from.");

@@ -480,7 +480,7 @@ async function main() {
       const img = decodePng(Buffer.from(pngMsg.bytes));
       assert(pngMsg.isBlob && pngMsg.view === 'values' && img.width > 100 && img.height > 100, `png message ${JSON.stringify([pngMsg.isBlob, pngMsg.view, img.width, img.height])}`);
       // The snapshot download goes the same way (it would be dropped silently otherwise).
-      await frame.evaluate(() => { window.headroom.train.step(2); window.headroom.train.download(2); });
+      await frame.evaluate(async () => { await window.headroom.train.step(2); window.headroom.train.download(2); });
       await p.waitForFunction(() => window.replies.some((r) => r.data && r.data.type === 'headroom:export' && r.data.format === 'snapshot'), null, { timeout: 20_000 });
       const snap = await p.evaluate(() => window.replies.find((r) => r.data && r.data.format === 'snapshot').data);
       assert(/^headroom-snapshot-h2-seed\d+-r2-step2\.json$/.test(snap.name) && JSON.parse(snap.data).heads === 2, snap.name);

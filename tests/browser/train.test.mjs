@@ -168,7 +168,7 @@ async function trainTests({ browser, url, watch, artifacts }) {
       assert(g.error, 'getState().error is not set after a refused train verb');
       const w = await page.evaluate(() => window.headroom.setWeights('learned'));
       assert(w.error && w.modelWeights.choice === 'built', `setWeights('learned'): ${w.error}`);
-      const thrown = await page.evaluate(() => { try { window.headroom.train.snapshot(8); return null; } catch (e) { return e.message; } });
+      const thrown = await page.evaluate(async () => { try { await window.headroom.train.snapshot(8); return null; } catch (e) { return e.message; } });
       assert(thrown && thrown.includes('8'), `snapshot(8): ${thrown}`);
       const ok = await train('step', 1);
       assert(ok.error === null && ok.step === before.step + 1, `after refusals: ${ok.error}`);
@@ -197,13 +197,18 @@ async function trainTests({ browser, url, watch, artifacts }) {
       await train('reset', { seed: 3, r: 2, lr: 0.01 });
       await train('step', 3);
       const built = await page.evaluate(() => window.headroom.applyHash('weights=built'));
-      const trained = await page.evaluate(() => window.headroom.applyHash('weights=trained'));
+      await page.evaluate(() => window.headroom.applyHash('weights=trained'));
+      // The runs train in a Worker: its weights come over in a message.
+      const shownAt = (step) => page.waitForFunction((s) => window.headroom.getState().modelWeights.step === s, step, { timeout: 10_000 });
+      await shownAt(3);
+      const trained = await state();
       assert(trained.error === null && trained.modelWeights.shown === 'trained' && trained.modelWeights.step === 3,
         JSON.stringify(trained.modelWeights));
       assert(JSON.stringify(trained.weights) !== JSON.stringify(built.weights), 'the attention weights did not change');
       assert((await page.evaluate(() => window.headroom.hash())).includes('weights=trained'), 'weights not in the hash');
       // Training on moves what the views show.
       await train('step', 2);
+      await shownAt(5);
       const later = await state();
       assert(later.modelWeights.step === 5 && JSON.stringify(later.weights) !== JSON.stringify(trained.weights),
         'the shown weights did not follow training');
@@ -251,7 +256,7 @@ async function trainTests({ browser, url, watch, artifacts }) {
       const before = await train('state');
       s = await train('reset', { tieQK: 'yes' });
       assert(s.error && /tieQK/.test(s.error) && names(s) === names(before) && s.step === before.step, `reset({tieQK: 'yes'}): ${s.error}`);
-      const thrown = await page.evaluate(() => { try { window.headroom.train.snapshot(2, { tieQK: 1 }); return null; } catch (e) { return e.message; } });
+      const thrown = await page.evaluate(async () => { try { await window.headroom.train.snapshot(2, { tieQK: 1 }); return null; } catch (e) { return e.message; } });
       assert(thrown && /tieQK/.test(thrown), `snapshot(2, {tieQK: 1}): ${thrown}`);
       // The lesson's toggle is the same tie: it does not throw the runs away, the next reset follows it.
       let g = await page.evaluate(() => window.headroom.setTieQK(false));
@@ -265,6 +270,8 @@ async function trainTests({ browser, url, watch, artifacts }) {
       assert(s.tieQK === true && names(s) === '1,2,4,1t,2t,4t', `reset after setTieQK(true): ${names(s)}`);
       // A link: tieqk=1 ties the lesson and trains tied runs from the start; tieqk=2 is refused.
       const linked = await open(browser, `${url}#seed=9&tieqk=1`, watch, 'tieqk=1');
+      // train.state() is the last state the Worker sent: the first comes once it has started.
+      await linked.page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 30_000 });
       const ls = await linked.page.evaluate(() => window.headroom.train.state());
       const lg = await linked.page.evaluate(() => window.headroom.getState());
       assert(ls.seed === 9 && ls.tieQK === true && names(ls) === '1,2,4,1t,2t,4t' && lg.tieQK === true, `tieqk=1: ${names(ls)}`);

@@ -37,10 +37,19 @@ const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
   step(k);
 }), n);
 
+// The runs train in a Worker (issue 18): a verb is done when the Worker has
+// answered it (and the weights it asked for came), then drawn.
+async function settled(page) {
+  await page.waitForFunction(() => window.headroom.debug.trainProgram().pending === 0 &&
+    window.headroom.train.state().ready, null, { timeout: 30_000 });
+  await frames(page, 2);
+}
+
 async function clickRect(page, rect) {
   const box = await page.locator('#canvas').boundingBox();
   await page.mouse.click(box.x + (rect[0] + rect[2]) / 2, box.y + (rect[1] + rect[3]) / 2);
   await frames(page, 3);
+  await settled(page);
 }
 
 const maxDiff = (a, b) => {
@@ -57,6 +66,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
   await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
   await page.evaluate(() => window.headroom.ready);
   await frames(page, 3);
+  await settled(page);
   const layout = () => page.evaluate(() => window.headroom.debug.layout());
   const state = () => page.evaluate(() => window.headroom.getState());
   const call = (verb, ...args) => page.evaluate(([v, a]) => window.headroom[v](...a), [verb, args]);
@@ -153,7 +163,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
     });
 
     await test('train view: a diverging learning rate marks every run, numbers stay finite, reset recovers', async () => {
-      await page.evaluate(() => { window.headroom.train.reset({ seed: 3, r: 2, lr: 0.3 }); window.headroom.train.step(3); });
+      await page.evaluate(async () => { await window.headroom.train.reset({ seed: 3, r: 2, lr: 0.3 }); await window.headroom.train.step(3); });
       await frames(page, 3);
       const runs = (await layout()).trainChart.runs;
       assert(runs.length === 3 && runs.every((r) => r.diverged && Number.isFinite(r.lastLoss)), JSON.stringify(runs));
@@ -169,6 +179,9 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       await clickRect(page, (await layout()).trainButtons[0]);  // Play
       await page.waitForFunction((n) => window.headroom.debug.layout().trainChart.runs[0].points >= n + 3, before, { timeout: 30_000 });
       await clickRect(page, (await layout()).trainButtons[0]);  // Pause
+      // The Worker's last posts may still arrive: paused is when the runs say so.
+      await page.waitForFunction(() => !window.headroom.train.state().running, null, { timeout: 10_000 });
+      await frames(page, 2);
       const paused = (await layout()).trainChart.runs[0].points;
       await page.waitForTimeout(600);
       await frames(page, 2);
@@ -179,7 +192,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
     await test('train view: after 250 steps (R = 2) one head rests on its 0.5 floor, two and four heads near 0', async () => {
       // A step budget, not a clock: the engine suite measured 0.514-0.519 /
       // < 0.001 / < 0.001 after 200 steps natively (seeds 1-5).
-      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01 }); window.headroom.train.step(250); });
+      await page.evaluate(async () => { await window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01 }); await window.headroom.train.step(250); });
       await frames(page, 3);
       const runs = (await layout()).trainChart.runs;
       const [one, two, four] = runs.map((r) => r.lastLoss);
@@ -189,9 +202,11 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
     });
 
     await test('train view: the tie checkbox adds tied runs; their curves are dotted, the untied ones solid', async () => {
-      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 4, lr: 0.01, tieQK: false }); });
+      await page.evaluate(() => window.headroom.train.reset({ seed: 1, r: 4, lr: 0.01, tieQK: false }));
       await frames(page, 3);
       await clickRect(page, (await layout()).trainButtons[3]);  // "tie query = key"
+      // The runs train in a Worker: the tied reset is answered in a message.
+      await page.waitForFunction(() => window.headroom.train.state().runs.length === 6, null, { timeout: 10_000 });
       let st = await page.evaluate(() => window.headroom.train.state());
       assert(st.tieQK === true && st.runs.map((r) => `${r.heads}${r.tieQK ? 't' : ''}`).join() === '1,2,4,1t,2t,4t',
         `after the click: ${JSON.stringify(st.runs.map((r) => [r.heads, r.tieQK]))}`);
@@ -264,7 +279,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       await page.mouse.wheel(0, 700);
       await frames(page, 4);
       await page.screenshot({ path: path.join(artifacts, 'train-specialisation-tied.png') });
-      await page.evaluate(() => { window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01, tieQK: false }); });
+      await page.evaluate(() => window.headroom.train.reset({ seed: 1, r: 2, lr: 0.01, tieQK: false }));
     });
   } finally {
     await context.close();
@@ -280,6 +295,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
     await p.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
     await p.evaluate(() => window.headroom.ready);
     await frames(p, 4);
+    await settled(p);
     let l = await p.evaluate(() => window.headroom.debug.layout());
     const shot = decodePng(await p.screenshot({ path: path.join(artifacts, 'train-untrained.png') }));
     const box = await p.locator('#canvas').boundingBox();

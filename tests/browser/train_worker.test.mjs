@@ -18,8 +18,10 @@
 // steps, and the page's main thread sees no long task over 50 ms; paused,
 // the step counter does not move. Prints steps/s, the split's time and step,
 // and the longest main-thread task.
-// Does not: wire the Worker into the page's views (not done yet: see
-// notes/issue-18.md) or test the page's own training (train.test.mjs does).
+// Does not: test the pages' use of it (train_page_worker.test.mjs) or the
+// page's training API in detail (train.test.mjs does). The page's own
+// train.* calls here train in the page's own Worker (or, under the CSP, in
+// the page's wasm on the main thread).
 //
 // Run: node tests/browser/train_worker.test.mjs    (after ./build.sh build)
 import { assert, test } from './harness.mjs';
@@ -83,7 +85,7 @@ async function placesTests({ browser, url, watch }) {
       assert(/^main thread: .*worker-src blob:/.test(t.where), `where: ${t.where}`);
       const fallback = await page.evaluate(async () => { await window.__trainWorker.call('reset', 4242, 2, 0.01);
         return (await window.__trainWorker.call('step', 25)).state; });
-      const main = await page.evaluate(() => { window.headroom.train.reset({ seed: 4242, r: 2, lr: 0.01 });
+      const main = await page.evaluate(async () => { await window.headroom.train.reset({ seed: 4242, r: 2, lr: 0.01 });
         return window.headroom.train.step(25); });
       assert(JSON.stringify(strip(fallback)) === JSON.stringify(strip(main)), 'main-thread program and page differ');
       const others = cspErrors.filter((m) => !/violates the following Content Security Policy directive: "worker-src 'none'"/.test(m));
@@ -148,7 +150,7 @@ async function workerTests({ browser, url, watch }) {
       const w = await call('reset', 4242, 2, 0.01);
       assert(w.ok, 'reset refused');
       const stepped = await call('step', 25);
-      const main = await page.evaluate(() => { window.headroom.train.reset({ seed: 4242, r: 2, lr: 0.01 });
+      const main = await page.evaluate(async () => { await window.headroom.train.reset({ seed: 4242, r: 2, lr: 0.01 });
         return window.headroom.train.step(25); });
       const a = JSON.stringify(strip(stepped.state)), b = JSON.stringify(strip(main));
       assert(stepped.state.step === 25 && main.step === 25, `steps ${stepped.state.step} / ${main.step}`);
@@ -163,7 +165,7 @@ async function workerTests({ browser, url, watch }) {
       const w = await call('reset', 4242, 4, 0.01, true);
       assert(w.ok && w.state.tieQK === true, `reset(..., true): ${w.state.error}`);
       const stepped = await call('step', 10);
-      const main = await page.evaluate(() => { window.headroom.train.reset({ seed: 4242, r: 4, lr: 0.01, tieQK: true });
+      const main = await page.evaluate(async () => { await window.headroom.train.reset({ seed: 4242, r: 4, lr: 0.01, tieQK: true });
         return window.headroom.train.step(10); });
       const names = (st) => st.runs.map((r) => `${r.heads}${r.tieQK ? 't' : ''}`).join();
       assert(names(stepped.state) === '1,2,4,1t,2t,4t', `worker runs ${names(stepped.state)}`);

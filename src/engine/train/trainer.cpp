@@ -44,14 +44,14 @@ std::string number(double v) {
   return buf;
 }
 
+}  // namespace
+
 // The learning-rate range (kMinLr .. kMaxLr), one message for reset and set_lr.
 Status check_lr(float lr) {
   if (std::isfinite(lr) && lr >= kMinLr && lr <= kMaxLr) return Status::ok();
   return Status::fail(std::string("the learning rate must be from ") + kLrRangeText + ", got " + number(lr));
 }
 
-
-}  // namespace
 
 //-----------------------------------------------------------------------------
 // [SECTION] state
@@ -256,7 +256,7 @@ bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) 
 //-----------------------------------------------------------------------------
 // [SECTION] public verbs
 //-----------------------------------------------------------------------------
-Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
+Status check_train_settings(int64_t seed, int r, float lr) {
   if (seed < 0 || seed > kMaxSeed)
     return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed) + ", got " +
                         std::to_string(seed));
@@ -265,7 +265,18 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
     for (int c : kTrainRelations) choices.push_back(std::to_string(c));
     return Status::fail("r must be " + join_words(choices, " or ") + " related tokens, got " + std::to_string(r));
   }
-  if (Status ok = check_lr(lr); !ok) return ok;
+  return check_lr(lr);
+}
+
+Status check_train_steps(int n) {
+  if (n < 1 || n > kMaxStepsPerCall)
+    return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
+                        std::to_string(n));
+  return Status::ok();
+}
+
+Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
+  if (Status ok = check_train_settings(seed, r, lr); !ok) return ok;
 
   TaskConfig cfg;
   cfg.relations = r;
@@ -320,9 +331,7 @@ void thin_history(std::vector<EvalPoint>& history) {
 }
 
 Status Trainer::step(int n) {
-  if (n < 1 || n > kMaxStepsPerCall)
-    return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
-                        std::to_string(n));
+  if (Status ok = check_train_steps(n); !ok) return ok;
   for (int i = 0; i < n; ++i)
     while (!run_unit()) {
     }

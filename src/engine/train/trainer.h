@@ -104,6 +104,13 @@ constexpr float kDefaultLr = 1e-2f;
 constexpr int64_t kDefaultSeed = 1;
 constexpr int kDefaultRelations = 2;
 
+// The checks reset, set_lr and step(n) make, with their messages, for a
+// caller that validates before it hands the call on (the app, when the runs
+// train in another program).
+Status check_train_settings(int64_t seed, int r, float lr);
+Status check_lr(float lr);
+Status check_train_steps(int n);
+
 // One held-out evaluation.
 struct EvalPoint {
   int64_t step = 0;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "app/train_wire.h"
 #include "app/training.h"
 
 namespace {
@@ -41,6 +42,11 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) { return training().step(n) ? 1 : 0; }
 
+// The step counter (the weights' driver posts them again when it moves).
+EMSCRIPTEN_KEEPALIVE double headroom_train_step_count() { return static_cast<double>(training().trainer().step_count()); }
+
+EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) { return training().set_lr(static_cast<float>(lr)) ? 1 : 0; }
+
 // Whole steps of every run until about `ms` milliseconds have passed (at
 // least one); returns the steps taken, 0 when every run has diverged (nothing
 // is left to train). Curves do not depend on how steps are grouped
@@ -63,6 +69,37 @@ EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) { training().re
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_json() {
   static std::string json;
   json = training().state_json();
+  return json.c_str();
+}
+
+namespace {
+std::string g_wire;  // the last message made, valid until the next
+}  // namespace
+
+// The state as bytes (train_wire.h) with the driver's rate and play flag;
+// its size is headroom_train_wire_size().
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_wire(double steps_per_second, int running) {
+  g_wire = headroom::app::encode_state(training().trainer(), steps_per_second, running != 0, training().error());
+  return g_wire.data();
+}
+
+// The weights of the run with `heads` heads (tied or not), or nullptr when there is none.
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_weights_wire(int heads, int tied) {
+  g_wire = headroom::app::encode_weights(training().trainer(), heads, tied != 0);
+  return g_wire.empty() ? nullptr : g_wire.data();
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_train_wire_size() { return static_cast<int>(g_wire.size()); }
+
+// train.snapshot(heads, {tieQK}) as JSON, or nullptr (the reason: the state's error).
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads, int tied) {
+  static std::string json;
+  const headroom::Status s = training().snapshot_json(heads, tied != 0, json);
+  if (!s) {
+    training().reject(s.error);
+    json.clear();
+    return nullptr;
+  }
   return json.c_str();
 }
 

@@ -1,0 +1,216 @@
+// train_wire_tests.cpp: the page's mirror of runs trained elsewhere
+// (app/train_wire.h, app/training.h "Where it trains"). A "page" Training in
+// remote mode is wired to a "program" Training (the Worker's, here in the
+// same process) by a fake link that runs each command on the program and
+// hands its bytes back, as headroom.mjs and headroom-train-worker.js do.
+// Checks: the page's runs equal the program's bit for bit and equal an
+// independent local Training driven by the same verbs; the page validates
+// with the trainer's messages and sends nothing when it refuses; a cut,
+// foreign or NaN-carrying message is refused and changes nothing; the
+// weights come over exactly and drive the Scene; restart empties the
+// mirror and resets the runs (playing again if they were); fall_back trains
+// here with the same settings.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/training.h"
+#include "app/train_wire.h"
+#include "json_read.h"
+
+using namespace headroom;
+using namespace headroom::app;
+
+namespace {
+
+const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// The program and the page, linked.
+struct Linked {
+  Training program;
+  Training page;
+  std::vector<std::string> sent;  // the verbs the page sent
+  bool connected = true;          // false: commands are only recorded (a program not started yet)
+  bool playing = false;
+
+  Linked() {
+    REQUIRE(page.use_remote([this](const TrainCommand& c) { on_command(c); }));
+  }
+  void post() {
+    const std::string wire = encode_state(program.trainer(), 0.0, playing, program.error());
+    REQUIRE(page.take_wire(bytes(wire), wire.size()));
+  }
+  void on_command(const TrainCommand& c) {
+    const std::string verb = c.verb;
+    sent.push_back(verb);
+    if (!connected || verb == "start") return;
+    if (verb == "reset") REQUIRE(program.reset(static_cast<int64_t>(c.a), static_cast<int>(c.b), static_cast<float>(c.c), c.d == 1));
+    if (verb == "step") REQUIRE(program.step(static_cast<int>(c.a)));
+    if (verb == "lr") REQUIRE(program.set_lr(static_cast<float>(c.a)));
+    if (verb == "play") playing = true;
+    if (verb == "pause") playing = false;
+    if (verb == "weights" && c.a > 0) {
+      const std::string w = encode_weights(program.trainer(), static_cast<int>(c.a), c.b == 1);
+      if (!w.empty()) REQUIRE(page.take_wire(bytes(w), w.size()));
+    }
+    post();
+  }
+};
+
+// The runs of a state() document, without the page's own fields.
+std::string runs_of(const std::string& state_json) {
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(state_json, v));
+  const jsonr::Value& runs = v["runs"];
+  std::string out;
+  for (const auto& r : runs.items) {
+    out += std::to_string(static_cast<int>(r["heads"].num)) + (r["tieQK"].b ? "t" : "") + ":";
+    for (const auto& p : r["history"].items) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g@%.0f,", p[1].num, p[0].num);
+      out += buf;
+    }
+    for (const auto& h : r["perHead"].items)
+      for (const auto& w : h["weightOn"].items) out += std::to_string(w.num) + ";";
+    out += "|";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("remote: the page's runs are the program's bit for bit, and an independent local run's") {
+  Linked l;
+  CHECK(l.page.where() == "worker");
+  CHECK_FALSE(l.page.started());
+  CHECK_FALSE(l.page.ready());
+  CHECK(l.sent.empty());
+  (void)l.page.runs();  // the first read starts the program (this link answers at once)
+  CHECK(l.sent == std::vector<std::string>{"start", "reset"});
+  CHECK(l.page.ready());  // the reset's answer came
+
+  Training local;
+  REQUIRE(l.page.reset(77, 4, 0.02f, true));
+  REQUIRE(local.reset(77, 4, 0.02f, true));
+  REQUIRE(l.page.step(12));
+  REQUIRE(local.step(12));
+  REQUIRE(l.page.set_lr(0.005f));
+  REQUIRE(local.set_lr(0.005f));
+  REQUIRE(l.page.step(5));
+  REQUIRE(local.step(5));
+  CHECK(l.page.step_count() == 17);
+  CHECK(l.page.runs().size() == 6);
+  CHECK(runs_of(l.page.state_json()) == runs_of(l.program.state_json()));
+  CHECK(runs_of(l.page.state_json()) == runs_of(local.state_json()));
+  CHECK(l.page.seed() == 77);
+  CHECK(l.page.relations() == 4);
+  CHECK(l.page.runs_tie_qk());
+
+  // Another seed moves the curves (the comparison above can fail).
+  Training other;
+  REQUIRE(other.reset(78, 4, 0.02f, true));
+  REQUIRE(other.step(17));
+  CHECK(runs_of(other.state_json()) != runs_of(l.page.state_json()));
+}
+
+TEST_CASE("remote: refusals use the trainer's messages and send nothing") {
+  Linked l;
+  (void)l.page.runs();
+  const size_t before = l.sent.size();
+  Training local;
+  CHECK_FALSE(l.page.reset(1, 3, 0.01f));
+  CHECK_FALSE(local.reset(1, 3, 0.01f));
+  CHECK(l.page.error() == local.error());
+  CHECK_FALSE(l.page.step(0));
+  CHECK_FALSE(local.step(0));
+  CHECK(l.page.error() == local.error());
+  CHECK_FALSE(l.page.set_lr(100.f));
+  CHECK_FALSE(local.set_lr(100.f));
+  CHECK(l.page.error() == local.error());
+  CHECK(l.sent.size() == before);
+}
+
+TEST_CASE("remote: a cut, foreign or non-finite message is refused and changes nothing") {
+  Linked l;
+  REQUIRE(l.page.step(3));
+  const std::string before = l.page.state_json();
+  const std::string wire = encode_state(l.program.trainer(), 12.5, true, "");
+  for (size_t n = 0; n < wire.size(); n += 7) CHECK_FALSE(l.page.take_wire(bytes(wire), n));
+  std::string longer = wire + "x";
+  CHECK_FALSE(l.page.take_wire(bytes(longer), longer.size()));
+  std::string foreign = wire;
+  foreign[0] ^= 1;
+  CHECK_FALSE(l.page.take_wire(bytes(foreign), foreign.size()));
+  // A NaN where the first run's first loss is: find that loss's bytes and overwrite them.
+  const float loss0 = l.program.trainer().runs()[0].history[0].loss;
+  std::string nan = wire;
+  const size_t at = nan.find(std::string(reinterpret_cast<const char*>(&loss0), 4));
+  REQUIRE(at != std::string::npos);
+  const float q = std::nanf("");
+  std::memcpy(&nan[at], &q, 4);
+  CHECK_FALSE(l.page.take_wire(bytes(nan), nan.size()));
+  CHECK(l.page.state_json() == before);
+  CHECK(l.page.take_wire(bytes(wire), wire.size()));  // the whole message is taken
+  CHECK(l.page.running());
+  CHECK(l.page.steps_per_second() == 12.5);
+}
+
+TEST_CASE("remote: trained weights come over exactly and drive the Scene") {
+  Linked l;
+  REQUIRE(l.page.step(20));
+  Scene scene;
+  REQUIRE(scene.set_heads(2));
+  REQUIRE(l.page.set_weights("trained"));
+  l.page.sync_scene(scene);
+  CHECK(l.page.weights_shown() == "trained");
+  CHECK(l.sent.back() == "weights");
+  const AttentionWeights* want = l.program.trainer().weights(2, false);
+  REQUIRE(want != nullptr);
+  TrainedWeights got;
+  const std::string w = encode_weights(l.program.trainer(), 2, false);
+  REQUIRE(decode_weights(bytes(w), w.size(), got));
+  CHECK(got.w.wo == want->wo);
+  for (int h = 0; h < 2; ++h) {
+    CHECK(got.w.wq[static_cast<size_t>(h)] == want->wq[static_cast<size_t>(h)]);
+    CHECK(got.w.wk[static_cast<size_t>(h)] == want->wk[static_cast<size_t>(h)]);
+    CHECK(got.w.wv[static_cast<size_t>(h)] == want->wv[static_cast<size_t>(h)]);
+  }
+  REQUIRE(scene.weights_overridden());
+  CHECK(l.page.set_weights("built"));
+  l.page.sync_scene(scene);
+  CHECK_FALSE(scene.weights_overridden());
+  CHECK(l.sent.back() == "weights");  // none wanted any more
+}
+
+TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back trains here with the settings") {
+  Linked l;
+  REQUIRE(l.page.reset(9, 2, 0.01f));
+  REQUIRE(l.page.play());
+  REQUIRE(l.page.step(4));
+  CHECK(l.page.running());
+  l.connected = false;
+  l.page.restarted("it stopped");
+  CHECK_FALSE(l.page.ready());
+  CHECK(l.page.runs().empty());
+  CHECK(l.page.notice() == "it stopped");
+  CHECK(l.sent[l.sent.size() - 2] == "reset");
+  CHECK(l.sent.back() == "play");
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(l.page.state_json(), v));
+  CHECK(v["step"].num == 0);
+  CHECK(v["ready"].b == false);
+
+  l.page.fall_back("no Worker here");
+  CHECK_FALSE(l.page.remote());
+  CHECK(l.page.where() == "main thread: no Worker here");
+  CHECK(l.page.seed() == 9);
+  CHECK(l.page.step_count() == 0);
+  REQUIRE(l.page.step(2));
+  Training local;
+  REQUIRE(local.reset(9, 2, 0.01f));
+  REQUIRE(local.step(2));
+  CHECK(runs_of(l.page.state_json()) == runs_of(local.state_json()));
+}
