@@ -94,7 +94,8 @@ bool finite_json(const std::string& json, std::string* why = nullptr) {
     return false;
   }
   // by the last key, or by parent.key
-  const std::vector<std::string> nullable = {"error", "note", "message", "nearest", "outputInPlane", "modelWeights.step"};
+  const std::vector<std::string> nullable = {"error", "note", "notice", "message", "nearest", "outputInPlane",
+                                            "modelWeights.step"};
   bool ok = true;
   auto walk = [&](auto&& self, const jsonr::Value& x, const std::string& parent, const std::string& key) -> void {
     const std::string path = parent + "." + key;
