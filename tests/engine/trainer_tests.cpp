@@ -11,6 +11,15 @@
 // back, unit by unit) and leaves the last good step's weights; a
 // snapshot's loss and gradients match a naive double-precision reference
 // (central differences for the gradients).
+//
+// Index:
+//   [SECTION] settings, refusals and the starting point
+//   [SECTION] the naive reference; reaching the floors (a step budget, not a clock)
+//   [SECTION] determinism: the same seed, the same curves
+//   [SECTION] failures: divergence and undone steps
+//   [SECTION] references: loss and gradients against naive double precision
+//   [SECTION] tied query and key
+//   [SECTION] history
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -36,6 +45,9 @@ Mat join_columns(const std::vector<Mat>& blocks) {
 
 }  // namespace
 
+//-----------------------------------------------------------------------------
+// [SECTION] settings, refusals and the starting point
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: reset, set_lr and step refuse bad values and keep the state") {
   Trainer t;
   REQUIRE(t.reset(7, 4, 1e-3f).is_ok());
@@ -124,6 +136,9 @@ TEST_CASE("trainer: runs, floors and the shared initial weights") {
   CHECK(t.runs()[0].loss() == loss_before);
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] the naive reference; reaching the floors (a step budget, not a clock)
+//-----------------------------------------------------------------------------
 namespace {
 
 // The naive reference: the snapshot's formula in double, one example at a time.
@@ -250,6 +265,9 @@ TEST_CASE("trainer: R = 4 reaches the floors 0.75 / 0.5 / 0, one head per kind")
   CHECK(slots.size() == 4u);
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] determinism: the same seed, the same curves
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: same seed, same curves bit for bit, however steps are chunked") {
   Trainer a, b;
   REQUIRE(a.reset(5, 2, 3e-3f).is_ok());
@@ -377,6 +395,9 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
   CHECK(late.run(2)->loss() != whole.run(2)->loss());
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] failures: divergence and undone steps
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets out, reset recovers") {
   Trainer t;
   REQUIRE(t.reset(3, 2, kMaxLr).is_ok());
@@ -473,6 +494,9 @@ TEST_CASE("trainer: a step the held-out check undoes was never counted: steps ne
   CHECK(finite_state(t));
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] references: loss and gradients against naive double precision
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
   Trainer t;
   REQUIRE(t.reset(9, 2, kDefaultLr).is_ok());
@@ -513,6 +537,9 @@ TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
   CHECK((t.weights(2)->wo(i, j) - before) * s.go(i, j) < 0.f);
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] tied query and key
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: tied runs sit beside the untied ones, keep W_K = W_Q, and are deterministic per seed") {
   Trainer plain, tied, again;
   REQUIRE(plain.reset(8, 4, kDefaultLr).is_ok());
@@ -594,6 +621,9 @@ TEST_CASE("trainer: a tied run's snapshot gradient matches central differences o
   }
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] history
+//-----------------------------------------------------------------------------
 TEST_CASE("trainer: the history is thinned to every second point, first and last kept") {
   std::vector<EvalPoint> h(kMaxHistory + 1);
   for (size_t j = 0; j < h.size(); ++j) h[j].step = static_cast<int64_t>(j * 10);
