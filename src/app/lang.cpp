@@ -139,7 +139,7 @@ std::string fill(std::string_view pattern, const std::vector<std::string>& args)
 
 struct Shown {
   size_t index = 0;              // into languages()
-  std::set<std::string> missed;  // English keys the shown language lacked
+  std::set<std::string, std::less<>> missed;  // English keys the shown language lacked
 };
 Shown& shown_language() {
   static Shown s;
@@ -201,9 +201,12 @@ namespace {
 const std::string* lookup(std::string_view english, bool count) {
   const Language& l = language();
   if (l.code == "en") return nullptr;
-  const auto it = l.strings.find(std::string(english));
+  const auto it = l.strings.find(english);
   if (it != l.strings.end()) return &it->second;
-  if (count) shown_language().missed.insert(std::string(english));
+  if (count) {
+    std::set<std::string, std::less<>>& missed = shown_language().missed;
+    if (missed.find(english) == missed.end()) missed.emplace(english);
+  }
   return nullptr;
 }
 

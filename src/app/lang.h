@@ -18,7 +18,8 @@
 #pragma once
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <functional>
+#include <map>
 #include <vector>
 
 #include "engine/core/status.h"
@@ -38,7 +39,9 @@ struct Language {
   std::string name;  // in the language itself: "Deutsch"
   char decimal = '.';
   Lesson lesson;
-  std::unordered_map<std::string, std::string> strings;  // English -> translation
+  // English -> translation; std::less<> finds a string_view key without
+  // building a std::string (tr() runs for every label, every frame).
+  std::map<std::string, std::string, std::less<>> strings;
   // The entries with placeholders, longest first: tr_message's patterns.
   std::vector<std::pair<std::string, std::string>> patterns;
   std::string text;  // every translated string, joined: the glyphs the UI's fonts need
