@@ -16,7 +16,8 @@
 // same seed and steps (two builds of the same trainer: the page's wasm and
 // the Worker's), and plays the same run slower than embed.html with its
 // Worker (steps/s both ways printed); that a sandboxed course-host frame trains in the Worker,
-// driven by headroom:train messages; that a Worker killed mid-run is
+// driven by headroom:train messages, trains nothing while scrolled out of the
+// host page's view (and on when back); that a Worker killed mid-run is
 // restarted, the runs reset and say so, and no number in the state is
 // missing or not finite; that one killed while paused is noticed by the
 // heartbeat alone (no verb sent), within seconds, and its runs reset paused;
@@ -343,7 +344,8 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
     if (route.request().url().endsWith('/course.html')) {
       await route.fulfill({ contentType: 'text/html', body: '<!doctype html><html><head><title>Lesson 4</title></head><body>' +
         '<h1>Lesson 4: several heads</h1><p>Train the three models and watch the one head stall.</p>' +
-        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe></body></html>' });
+        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' +
+        '<p style="height:3000px">The rest of the lesson.</p><p id="end">Exercises.</p></body></html>' });
       return;
     }
     const r = await route.fetch();
@@ -370,6 +372,24 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
         `step ${s.train.step}, where ${s.train.where}`);
       assert(await frame.evaluate(() => self.origin) === 'null', 'the frame is not opaque-origin');
       await host.screenshot({ path: path.join(artifacts, 'train-page-worker-course.png') });
+    });
+
+    await test('page worker: a course frame scrolled out of view trains nothing (the step counter stands), and trains on when back', async () => {
+      const post = (m) => host.evaluate((msg) => document.getElementById('f').contentWindow.postMessage(msg, '*'), m);
+      const step = () => frame.evaluate(() => window.headroom.train.state().step);
+      await post({ type: 'headroom:train', action: 'play' });
+      await frame.waitForFunction(() => window.headroom.train.state().step > 20, null, { timeout: 20_000 });
+      await host.evaluate(() => document.getElementById('end').scrollIntoView());
+      await host.waitForTimeout(600);  // the hold reaches the Worker; its last post arrives
+      const a = await step();
+      await host.waitForTimeout(1500);
+      const b = await step();
+      const held = await frame.evaluate(() => window.headroom.train.state());
+      await host.evaluate(() => window.scrollTo(0, 0));
+      await frame.waitForFunction((n) => window.headroom.train.state().step > n + 3, b, { timeout: 20_000 });
+      await post({ type: 'headroom:train', action: 'pause' });
+      assert(a === b, `steps moved while the frame was out of view: ${a} -> ${b}`);
+      assert(held.where === 'worker' && held.running, `where ${held.where}, running ${held.running}`);
     });
   } finally {
     await sandbox.close();
