@@ -57,7 +57,10 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       benchmark (tests/bench/), each wasm under node and
                       native -march=native: JSON lines, then a table (also
                       in build/bench/); then the page load in headless
-                      Chromium, in phases (tests/bench/page_load.mjs)
+                      Chromium, in phases, the bytes fetched before ready,
+                      the training program's fetch and start, and training
+                      played in the Worker and on the main thread (split
+                      time, steps/s, longest task: tests/bench/page_load.mjs)
 
 Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1), SOAK_STEPS,
 SOAK_CALLS, SOAK_NATIVE_STEPS (soak),
@@ -356,7 +359,7 @@ run_bench() {
   "$BUILD/bench-native/bench_train" --platform native | tee "$out/train-native.jsonl"
   step "training table (ratios against the training issue's reference figures)"
   node tests/bench/table_train.mjs "$out/train-wasm.jsonl" "$out/train-native.jsonl"
-  step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase"
+  step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase; then the training program's start and training played (Worker and main thread)"
   build_web >/dev/null || die "site build failed"
   node tests/bench/page_load.mjs "$BUILD/web" 5 | tee "$out/page-load.jsonl"
 }

@@ -17,9 +17,12 @@
 //   {id, verb: 'reset', args: [seed, r, lr, tieQK]}   every run afresh; tieQK
 //                                            (optional, true or false): tied runs
 //                                            beside the untied ones (default: as before)
-//   {id, verb: 'step', args: [n]}              n steps of every run
+//   {id, verb: 'step', args: [n]}              n steps of every run (a long one posts
+//                                            {type: 'pong'} about every 500 ms meanwhile)
 //   {id, verb: 'play'} / {id, verb: 'pause'}   train continuously / stop
 //   {id, verb: 'state'}                        the state as it is
+//   {id, verb: 'ping'}                         answered {type: 'pong', id} and nothing
+//                                            else (the page's heartbeat: it costs no state)
 //   {id, verb: 'lr', args: [rate]}             the learning rate from the next step
 //   {id, verb: 'hold', args: [true|false]}     train nothing while held (the page is
 //                                            hidden or out of view), playing or not
@@ -56,6 +59,7 @@ function headroomTrainDriver(scope, sliceMs) {
   let want = null;         // [heads, tied] of the weights the page shows
   let weightsStep = -1, weightsAt = -Infinity;
   const WEIGHTS_EVERY_MS = 250;
+  const STEP_PIECE = 4, BEAT_MS = 500;  // step(n): steps per piece, heartbeat interval
   let lastPost = -Infinity;
   const rate = [];         // [time, steps] of the last second of play
   let queued = false;
@@ -132,7 +136,20 @@ function headroomTrainDriver(scope, sliceMs) {
       return w._headroom_train_reset(seed, r, lr,
         tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
     },
-    step: (n) => w._headroom_train_step(n) === 1,
+    // In pieces, with a heartbeat ({type: 'pong'}, no id) at most every
+    // BEAT_MS between them: a long step(n) is work, not a dead Worker, to the
+    // page's watchdog. Curves do not depend on the grouping of steps.
+    step: (n) => {
+      if (w._headroom_train_steps_ok(n) !== 1) return false;  // refused, saying why
+      let beat = performance.now();
+      for (let left = n; left > 0;) {
+        const k = Math.min(left, STEP_PIECE);
+        if (w._headroom_train_step(k) !== 1) return false;
+        left -= k;
+        if (left > 0 && performance.now() - beat >= BEAT_MS) { beat = performance.now(); scope.postMessage({ type: 'pong' }); }
+      }
+      return true;
+    },
     play: () => {
       const ok = JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).runs.some((run) => !run.diverged);
       if (ok && !playing) { playing = true; rate.length = 0; rate.push([performance.now(), 0]); }
@@ -171,6 +188,7 @@ function headroomTrainDriver(scope, sliceMs) {
       return;
     }
     if (!w) { scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
+    if (m.verb === 'ping') { scope.postMessage({ type: 'pong', id: m.id }); return; }
     const verb = VERBS[m.verb];
     const out = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
     const extra = typeof out === 'object' && out ? { id: m.id, ok: true, ...out } : { id: m.id, ok: out };

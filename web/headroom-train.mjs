@@ -7,6 +7,7 @@
 //   const t = await startTraining({ onState: (state) => ... });
 //   t.where;                        // "worker" or "main thread: <why>"
 //   const { ok, state } = await t.call('step', 25);   // reset(seed, r, lr[, tieQK]), step(n), play, pause, state
+//   await t.call('ping');           // resolves {ok: true, state: null} once the program answered
 //   t.stop();
 //
 // Does: fetch headroom-train.js and the driver (CORS, so a sandboxed frame
@@ -25,7 +26,8 @@
 // headroom-train-worker.js), fallback (false: reject with the reason where
 // no Worker starts, rather than run the program on this thread; the pages
 // then train in their own wasm), onError(message) (the Worker failed after
-// it started: a crash, out of memory).
+// it started: a crash, out of memory), onHeard(message) (every message the
+// program posts, heartbeats included: a watchdog's sign of life).
 // Does not: draw, or wire itself into the page's views (headroom.mjs's
 // trainLink does, for the pages).
 
@@ -46,12 +48,13 @@ const loadScript = (url) => new Promise((resolve, reject) => {
 });
 
 // The program behind a port (a Worker, or the main-thread scope): call() and onState.
-function connect(port, where, wasmUrl, onState, stop, wire = false, onError = () => {}) {
+function connect(port, where, wasmUrl, onState, stop, wire = false, onError = () => {}, onHeard = () => {}) {
   const pending = new Map();
   let nextId = 1, started = false;
   return new Promise((resolve, reject) => {
     port.onmessage = (e) => {
       const m = e.data;
+      onHeard(m);
       if (m.type === 'started') {
         started = true;
         resolve({
@@ -64,6 +67,8 @@ function connect(port, where, wasmUrl, onState, stop, wire = false, onError = ()
         });
       } else if (m.type === 'failed') {
         reject(new Error(m.message));
+      } else if (m.type === 'pong') {  // a heartbeat (a ping's answer, or a long step's): no state
+        if (pending.has(m.id)) { pending.get(m.id)({ ok: true, state: null, message: m }); pending.delete(m.id); }
       } else if (m.type === 'state') {
         onState(m.state, m);
         if (pending.has(m.id)) { pending.get(m.id)({ ok: m.ok, state: m.state, message: m }); pending.delete(m.id); }
@@ -80,7 +85,7 @@ function connect(port, where, wasmUrl, onState, stop, wire = false, onError = ()
 }
 
 export async function startTraining({ base = here, onState = () => {}, wire = false, fallback = true,
-                                      onError = () => {} } = {}) {
+                                      onError = () => {}, onHeard = () => {} } = {}) {
   const glueUrl = new URL('headroom-train.js', base), driverUrl = new URL('headroom-train-worker.js', base);
   const wasmUrl = new URL('headroom-train.wasm', base).href;
   let why;
@@ -89,7 +94,7 @@ export async function startTraining({ base = here, onState = () => {}, wire = fa
     const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
     const worker = new Worker(blob);
     try {
-      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate(), wire, onError);
+      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate(), wire, onError, onHeard);
     } catch (e) {
       worker.terminate();
       throw e;
@@ -113,5 +118,5 @@ export async function startTraining({ base = here, onState = () => {}, wire = fa
   return connect(toPage, `main thread: ${why}`, wasmUrl, onState, () => {
     stopped = true;
     scope.onmessage({ data: { verb: 'pause' } });
-  }, wire, onError);
+  }, wire, onError, onHeard);
 }

@@ -494,15 +494,15 @@ export const READERS = Object.freeze({
   debug: Object.freeze({
     layout: (w) => JSON.parse(w.UTF8ToString(w._headroom_layout_json())),
     fit: (w) => JSON.parse(w.UTF8ToString(w._headroom_fit_json())),
-    // Where the runs train, how often the Worker was restarted and how many
-    // verbs wait for its answer; settled() a Promise that they have been
+    // Where the runs train, how often the Worker was restarted, how many
+    // heartbeats were sent (pings) and how many verbs wait for its answer; settled() a Promise that they have been
     // answered (headroom-embed.js replies after it); kill()
     // ends the Worker as a crash would (tests of the restart).
     trainProgram: (w) => {
       const link = links.get(w);
-      return link ? { where: link.where, restarts: link.restarts(), pending: link.pending(), kill: link.kill,
+      return link ? { where: link.where, restarts: link.restarts(), pings: link.pings(), pending: link.pending(), kill: link.kill,
         settled: () => link.answered(link.sent) }
-        : { where: 'main thread', restarts: 0, pending: 0, kill: () => {}, settled: () => Promise.resolve() };
+        : { where: 'main thread', restarts: 0, pings: 0, pending: 0, kill: () => {}, settled: () => Promise.resolve() };
     },
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
@@ -561,19 +561,27 @@ function bindApi(w) {
 // Worker; until it answers, verbs wait here. Where no Worker starts (a CSP
 // without worker-src blob:, a failed fetch), the page's own wasm trains as
 // before (fall_back), the waiting verbs replayed on it, and train.state().where
-// says why. A Worker that fails or falls silent while playing (a ping it
-// does not answer in kSilentMs) is restarted: the app resets the runs
-// (they died with it) and says so; after kRestarts failed restarts the page
-// trains itself. Each train verb's Promise resolves once the program has
-// answered it (answered()).
+// says why. A Worker that fails (its error event) or falls silent, playing
+// or paused, is restarted: the app resets the runs (they died with it) and
+// says so in train.state().notice; after kRestarts failed restarts the page
+// trains itself. Silent: nothing heard for kQuietMs, then a ping (a message
+// the driver answers with a word, no state, no training) not answered in
+// kSilentMs; so a Worker killed while paused is noticed within about
+// kQuietMs + kSilentMs, not at the next play. A Worker busy with a long
+// step(n) posts a heartbeat about every 500 ms (headroom-train-worker.js),
+// so it is not taken for dead. Held (the page hidden or out
+// of view), nothing is pinged: the Worker then costs no CPU at all. Each
+// train verb's Promise resolves once the program has answered it (answered()).
 const kRestarts = 2;
-const kSilentMs = 3000;
+const kQuietMs = 1500;
+const kSilentMs = 4000;
+const kCheckEveryMs = 500;
 const links = new WeakMap();  // wasm module -> its link
 
 function trainLink(w, canvas) {
   let program = null;    // startTraining's handle, once started
-  let starting = false, local = false, restarts = 0, held = false, playing = false;
-  let sent = 0, answered = 0, lastHeard = 0, pinged = 0;
+  let starting = false, local = false, restarts = 0, held = false;
+  let sent = 0, answered = 0, lastHeard = 0, pinged = 0, lastCheck = 0, pings = 0;
   const queue = [];      // [seq, verb, args] waiting for a program
   const waiters = [];    // [seq, resolve]
   let watchdog = 0;
@@ -591,9 +599,8 @@ function trainLink(w, canvas) {
     if (!p) return;
     try { w.HEAPU8.set(bytes, p); w._headroom_train_take_wire(p, bytes.length); } finally { w._free(p); }
   };
+  const heard = () => { lastHeard = performance.now(); pinged = 0; };
   const onPost = (_state, m) => {
-    lastHeard = performance.now();
-    pinged = 0;
     if (m.weights) take(m.weights);
     if (m.wire) take(m.wire);
   };
@@ -639,7 +646,8 @@ function trainLink(w, canvas) {
     starting = true;
     try {
       const { startTraining } = await import('./headroom-train.mjs');
-      program = await startTraining({ base, wire: true, fallback: false, onState: onPost, onError: died });
+      program = await startTraining({ base, wire: true, fallback: false, onState: onPost, onError: died,
+        onHeard: heard });
     } catch (e) {
       starting = false;
       fallBack(e && e.message ? e.message : String(e));
@@ -650,16 +658,28 @@ function trainLink(w, canvas) {
     call((p) => w._headroom_train_where(p), 'worker');
     flush();
     clearInterval(watchdog);
-    watchdog = setInterval(check, 1000);
+    watchdog = setInterval(check, kCheckEveryMs);
   }
 
-  // A program that plays and says nothing is pinged; silent again, it is dead.
+  // A program not heard from for kQuietMs is pinged; the ping unanswered
+  // for kSilentMs, it is dead. A playing program posts 30 times a second,
+  // so it is pinged only when something is wrong; a paused one about every
+  // kQuietMs (a message each way, nothing drawn, nothing trained).
   function check() {
-    if (!program || held || !playing) return;
-    const quiet = performance.now() - lastHeard;
-    if (quiet < kSilentMs) return;
-    if (!pinged) { pinged = performance.now(); program.call('state'); return; }
-    if (performance.now() - pinged >= kSilentMs) died('it stopped answering');
+    const now = performance.now(), late = now - lastCheck > 2 * kCheckEveryMs;
+    lastCheck = now;
+    if (!program || held) return;
+    // This thread itself was busy (or its timers throttled): an answer may be
+    // waiting behind this call, so the ping's clock starts again.
+    if (late && pinged) pinged = now;
+    if (pinged) {
+      if (now - pinged >= kSilentMs) died('it stopped answering');
+      return;
+    }
+    if (now - lastHeard < kQuietMs) return;
+    pinged = now;
+    ++pings;
+    program.call('ping');  // its answer, like every post, goes through onHeard
   }
 
   function died(why) {
@@ -681,9 +701,11 @@ function trainLink(w, canvas) {
   return {
     send(verb, a, b, c, d) {
       if (verb === 'start') { start(); return; }
-      if (verb === 'hold') held = a === 1;
-      if (verb === 'play') playing = true;
-      if (verb === 'pause') playing = false;
+      if (verb === 'hold') {
+        held = a === 1;
+        pinged = 0;  // a ping out when the hold began is not waited for
+        lastHeard = performance.now();
+      }
       queue.push([++sent, verb, [a, b, c, d]]);
       flush();
     },
@@ -705,6 +727,7 @@ function trainLink(w, canvas) {
     // Not part of the API: ends the Worker as a crash would (tests).
     kill: () => { if (program) program.stop(); },
     restarts: () => restarts,
+    pings: () => pings,  // heartbeats sent (tests)
     pending: () => sent - answered,  // verbs not answered yet
   };
 }

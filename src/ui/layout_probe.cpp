@@ -108,6 +108,11 @@ void write_layout(std::string& out) {
   rects(o, "weights", l.weights_rects);
   rects(o, "weightsPlay", l.weights_play);
   {
+    JsonObject cap(o.key("trainCap"));
+    append_rect(cap.key("rect"), l.train_cap);
+    cap.field("enabled", l.train_cap_enabled);
+  }
+  {
     JsonObject chart(o.key("trainChart"));
     append_rect(chart.key("rect"), l.chart_rect);
     std::string& runs = chart.key("runs");

@@ -27,6 +27,10 @@ struct Layout {
   std::vector<ImVec4> download_rects;  // one per run, in run order
   std::vector<ImVec4> weights_rects;   // the switch: built, trained
   std::vector<ImVec4> weights_play;    // Play beside "not trained yet" (trained chosen at step 0)
+  // The steps-per-frame cap's slider (zero when not drawn), and whether it
+  // takes input: off where the runs train in a Worker (no frames pace it).
+  ImVec4 train_cap{};
+  bool train_cap_enabled = false;
   // What the loss chart drew (whether visible or not): its plot rect, and per
   // run its head count, how many history points its curve joined, the last
   // one's loss, and the floor's value and height (y in CSS px).

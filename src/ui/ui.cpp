@@ -387,6 +387,8 @@ void draw_ui(Demo& demo) {
   layout().weights_rects.clear();
   layout().weights_play.clear();
   layout().chart_rect = {};
+  layout().train_cap = {};
+  layout().train_cap_enabled = false;
   layout().chart_runs.clear();
   layout().specialisation_cells = 0;
   layout().attention_rects.clear();

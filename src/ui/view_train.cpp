@@ -187,16 +187,31 @@ void settings(Demo& demo) {
   ImGui::SetItemTooltip("Adam's step size, applied from the next step (too large and a run diverges)");
   ImGui::SameLine();
   ImGui::Text("learning rate %.1e", static_cast<double>(demo.training.lr()));
-  const char* cap_widest = "at most 256 steps / frame";
+  // The cap paces the page's own frames: where the runs train in the Worker
+  // there are no frames to pace, so it is shown off, saying why.
+  const bool frames_pace = !tr.remote();
+  const char* cap_widest = frames_pace ? "at most 256 steps / frame" : "no frames pace the Worker";
   same_line_if_fits(120.f + ImGui::CalcTextSize(cap_widest).x, 18.f);
   int cap = tr.max_steps_per_frame();
   const int cap_lo = 1, cap_hi = app::FramePacer::kMaxStepsPerFrame;
+  ImGui::BeginDisabled(!frames_pace);
   if (slider_beside("##cap", ImGuiDataType_S32, &cap, &cap_lo, &cap_hi, slider_width(160.f, cap_widest),
                     ImGuiSliderFlags_Logarithmic))
     demo.train_set_speed(cap);
-  ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+  ImGui::EndDisabled();
+  const ImVec2 cap_lo_xy = ImGui::GetItemRectMin(), cap_hi_xy = ImGui::GetItemRectMax();
+  layout().train_cap = ImVec4(cap_lo_xy.x, cap_lo_xy.y, cap_hi_xy.x, cap_hi_xy.y);
+  layout().train_cap_enabled = frames_pace;
+  if (frames_pace)
+    ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+  else
+    ImGui::SetItemTooltip("the runs train in a Worker, between the page's frames and as fast as it can: this cap "
+                          "paces training only where the page trains on its main thread");
   ImGui::SameLine();
-  ImGui::Text("at most %d step%s / frame", tr.max_steps_per_frame(), tr.max_steps_per_frame() == 1 ? "" : "s");
+  if (frames_pace)
+    ImGui::Text("at most %d step%s / frame", tr.max_steps_per_frame(), tr.max_steps_per_frame() == 1 ? "" : "s");
+  else
+    ImGui::TextDisabled("%s", cap_widest);
 }
 
 // Where training is: step, steps/s or paused.

@@ -25,6 +25,16 @@
 //     starting the Worker from a blob URL, and its start message (median); workerStartMs = inside the
 //     Worker: fetching, compiling and starting headroom-train.wasm; files
 //     with raw and gzip -9 sizes (not counted in page-size)
+//   {"variant":"train-play", "path": "worker" | "main thread", "loads", "splitMs",
+//    "splitStep", "stepsPerSecond", "longestTaskMs", "where"}
+//     training played (issue 18's targets): the page opened with view=train,
+//     seed 4242 at the default learning rate, play() until the split (1 head
+//     above 0.45 and 2 heads below 0.25 held out, polled every 20 ms) and at
+//     least 3 s; splitMs = play() -> the split seen, stepsPerSecond = steps
+//     between play's and pause's answers over that wall time, longestTaskMs =
+//     the Long Tasks API's longest main-thread task meanwhile (SwiftShader's
+//     painting included); medians. "worker": index.html; "main thread": the
+//     same page served with worker-src 'none' (the fallback).
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
 // script, so the page needs no bench code: an instantiate(bytes) call is
 // split into compile + instantiate, which is what it does inside.
@@ -122,6 +132,51 @@ async function trainProgramOnce(browser, url) {
   }
 }
 
+// One play of the default run in a fresh context: the Worker (index.html) or,
+// with `csp`, the main-thread fallback.
+async function playOnce(browser, url, csp) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    if (csp) {
+      await context.route('**/index.html', async (route) => {
+        const r = await route.fetch();
+        await route.fulfill({ response: r, headers: { ...r.headers(), 'content-security-policy': csp } });
+      });
+    }
+    const page = await context.newPage();
+    await page.goto(`${url}index.html#view=train`);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.ready);
+    await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 60_000 });
+    return await page.evaluate(async () => {
+      const h = window.headroom;
+      await h.train.reset({ seed: 4242 });  // r and lr: the defaults
+      let longest = 0, split = null;
+      const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) longest = Math.max(longest, e.duration); });
+      obs.observe({ type: 'longtask' });
+      const t0 = performance.now();
+      const poll = setInterval(() => {
+        const st = h.train.state();
+        if (split === null && st.runs.length > 1 && st.step > 0 && st.runs[0].loss > 0.45 && st.runs[1].loss < 0.25)
+          split = { ms: performance.now() - t0, step: st.step };
+      }, 20);
+      const started = await h.train.play();
+      const t1 = performance.now();
+      while ((split === null || performance.now() - t1 < 3000) && performance.now() - t1 < 60_000)
+        await new Promise((r) => setTimeout(r, 50));
+      const stopped = await h.train.pause();
+      const t2 = performance.now();
+      clearInterval(poll);
+      await new Promise((r) => setTimeout(r, 100));
+      obs.disconnect();
+      return { splitMs: split ? split.ms : null, splitStep: split ? split.step : null,
+        stepsPerSecond: (stopped.step - started.step) / ((t2 - t1) / 1000), longestTaskMs: longest, where: stopped.where };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -163,6 +218,16 @@ async function main() {
     console.log(JSON.stringify({ variant: 'train-program', loads: LOADS,
       startMs: round(median(starts.map((s) => s.totalMs))), workerStartMs: round(median(starts.map((s) => s.workerMs))),
       files: trainFiles, gzipBytes: trainGz }));
+
+    const plays = Math.min(LOADS, 3);
+    for (const [label, csp] of [['worker', null], ['main thread', "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'"]]) {
+      const rs = [];
+      for (let i = 0; i < plays; i++) rs.push(await playOnce(browser, url, csp));
+      const med = (k) => { const v = rs.map((r) => r[k]).filter((x) => x !== null); return v.length ? round(median(v)) : null; };
+      console.log(JSON.stringify({ variant: 'train-play', path: label, loads: plays, splitMs: med('splitMs'),
+        splitStep: med('splitStep'), stepsPerSecond: med('stepsPerSecond'), longestTaskMs: med('longestTaskMs'),
+        where: rs[0].where }));
+    }
   } finally {
     await browser.close();
     server.close();

@@ -16,9 +16,13 @@
 // same seed and steps (two builds of the same trainer: the page's wasm and
 // the Worker's), and plays the same run slower than embed.html with its
 // Worker (steps/s both ways printed); that a sandboxed course-host frame trains in the Worker,
-// driven by headroom:train messages; and that a Worker killed mid-run is
+// driven by headroom:train messages, trains nothing while scrolled out of the
+// host page's view (and on when back); that a Worker killed mid-run is
 // restarted, the runs reset and say so, and no number in the state is
-// missing or not finite. Prints the figures for the note: steps/s in the
+// missing or not finite; that one killed while paused is noticed by the
+// heartbeat alone (no verb sent), within seconds, and its runs reset paused;
+// and that the steps-per-frame cap is shown disabled in the Worker (a drag
+// changes nothing) and works on the main-thread fallback. Prints the figures for the note: steps/s in the
 // Worker vs the main-thread fallback on the same run (and their ratio), the
 // time from play() to the split (1 head > 0.45, 2 heads < 0.25 held out),
 // and the longest main-thread task while playing.
@@ -129,7 +133,8 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
       assert(s0.where === 'worker', `where: ${s0.where}`);
       const s = await page.evaluate(async () => { await window.headroom.train.reset({ seed: 21, r: 2, lr: 0.01 });
         return window.headroom.train.step(40); });
-      assert(s.step === 40 && s.runs.length === 3 && finiteProblems(s).length === 0, `step ${s.step}: ${finiteProblems(s)}`);
+      assert(s.step === 40 && s.runs.length === 3 && finiteProblems(s).length === 0,
+        `step ${s.step}, ${s.runs.length} runs, notice ${s.notice}: ${finiteProblems(s)}`);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const l = await page.evaluate(() => window.headroom.debug.layout());
       assert(l.trainChart.runs.length === 3 && l.trainChart.runs.every((r) => r.points > 10), JSON.stringify(l.trainChart.runs));
@@ -229,6 +234,68 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
       console.log(`      killed Worker noticed and restarted after ${(detectMs / 1000).toFixed(1)} s`);
     });
 
+    await test('page worker: a Worker killed while paused is noticed without a play, the runs reset paused, no NaN', async () => {
+      await page.evaluate(async () => { await window.headroom.train.reset({ seed: 6, r: 2, lr: 0.01 }); return window.headroom.train.step(7); });
+      // Healthy and paused: heartbeats go out and are answered, nothing restarts, no frame is drawn for them.
+      const calm = await page.evaluate(async () => {
+        const d = window.headroom.debug.trainProgram(), f = window.headroom.getState().frames;
+        await new Promise((r) => setTimeout(r, 4000));
+        const e = window.headroom.debug.trainProgram();
+        return { pings: e.pings - d.pings, restarts: e.restarts - d.restarts, frames: window.headroom.getState().frames - f };
+      });
+      assert(calm.pings >= 1 && calm.restarts === 0, `paused 4 s: ${calm.pings} pings, ${calm.restarts} restarts`);
+      assert(calm.frames <= 2, `paused 4 s, the heartbeat drew ${calm.frames} frames`);
+      const before = await page.evaluate(() => ({ restarts: window.headroom.debug.trainProgram().restarts, s: window.headroom.train.state() }));
+      assert(before.s.step === 7 && !before.s.running, `step ${before.s.step}, running ${before.s.running}`);
+      await page.evaluate(() => window.headroom.debug.trainProgram().kill());
+      const killedAt = Date.now();
+      // No verb is sent: the heartbeat alone notices.
+      await page.waitForFunction((n) => window.headroom.debug.trainProgram().restarts === n + 1, before.restarts, { timeout: 15_000 });
+      const detectMs = Date.now() - killedAt;
+      const st = await page.evaluate(() => window.headroom.train.state());
+      assert(/stopped answering.*started again/.test(st.notice || ''), `notice: ${st.notice}`);
+      assert(!st.running, 'the restarted runs play though they were paused');
+      assert(finiteProblems(st).length === 0, finiteProblems(st).join());
+      // No stale number: until the new program answers, no run; then step 0 with the same settings.
+      assert(st.step === 0 && (st.runs.length === 0 || st.runs.every((r) => r.steps === 0)), `step ${st.step}, runs ${st.runs.map((r) => r.steps)}`);
+      await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 20_000 });
+      const again = await page.evaluate(() => window.headroom.train.state());
+      assert(again.where === 'worker' && again.seed === 6 && again.step === 0 && !again.running && finiteProblems(again).length === 0,
+        `${again.where} seed ${again.seed} step ${again.step} running ${again.running}: ${finiteProblems(again)}`);
+      assert(detectMs < 10_000, `noticed after ${detectMs} ms`);
+      console.log(`      Worker killed while paused: noticed and restarted after ${(detectMs / 1000).toFixed(1)} s, no verb sent`);
+    });
+
+    await test('page worker: the steps-per-frame cap is off in the Worker (shown disabled, saying why), on in the fallback', async () => {
+      const capOf = async (p) => {
+        await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        return p.evaluate(() => ({ cap: window.headroom.debug.layout().trainCap, max: window.headroom.train.state().maxStepsPerFrame }));
+      };
+      // Drags the cap's slider to its left end; returns maxStepsPerFrame after.
+      const drag = async (p, cap) => {
+        const box = await p.locator('#canvas').boundingBox();
+        const [x0, y0, x1, y1] = cap.rect, y = box.y + (y0 + y1) / 2;
+        await p.mouse.move(box.x + x1 - 3, y);
+        await p.mouse.down();
+        for (let x = x1 - 3; x >= x0 - 20; x -= 20) await p.mouse.move(box.x + x, y);
+        await p.mouse.up();
+        return (await capOf(p)).max;
+      };
+      const w = await capOf(page);
+      assert(w.cap.rect[2] > w.cap.rect[0] && w.cap.enabled === false, `Worker: ${JSON.stringify(w.cap)}`);
+      const afterW = await drag(page, w.cap);
+      assert(afterW === w.max, `a drag on the disabled cap changed it: ${w.max} -> ${afterW}`);
+      const csp = await openPage(browser, url, watch, 'csp cap', { csp: CSP_NO_WORKER });
+      try {
+        const m = await capOf(csp.page);
+        assert(m.cap.enabled === true, `fallback: ${JSON.stringify(m.cap)}`);
+        const afterM = await drag(csp.page, m.cap);
+        assert(afterM < m.max, `a drag on the fallback's cap left it at ${afterM}`);
+      } finally {
+        await csp.context.close();
+      }
+    });
+
     await test('page worker: the same seed gives the same curves bit for bit in the Worker and on the main thread (CSP)', async () => {
       const worker = await page.evaluate(async () => { await window.headroom.train.reset({ seed: 4242, r: 2, lr: 0.01 });
         return window.headroom.train.step(30); });
@@ -277,7 +344,8 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
     if (route.request().url().endsWith('/course.html')) {
       await route.fulfill({ contentType: 'text/html', body: '<!doctype html><html><head><title>Lesson 4</title></head><body>' +
         '<h1>Lesson 4: several heads</h1><p>Train the three models and watch the one head stall.</p>' +
-        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe></body></html>' });
+        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' +
+        '<p style="height:3000px">The rest of the lesson.</p><p id="end">Exercises.</p></body></html>' });
       return;
     }
     const r = await route.fetch();
@@ -304,6 +372,24 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
         `step ${s.train.step}, where ${s.train.where}`);
       assert(await frame.evaluate(() => self.origin) === 'null', 'the frame is not opaque-origin');
       await host.screenshot({ path: path.join(artifacts, 'train-page-worker-course.png') });
+    });
+
+    await test('page worker: a course frame scrolled out of view trains nothing (the step counter stands), and trains on when back', async () => {
+      const post = (m) => host.evaluate((msg) => document.getElementById('f').contentWindow.postMessage(msg, '*'), m);
+      const step = () => frame.evaluate(() => window.headroom.train.state().step);
+      await post({ type: 'headroom:train', action: 'play' });
+      await frame.waitForFunction(() => window.headroom.train.state().step > 20, null, { timeout: 20_000 });
+      await host.evaluate(() => document.getElementById('end').scrollIntoView());
+      await host.waitForTimeout(600);  // the hold reaches the Worker; its last post arrives
+      const a = await step();
+      await host.waitForTimeout(1500);
+      const b = await step();
+      const held = await frame.evaluate(() => window.headroom.train.state());
+      await host.evaluate(() => window.scrollTo(0, 0));
+      await frame.waitForFunction((n) => window.headroom.train.state().step > n + 3, b, { timeout: 20_000 });
+      await post({ type: 'headroom:train', action: 'pause' });
+      assert(a === b, `steps moved while the frame was out of view: ${a} -> ${b}`);
+      assert(held.where === 'worker' && held.running, `where ${held.where}, running ${held.running}`);
     });
   } finally {
     await sandbox.close();

@@ -5,7 +5,7 @@
 // heads, the same code and JSON as the page's) and expose its verbs and its
 // state as JSON: reset(seed, r, lr, tie), step(n), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
-// state_json(). Each verb returns 1 when accepted, 0 when refused (the reason
+// state_json(), steps_ok(n) (step's range check alone). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
 // Does not: link ImGui, GL or the page's glue, draw anything, or keep a clock
 // of its own beyond Training::steady_ms.
@@ -41,6 +41,16 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int
 }
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) { return training().step(n) ? 1 : 0; }
+
+// Whether step(n) would take n (refused: 0, the reason is the state's error),
+// so the driver can run a long step(n) in pieces with a heartbeat between them.
+EMSCRIPTEN_KEEPALIVE int headroom_train_steps_ok(int n) {
+  if (const headroom::Status s = headroom::check_train_steps(n); !s) {
+    training().reject(s.error);
+    return 0;
+  }
+  return 1;
+}
 
 // The step counter (the weights' driver posts them again when it moves).
 EMSCRIPTEN_KEEPALIVE double headroom_train_step_count() { return static_cast<double>(training().trainer().step_count()); }
