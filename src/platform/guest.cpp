@@ -39,7 +39,7 @@ void wake(int frames) {
 namespace {
 
 // clang-format off
-EM_JS(void, js_guest_install, (int up, int down, int left, int right, int dragging), {
+EM_JS(void, js_guest_install, (int wheel_up, int wheel_down, int wheel_left, int wheel_right, int wheel_dragging), {
   var canvas = Module["canvas"];
   var wake = function() { Module["_headroom_wake"](); };
   // Keys: only while the canvas has focus (it has tabindex), never window-wide.
@@ -58,16 +58,17 @@ EM_JS(void, js_guest_install, (int up, int down, int left, int right, int draggi
   canvas.addEventListener("blur", function() { Module["_headroom_canvas_focus"](0); }, true);
   // Wheel: ImGui gets it (and the host does not) only while the window it
   // would scroll can still move in the wheel's direction (the bits of
-  // headroom_wheel_directions, passed in from web_app.h's kWheel*: up, down,
-  // left, right, and an item being dragged). Steps as ImGui's own Emscripten
+  // headroom_wheel_directions, passed in as wheel_* from web_app.h's kWheel*:
+  // up, down, left, right, and an item being dragged; the key handlers above
+  // already use the names up and down). Steps as ImGui's own Emscripten
   // handler: 100 px, 3 lines or 1/80 page each.
   canvas.removeEventListener("wheel", GLFW.onMouseWheel, true);
   canvas.removeEventListener("mousewheel", GLFW.onMouseWheel, true);
   canvas.addEventListener("wheel", function(e) {
     wake();
     var can = Module["_headroom_wheel_directions"]();
-    var wants = (can & dragging) || (e.deltaY < 0 && (can & up)) || (e.deltaY > 0 && (can & down)) ||
-                (e.deltaX < 0 && (can & left)) || (e.deltaX > 0 && (can & right));
+    var wants = (can & wheel_dragging) || (e.deltaY < 0 && (can & wheel_up)) || (e.deltaY > 0 && (can & wheel_down)) ||
+                (e.deltaX < 0 && (can & wheel_left)) || (e.deltaX > 0 && (can & wheel_right));
     if (!wants) return;
     e.preventDefault();
     var m = e.deltaMode === 0 ? 1 / 100 : e.deltaMode === 1 ? 1 / 3 : 80;
