@@ -1,5 +1,5 @@
 // serve.mjs: a static file server for build/web on 127.0.0.1, used by
-// `./build.sh` (serve) and by the browser suite (tests/browser/run.mjs).
+// `./build.sh` (serve) and by the browser suites (tests/browser/suite_main.mjs).
 //
 // Does: serve files under one folder with the right MIME types (application/
 // wasm, so browsers compile the wasm while it streams), no caching, 404 for

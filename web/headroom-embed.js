@@ -42,7 +42,6 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'tab', 'weights', 'knockout', 'tieQK'];
   const kTrainActions = ['reset', 'step', 'play', 'pause'];
   const kTourActions = ['go', 'predict', 'reveal', 'replay', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -67,6 +66,7 @@
   }
 
   let api = null;       // window.headroom once ready
+  let setOrder = null;  // the headroom:set fields in the wasm's apply order, once ready
   let startError = null;
   let quiet = false;    // while a message's own changes are applied
   const queue = [];
@@ -83,28 +83,43 @@
     return withId({ type: 'headroom:state', state: api.getState(), error: error || null }, id);
   }
 
+  // What each field of a headroom:set calls; view, theme and tab go through
+  // the hash (under their hash key), which checks them against the wasm's lists.
+  const kSetVerbs = {
+    sentence: (v) => api.setSentence(v),
+    query: (v) => api.selectToken(v),
+    heads: (v) => api.setHeads(v),
+    focus: (v) => api.setFocus(v),
+    weights: (v) => api.setWeights(v),
+    knockout: (v) => api.setKnockout(v),
+    tieQK: (v) => api.setTieQK(v),
+    view: 'hash', theme: 'hash', tab: 'hash',
+  };
+  // The fields in the order the wasm applies a link's (api.tables().applyOrder,
+  // from src/app/url_state.h kApplyOrder: the sentence before the query,
+  // heads before the knockout, ...), so a message and a link agree.
+  function setOrderOf(tables) {
+    const order = tables.applyOrder.filter((s) => own(kSetVerbs, s.field));
+    const missing = Object.keys(kSetVerbs).filter((f) => !order.some((s) => s.field === f));
+    if (missing.length) throw new Error(`headroom-embed.js: the wasm's apply order lacks ${missing.join(', ')}`);
+    return order;
+  }
+
   // Applies a headroom:set; returns the refusals joined, or null.
   function applySet(data) {
     const errors = [];
-    const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !kSetKeys.includes(k));
+    const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !own(kSetVerbs, k));
     if (unknown.length) errors.push(`ignored unknown field(s): ${unknown.slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`);
     const verb = (fn, value) => {
       const s = fn(value);
       if (s.error) errors.push(s.error);
     };
-    // Sentence first: a query index refers to the tokens of the new sentence.
-    if (own(data, 'sentence')) verb(api.setSentence, data.sentence);
-    if (own(data, 'query')) verb(api.selectToken, data.query);
-    if (own(data, 'heads')) verb(api.setHeads, data.heads);
-    if (own(data, 'focus')) verb(api.setFocus, data.focus);
-    if (own(data, 'weights')) verb(api.setWeights, data.weights);
-    // After heads: a new head count clears the knockout.
-    if (own(data, 'knockout')) verb(api.setKnockout, data.knockout);
-    if (own(data, 'tieQK')) verb(api.setTieQK, data.tieQK);
-    for (const k of ['view', 'theme', 'tab']) {
-      if (!own(data, k)) continue;
-      if (typeof data[k] !== 'string') { errors.push(`${k} must be a string`); continue; }
-      verb(api.applyHash, `${k}=${encodeURIComponent(data[k])}`);
+    for (const { key, field } of setOrder) {
+      if (!own(data, field)) continue;
+      const value = data[field];
+      if (kSetVerbs[field] !== 'hash') { verb(kSetVerbs[field], value); continue; }
+      if (typeof value !== 'string') { errors.push(`${field} must be a string`); continue; }
+      verb(api.applyHash, `${key}=${encodeURIComponent(value)}`);
     }
     return errors.length ? errors.join('; ') : null;
   }
@@ -223,6 +238,7 @@
 
   function started(h) {
     if (api) return;
+    setOrder = setOrderOf(h.tables());
     api = h;
     startError = null;
     if (validOrigin(parent)) {

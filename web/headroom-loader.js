@@ -35,6 +35,9 @@
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')
+//   headroom.tables()           the wasm's fixed lists: the order a link's
+//                               fields are applied in, the values the verbs
+//                               accept, the wheel's bits (src/app/tables.h)
 //   headroom.exportView(v, f)   a Promise of view v's picture (f 'png': a Blob)
 //                               or numbers ('csv', 'json': a string)
 //   headroom.setLanguage(code)  'en', 'es', 'fr', 'de' or 'zh': the interface's

@@ -14,7 +14,7 @@
 // setKnockout, setTieQK, setWeights, applyHash: each returns getState();
 // tour.go, tour.predict, tour.reveal, tour.replay: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state()) and
-// its readers (getState, hash, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
+// its readers (getState, hash, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
@@ -168,6 +168,27 @@ async function loadWasm(onProgress) {
 // ---------------------------------------------------------------------------
 const isInt32 = (n) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
 
+// The lists and orders the wasm hands over (src/app/tables.h, and the wheel's
+// bits from src/platform/web_app.h: js_api.cpp headroom_tables_json), read
+// once per module at start and frozen: the apply order of a link's fields,
+// the values the verbs accept, the wheel's bits. Nothing here copies them.
+const tablesByModule = new WeakMap();
+function tablesOf(w) {
+  let t = tablesByModule.get(w);
+  if (!t) {
+    const freeze = (o) => { for (const v of Object.values(o)) if (v && typeof v === 'object') freeze(v); return Object.freeze(o); };
+    t = freeze(JSON.parse(w.UTF8ToString(w._headroom_tables_json())));
+    tablesByModule.set(w, t);
+  }
+  return t;
+}
+
+// "a, b or c" (quoted: '"a", "b" or "c"'), as the C++ side writes its lists.
+function orList(items, quoted = false) {
+  const xs = items.map((x) => (quoted ? JSON.stringify(x) : String(x)));
+  return xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
+}
+
 // A refused value as a refusal message shows it: short (a 1 MB string or a
 // huge array is cut to its first 40 characters), and never throwing (an
 // object with no prototype, a Symbol).
@@ -272,7 +293,7 @@ const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTE
 // (headroom.<name>.<verb>).
 export const VERBS = Object.freeze({
   setHeads: (w, n) => (isInt32(n) ? void w._headroom_set_heads(n)
-    : `heads must be a whole number (1, 2, 4 or 8), not ${shown(n)}`),
+    : `heads must be a whole number (${orList(tablesOf(w).heads)}), not ${shown(n)}`),
   selectToken: (w, i) => (isInt32(i) ? void w._headroom_select_token(i)
     : `a token index must be a whole number, not ${shown(i)}`),
   setFocus: (w, f) => (typeof f === 'number' && Number.isFinite(f) ? void w._headroom_set_focus(f)
@@ -299,7 +320,7 @@ export const VERBS = Object.freeze({
     (p) => w._headroom_apply_hash(p)),
   // 'built' (the scene's own weights) or 'trained' (the training run with
   // the shown head count; getState().modelWeights says what is shown).
-  setWeights: (w, choice) => passText(w, choice, `weights must be "built" or "trained", not ${shown(choice)}`,
+  setWeights: (w, choice) => passText(w, choice, `weights must be ${orList(tablesOf(w).weights, true)}, not ${shown(choice)}`,
     'the weights choice', (p) => w._headroom_set_weights(p)),
   // The interface's language: 'en', 'es', 'fr', 'de' or 'zh' (src/app/lang.h);
   // getState().lang says which is shown, .missingStrings how many strings
@@ -310,7 +331,7 @@ export const VERBS = Object.freeze({
   tour: Object.freeze({
     // go(n): open step n (1-based, within the range tour=N-M set).
     go: tourVerb((w, n) => (isInt32(n) ? void w._headroom_tour_go(n)
-      : `tour.go needs a step number (1 to 8), not ${shown(n)}`)),
+      : `tour.go needs a step number (1 to ${tablesOf(w).tourSteps}), not ${shown(n)}`)),
     predict: tourVerb(predictTour),
     reveal: tourVerb((w) => void w._headroom_tour_reveal()),
     replay: tourVerb((w) => void w._headroom_tour_replay()),
@@ -326,23 +347,23 @@ export const VERBS = Object.freeze({
       }
       const now = READERS.train.state(w);
       const { seed = now.seed, r = now.r, lr = now.lr, tieQK } = opts;
-      if (!isSeed(seed)) return `seed must be a whole number from 0 to 4294967295, not ${shown(seed)}`;
-      if (!isInt32(r)) return `r must be 2 or 4 (related tokens), not ${shown(r)}`;
-      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from 1e-6 to 10, not ${shown(lr)}`;
+      if (!isSeed(seed)) return `seed must be a whole number from 0 to ${tablesOf(w).maxSeed}, not ${shown(seed)}`;
+      if (!isInt32(r)) return `r must be ${orList(tablesOf(w).trainR)} (related tokens), not ${shown(r)}`;
+      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from ${tablesOf(w).lrRange}, not ${shown(lr)}`;
       if (tieQK !== undefined && typeof tieQK !== 'boolean') return `tieQK must be true or false, not ${shown(tieQK)}`;
       w._headroom_train_reset(seed, r, lr, tieQK === undefined ? -1 : tieQK ? 1 : 0);
       return undefined;
     }),
     // step(n): n steps of every run, synchronously.
     step: trainVerb((w, n) => (isInt32(n) ? void w._headroom_train_step(n)
-      : `step(n) needs a whole number of steps (1 to 10000), not ${shown(n)}`)),
+      : `step(n) needs a whole number of steps (1 to ${tablesOf(w).maxStepsPerCall}), not ${shown(n)}`)),
     play: trainVerb((w) => void w._headroom_train_play()),
     pause: trainVerb((w) => void w._headroom_train_pause()),
     // Saves snapshot(heads) as a JSON file (heads: 1, 2 or 4; default the shown count).
     // (It returns train.state() at once; the file follows when the runs' owner has made it.)
     download: Object.assign(trainVerb((w, heads) => {
       const h = heads === undefined ? READERS.getState(w).heads : heads;
-      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (1, 2 or 4), not ${shown(h)}`;
+      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (${orList(tablesOf(w).trainHeads)}), not ${shown(h)}`;
     }), { async: false }),
   }),
 });
@@ -363,7 +384,7 @@ function pngBlob(pixels, width, height) {
 // with the C++ side's message for a view or format it does not know.
 async function exportView(w, view, format) {
   if (typeof view !== 'string' || typeof format !== 'string') {
-    throw new TypeError(`exportView(view, format) takes a view name and "png", "csv" or "json", not ${shown(view)}, ${shown(format)}`);
+    throw new TypeError(`exportView(view, format) takes a view name and ${orList(tablesOf(w).exportFormats, true)}, not ${shown(view)}, ${shown(format)}`);
   }
   if (!view.isWellFormed() || !format.isWellFormed()) throw new RangeError('exportView: the view or format contains a lone surrogate');
   const refused = () => new RangeError(w.UTF8ToString(w._headroom_export_error()));
@@ -446,6 +467,11 @@ export const READERS = Object.freeze({
   },
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
+  // The wasm's fixed lists (frozen): {applyOrder: [{key, field}], heads,
+  // trainR, trainHeads, maxSeed, lrRange, maxStepsPerCall, weights, themes,
+  // views, tabs, exportFormats, languages, tourSteps, wheel: {up, down,
+  // left, right, dragging}} (src/app/tables.h).
+  tables: (w) => tablesOf(w),
   tour: Object.freeze({
     // {step, range: [first, last], error, steps: [{id, title, text, question,
     // answer: {kind, ...}, predicted, revealed, measured, result, feedback,
@@ -468,7 +494,7 @@ export const READERS = Object.freeze({
     // with numpy (README "Training snapshots"); a Promise (the runs may train
     // in a Worker), rejected when there is no such run.
     snapshot: async (w, heads, opts = {}) => {
-      if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (1, 2 or 4), not ${shown(heads)}`);
+      if (!isInt32(heads)) throw new TypeError(`snapshot needs a head count (${orList(tablesOf(w).trainHeads)}), not ${shown(heads)}`);
       if (opts === null || typeof opts !== 'object' || Array.isArray(opts) ||
           (opts.tieQK !== undefined && typeof opts.tieQK !== 'boolean')) {
         throw new TypeError(`snapshot's options are {tieQK: true or false}, not ${shown(opts)}`);
@@ -506,7 +532,7 @@ export const READERS = Object.freeze({
     },
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
-      return { up: !!(bits & 1), down: !!(bits & 2), left: !!(bits & 4), right: !!(bits & 8), dragging: !!(bits & 16) };
+      return Object.fromEntries(Object.entries(tablesOf(w).wheel).map(([way, bit]) => [way, (bits & bit) !== 0]));
     },
   }),
 });
@@ -765,6 +791,7 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
   })]);
+  tablesOf(w);  // read once, at start
   w._headroom_set_sandboxed(downloadsMayBeDropped().dropped ? 1 : 0);
   // Training in a Worker from its first use (trainLink); refused only when
   // the page's wasm has already built its trainer.

@@ -191,45 +191,75 @@ void Demo::tour_reject(std::string_view why) {
   tour_apply(*this, Status::fail(why.empty() ? std::string("the tour refused this input") : std::string(why)));
 }
 
+namespace {
+
+// The link's fields that are not the Scene's (url_state.h apply_scene_field
+// applies those), one row each; kApplyOrder says when each runs. Every row
+// runs, given or not (weights keeps the Scene on the chosen weights).
+struct DemoField {
+  const char* key;
+  void (*apply)(Demo& d, const UrlState& s, std::vector<std::string>& messages);
+};
+const std::array<DemoField, 8> kDemoFields = {{
+    // A page on its lesson opens on the new language's.
+    {"lang", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+       if (s.lang && !d.set_language(*s.lang)) m.push_back(d.error);
+     }},
+    // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
+    {"view", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+       if (s.view) d.view = *s.view;
+     }},
+    {"theme", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+       if (s.theme) d.theme = *s.theme;
+     }},
+    {"tab", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+       if (s.tab) d.tab = *s.tab;
+     }},
+    // Training: a new seed or r starts the runs afresh (the same ones keep
+    // the runs going, so re-applying the page's own hash changes nothing),
+    // tied as the Scene is (tieqk came first). Read through Training, not its
+    // Trainer: a link without them does not build the Trainer (training.h
+    // "Lazy").
+    {"seed", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+       const Training& tr = d.training;
+       if (s.tie_qk) d.training.set_tie_qk(d.scene.tie_qk());  // the link's tie, for the runs it resets
+       if ((s.seed && *s.seed != tr.seed()) || (s.r && *s.r != tr.relations())) {
+         const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
+         if (!st) m.push_back("the link's seed or r was refused: " + st.error);
+       }
+     }},
+    {"r", [](Demo&, const UrlState&, std::vector<std::string>&) {}},  // with seed, in one reset
+    {"weights", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+       if (s.weights) (void)d.training.set_weights(*s.weights);  // parse_url_hash checked it
+       d.training.sync_scene(d.scene);
+     }},
+    // Entering a step sets the heads and controls it asks with. The same
+    // step and range again (the page's own hash) changes nothing.
+    {"tour", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+       if (!s.tour) return;
+       const auto [first, last, step] = *s.tour;
+       const bool same = d.tour.open() && d.tour.first() == first && d.tour.last() == last &&
+                         (step == d.tour.step() || (first != 1 || last != kTourSteps));
+       if (same) return;
+       const Status st = d.tour.open_range(d, first, last, step);
+       if (!st) m.push_back("the link's tour was refused: " + st.error);
+     }},
+}};
+
+}  // namespace
+
 bool Demo::apply_hash(std::string_view hash) {
   UrlParse p = parse_url_hash(hash);
-  std::vector<std::string> messages = std::move(p.messages);
-  // The language first: a page on its lesson opens on the new language's.
-  if (p.state.lang && !set_language(*p.state.lang)) messages.push_back(error);
-  // The sentence goes through set_sentence next; one it refuses is left to
-  // apply_url_state, which says why and skips the query.
-  if (p.state.sentence && set_sentence(*p.state.sentence)) p.state.sentence.reset();
-  for (std::string& m : apply_url_state(scene, p.state)) messages.push_back(std::move(m));
-  // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
-  if (p.state.view) view = *p.state.view;
-  if (p.state.theme) theme = *p.state.theme;
-  if (p.state.tab) tab = *p.state.tab;
-  // Training: a new seed or r starts the runs afresh (the same ones keep the
-  // runs going, so re-applying the page's own hash changes nothing).
-  // (Read through Training, not its Trainer: a link without them does not
-  // build the Trainer; training.h "Lazy".)
-  const Training& tr = training;
-  if (p.state.tie_qk) training.set_tie_qk(scene.tie_qk());  // the link's tie, for the runs it resets
-  if ((p.state.seed && *p.state.seed != tr.seed()) || (p.state.r && *p.state.r != tr.relations())) {
-    const Status s = training.reset(p.state.seed.value_or(tr.seed()), p.state.r.value_or(tr.relations()), tr.lr());
-    if (!s) messages.push_back("the link's seed or r was refused: " + s.error);
+  SceneApplyLog log;
+  log.messages = std::move(p.messages);
+  for (const ApplyStep& step : kApplyOrder) {
+    if (apply_scene_field(scene, p.state, step.key, log)) continue;
+    for (const DemoField& f : kDemoFields)
+      if (std::string_view(step.key) == f.key) f.apply(*this, p.state, log.messages);
   }
-  if (p.state.weights) (void)training.set_weights(*p.state.weights);  // parse_url_hash checked it
-  training.sync_scene(scene);
-  // The tour last: entering a step sets the heads and controls it asks with.
-  // The same step and range again (the page's own hash) changes nothing.
-  if (p.state.tour) {
-    const auto [first, last, step] = *p.state.tour;
-    const bool same = tour.open() && tour.first() == first && tour.last() == last &&
-                      (step == tour.step() || (first != 1 || last != kTourSteps));
-    if (!same) {
-      const Status s = tour.open_range(*this, first, last, step);
-      if (!s) messages.push_back("the link's tour was refused: " + s.error);
-    }
-  }
-  for (std::string& m : messages) m = tr_message(m);
-  error = join_messages(messages);
-  return messages.empty();
+  for (std::string& m : log.messages) m = tr_message(m);
+  error = join_messages(log.messages);
+  return log.messages.empty();
 }
 
 std::string Demo::hash() const {

@@ -54,7 +54,7 @@ const char* relation_word(Relation r) {
   return i >= 0 && i < kRelations ? tr(kNames[i]) : relation_name(r);
 }
 
-std::string head_caption(Scene& scene, const HeadReadout& r, int head) {
+std::string head_caption(const Scene& scene, const HeadReadout& r, int head) {
   std::string out;
   if (!scene.weights_overridden()) {
     // a spare head's relationship the word does not have, in parentheses
@@ -109,14 +109,14 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
              {word(scene, r.targets[static_cast<size_t>(best)]), join_words(lost, ", "), sim(cos_list)});
 }
 
-std::string controls_sentence(Scene& scene) {
+std::string controls_sentence(const Scene& scene) {
   std::string s;
   const std::vector<int>& knocked = scene.knockout();
   if (!knocked.empty()) {
     std::vector<std::string> numbers;
     for (int h : knocked) numbers.push_back(std::to_string(h + 1));
     const std::vector<int> targets = scene.lesson_targets();
-    const std::vector<float> carried = scene.carried();
+    const std::vector<float>& carried = scene.carried();
     std::vector<std::string> kept;
     for (size_t i = 0; i < targets.size(); ++i) kept.push_back(word(scene, targets[i]) + " " + fmt2(carried[i]));
     s += trf(knocked.size() == 1 ? "head {0} knocked out; the output still carries {1}"
@@ -127,14 +127,14 @@ std::string controls_sentence(Scene& scene) {
   return s;
 }
 
-std::string readout_sentence(Scene& scene, bool gloss) {
+std::string readout_sentence(const Scene& scene, bool gloss) {
   const std::string controls = controls_sentence(scene);
   if (!controls.empty()) return heads_sentence(scene, gloss) + "; " + controls;
   return heads_sentence(scene, gloss);
 }
 
-std::string heads_sentence(Scene& scene, bool gloss) {
-  const std::vector<HeadReadout> readout = scene.readout();
+std::string heads_sentence(const Scene& scene, bool gloss) {
+  const std::vector<HeadReadout>& readout = scene.readout();
   const int H = scene.heads();
   const std::string query = word(scene, scene.query());
   if (H == 1) {
@@ -159,7 +159,7 @@ std::string heads_sentence(Scene& scene, bool gloss) {
   return s + guessed_note(scene);
 }
 
-std::string describe_state(Scene& scene) {
+std::string describe_state(const Scene& scene) {
   std::string sentence;
   for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
   return trf(scene.heads() == 1 ? "Sentence: {0}. Selected token: {1}. {2} head; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}."

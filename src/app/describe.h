@@ -42,22 +42,22 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss = 
 // sentence: the token with most weight, named by its relationship to the
 // query (or "itself", or the word), and that weight:
 // "measured: subject 0.93". Reads Scene::trace(); computes no attention.
-std::string head_caption(Scene& scene, const HeadReadout& r, int head);
+std::string head_caption(const Scene& scene, const HeadReadout& r, int head);
 
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.
 // Ends with controls_sentence when a lesson control is on.
 // `gloss` false leaves out what similarity is (a course page's small frame,
 // where the readout's help marker says it).
-std::string readout_sentence(Scene& scene, bool gloss = true);
+std::string readout_sentence(const Scene& scene, bool gloss = true);
 // readout_sentence without the controls.
-std::string heads_sentence(Scene& scene, bool gloss = true);
+std::string heads_sentence(const Scene& scene, bool gloss = true);
 // The lesson controls in words, "" when none is on: "head 2 knocked out; the
 // output still carries researcher 0.98, it 0.01; query and key tied (W_K = W_Q)".
-std::string controls_sentence(Scene& scene);
+std::string controls_sentence(const Scene& scene);
 
 // Everything a screen reader user needs: the sentence, the query, the heads,
 // the readout sentence (the aria-live region and the canvas's aria-label).
-std::string describe_state(Scene& scene);
+std::string describe_state(const Scene& scene);
 
 }  // namespace headroom::app

@@ -103,7 +103,7 @@ struct Csv {
 // What every part reads, named as in the views' help formulas.
 struct Parts {
   Demo& demo;
-  Scene& scene;
+  const Scene& scene;
   const Trace& tr;
   const std::vector<Token>& tokens;
   int L, q, H, D, dh;
@@ -205,7 +205,7 @@ void part_value_space(Parts& p, JsonObject* json, Csv* csv) {
 // The readout per head, the lesson controls and what the output carries.
 void part_readout(Parts& p, JsonObject* json, Csv* csv) {
   const std::vector<HeadReadout>& readout = p.scene.readout();
-  const std::vector<float> carried = p.scene.carried();
+  const std::vector<float>& carried = p.scene.carried();
   const std::vector<int> carried_targets = p.scene.lesson_targets();
   if (json) {
     append_readout(json->key("readout"), readout);

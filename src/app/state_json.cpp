@@ -13,9 +13,9 @@
 namespace headroom::app {
 
 std::string state_json(Demo& demo) {
-  Scene& scene = demo.scene;
+  const Scene& scene = demo.scene;
   const Trace& trace = scene.trace();
-  const std::vector<HeadReadout> readout = scene.readout();
+  const std::vector<HeadReadout>& readout = scene.readout();
   const int q = scene.query();
   std::string out;
   out.reserve(4096);

@@ -177,18 +177,18 @@ void prediction_json(std::string& out, const TourRecord& r) {
 struct Plane {
   float ax, ay, bx, by, ox, oy;
 };
-Plane plane(Scene& s, int h) {
+Plane plane(const Scene& s, int h) {
   const ValueMap& m = s.value_maps()[static_cast<size_t>(h)];
   return {m.points(m.anchor_a, 0), m.points(m.anchor_a, 1), m.points(m.anchor_b, 0), m.points(m.anchor_b, 1),
           m.output[0], m.output[1]};
 }
 
-float cos_to(Scene& s, int h, int token) {
+float cos_to(const Scene& s, int h, int token) {
   const HeadTrace& ht = s.trace().heads[static_cast<size_t>(h)];
   return cosine(ht.out.row(s.query()), ht.v.row(token));
 }
 
-float weight_on(Scene& s, int h, int query, int token) {
+float weight_on(const Scene& s, int h, int query, int token) {
   return s.trace().heads[static_cast<size_t>(h)].weights(query, token);
 }
 

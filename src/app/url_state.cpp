@@ -505,27 +505,54 @@ UrlParse parse_url_hash(std::string_view hash) {
 //-----------------------------------------------------------------------------
 // [SECTION] apply and serialise
 //-----------------------------------------------------------------------------
-std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
-  std::vector<std::string> out;
-  auto refused = [&](const char* key, const Status& st) {
-    if (!st) out.push_back(std::string("the link's ") + key + " was refused: " + st.error + "; the current " + key +
-                           " is kept");
-    return !st;
-  };
-  bool sentence_refused = false;
-  if (s.sentence) sentence_refused = refused("sentence", scene.set_sentence(*s.sentence));
-  if (s.query) {
-    if (sentence_refused)
-      out.push_back(kQuerySkipped);
-    else
-      refused("query", scene.set_query(*s.query));
+namespace {
+
+// The Scene's fields, each applied through its validating setter; the rows
+// say what, kApplyOrder says when. `apply` runs only for a given field.
+struct SceneField {
+  const char* key;
+  bool (*given)(const UrlState& s);
+  Status (*apply)(Scene& scene, const UrlState& s);
+};
+const std::array<SceneField, 6> kSceneFields = {{
+    {"sentence", [](const UrlState& s) { return s.sentence.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_sentence(*s.sentence); }},
+    {"query", [](const UrlState& s) { return s.query.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_query(*s.query); }},
+    {"heads", [](const UrlState& s) { return s.heads.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_heads(*s.heads); }},
+    {"focus", [](const UrlState& s) { return s.focus.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_focus(*s.focus); }},
+    {"knockout", [](const UrlState& s) { return s.knockout.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_knockout(*s.knockout); }},
+    {"tieqk", [](const UrlState& s) { return s.tie_qk.has_value(); },
+     [](Scene& scene, const UrlState& s) { return scene.set_tie_qk(*s.tie_qk); }},
+}};
+
+}  // namespace
+
+bool apply_scene_field(Scene& scene, const UrlState& s, std::string_view key, SceneApplyLog& log) {
+  const auto row = std::find_if(kSceneFields.begin(), kSceneFields.end(),
+                                [&](const SceneField& f) { return key == f.key; });
+  if (row == kSceneFields.end()) return false;
+  if (!row->given(s)) return true;
+  // A token index only means something for the sentence it was written for.
+  if (key == "query" && log.sentence_refused) {
+    log.messages.push_back(kQuerySkipped);
+    return true;
   }
-  if (s.heads) refused("heads", scene.set_heads(*s.heads));
-  if (s.focus) refused("focus", scene.set_focus(*s.focus));
-  // After heads: a new head count clears the knockout.
-  if (s.knockout) refused("knockout", scene.set_knockout(*s.knockout));
-  if (s.tie_qk) refused("tieqk", scene.set_tie_qk(*s.tie_qk));
-  return out;
+  const Status st = row->apply(scene, s);
+  if (!st)
+    log.messages.push_back(std::string("the link's ") + row->key + " was refused: " + st.error + "; the current " +
+                           row->key + " is kept");
+  if (key == "sentence") log.sentence_refused = !st;
+  return true;
+}
+
+std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
+  SceneApplyLog log;
+  for (const ApplyStep& step : kApplyOrder) (void)apply_scene_field(scene, s, step.key, log);
+  return std::move(log.messages);
 }
 
 std::string to_url_hash(const UrlState& s) {

@@ -110,11 +110,52 @@ std::string percent_encode(std::string_view in);
 // "heads=2&query=6&...": every field that is set, in a fixed order.
 std::string to_url_hash(const UrlState& s);
 
-// Applies the scene's fields in a safe order (sentence, then query, heads,
-// focus, knockout, tieqk), each through the Scene's validating setter (seed, r and weights
-// are the training's: Demo::apply_hash applies them). A refused field keeps the
-// Scene's previous value; a query given with a refused sentence is skipped.
-// Returns the messages for everything refused.
+// The order a link's fields are applied in: the one list Demo::apply_hash
+// and apply_url_state follow, and the embed page's headroom:set too
+// (headroom-embed.js reads it from the wasm's tables, js_api.cpp). The
+// language first (a page on its lesson opens on the new language's); the
+// sentence before the query (an index means a token of the new sentence);
+// heads before the knockout (a new head count clears it); the tie before
+// the training keys (the runs a new seed or r starts train with it); the
+// weights after those (the choice applies to the new runs); the tour last
+// (entering a step sets the heads and controls it asks with). `field` is
+// the key's name in getState() and headroom:set where it differs.
+struct ApplyStep {
+  const char* key;    // the hash key
+  const char* field;  // getState() / headroom:set
+};
+inline constexpr std::array<ApplyStep, 14> kApplyOrder = {{{"lang", "lang"},
+                                                          {"sentence", "sentence"},
+                                                          {"query", "query"},
+                                                          {"heads", "heads"},
+                                                          {"focus", "focus"},
+                                                          {"knockout", "knockout"},
+                                                          {"tieqk", "tieQK"},
+                                                          {"view", "view"},
+                                                          {"theme", "theme"},
+                                                          {"tab", "tab"},
+                                                          {"seed", "seed"},
+                                                          {"r", "r"},
+                                                          {"weights", "weights"},
+                                                          {"tour", "tour"}}};
+
+// What applying a link's scene fields said: one message per refusal, and
+// whether the sentence was refused (its query is then skipped).
+struct SceneApplyLog {
+  std::vector<std::string> messages;
+  bool sentence_refused = false;
+};
+
+// Applies the field `key` of `s` when it is one of the Scene's (sentence,
+// query, heads, focus, knockout, tieqk) and given, through the Scene's
+// validating setter; a refused field keeps the Scene's previous value, a
+// query given with a refused sentence is skipped. Returns false for a key
+// that is not the Scene's (lang, view, theme, tab and training's seed, r
+// and weights, and the tour: Demo::apply_hash applies them).
+bool apply_scene_field(Scene& scene, const UrlState& s, std::string_view key, SceneApplyLog& log);
+
+// The Scene's fields of `s`, in kApplyOrder; returns the messages for
+// everything refused.
 std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
 
 // The Scene's state as a UrlState, for to_url_hash; `sentence` is the text

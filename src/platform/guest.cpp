@@ -39,7 +39,7 @@ void wake(int frames) {
 namespace {
 
 // clang-format off
-EM_JS(void, js_guest_install, (), {
+EM_JS(void, js_guest_install, (int wheel_up, int wheel_down, int wheel_left, int wheel_right, int wheel_dragging), {
   var canvas = Module["canvas"];
   var wake = function() { Module["_headroom_wake"](); };
   // Keys: only while the canvas has focus (it has tabindex), never window-wide.
@@ -57,17 +57,18 @@ EM_JS(void, js_guest_install, (), {
   canvas.addEventListener("focus", function() { Module["_headroom_canvas_focus"](1); }, true);
   canvas.addEventListener("blur", function() { Module["_headroom_canvas_focus"](0); }, true);
   // Wheel: ImGui gets it (and the host does not) only while the window it
-  // would scroll can still move in the wheel's direction (bits of
-  // headroom_wheel_directions: 1 up, 2 down, 4 left, 8 right; 16 an item is
-  // being dragged). Steps as ImGui's own Emscripten handler: 100 px, 3 lines
-  // or 1/80 page each.
+  // would scroll can still move in the wheel's direction (the bits of
+  // headroom_wheel_directions, passed in as wheel_* from web_app.h's kWheel*:
+  // up, down, left, right, and an item being dragged; the key handlers above
+  // already use the names up and down). Steps as ImGui's own Emscripten
+  // handler: 100 px, 3 lines or 1/80 page each.
   canvas.removeEventListener("wheel", GLFW.onMouseWheel, true);
   canvas.removeEventListener("mousewheel", GLFW.onMouseWheel, true);
   canvas.addEventListener("wheel", function(e) {
     wake();
     var can = Module["_headroom_wheel_directions"]();
-    var wants = (can & 16) || (e.deltaY < 0 && (can & 1)) || (e.deltaY > 0 && (can & 2)) ||
-                (e.deltaX < 0 && (can & 4)) || (e.deltaX > 0 && (can & 8));
+    var wants = (can & wheel_dragging) || (e.deltaY < 0 && (can & wheel_up)) || (e.deltaY > 0 && (can & wheel_down)) ||
+                (e.deltaX < 0 && (can & wheel_left)) || (e.deltaX > 0 && (can & wheel_right));
     if (!wants) return;
     e.preventDefault();
     var m = e.deltaMode === 0 ? 1 / 100 : e.deltaMode === 1 ? 1 / 3 : 80;
@@ -158,7 +159,7 @@ void guest_install() {
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;
   io.ClipboardUserData = nullptr;
-  js_guest_install();
+  js_guest_install(kWheelUp, kWheelDown, kWheelLeft, kWheelRight, kWheelDragging);
 }
 
 namespace {

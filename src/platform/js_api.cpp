@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/export.h"
+#include "app/tables.h"
 #include "platform/web_app.h"
 #include "ui/probes.h"
 #include "ui/ui.h"
@@ -59,6 +60,25 @@ using headroom::platform::demo;
 extern "C" {
 
 using headroom::platform::wake;
+
+// The lists and orders the page's JS takes from here once, at start
+// (headroom.mjs tablesOf): app/tables.h's, and the wheel's bits (web_app.h
+// kWheel*: headroom_wheel_directions). Fixed for the module's life.
+EMSCRIPTEN_KEEPALIVE const char* headroom_tables_json() {
+  static const std::string json = [] {
+    namespace p = headroom::platform;
+    std::string out;
+    {
+      headroom::app::JsonObject o(out);
+      headroom::app::append_tables(o);
+      headroom::app::JsonObject wheel(o.key("wheel"));
+      wheel.field("up", p::kWheelUp).field("down", p::kWheelDown).field("left", p::kWheelLeft);
+      wheel.field("right", p::kWheelRight).field("dragging", p::kWheelDragging);
+    }
+    return out;
+  }();
+  return json.c_str();
+}
 
 EMSCRIPTEN_KEEPALIVE int headroom_set_heads(int heads) {
   wake();

@@ -211,7 +211,7 @@ void view_attention(Demo& demo) {
                 "as the weight the head gives that token, and an arc of that thickness; each head's weights "
                 "add up to 1. Outlined: the token that head should read (its target). Formula: a_h[q, j] = "
                 "softmax_j(q_h . k_j / sqrt(d_head)).");
-  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<HeadReadout>& readout = demo.scene.readout();
   // One arrangement per card width, whatever the sentence's length: columns
   // (arcs above the names, a bar row per head) from kColumnsFrom px, squeezed
   // to fit when the sentence is long; rows (a row per token) below.

@@ -38,7 +38,7 @@ void view_concat(Demo& demo) {
                 "shares add up to it. Formulas: concat = [o_1 | ... | o_H] (1 x D, head h in columns "
                 "h*d_head..(h+1)*d_head-1); y = concat W_O = sum_h o_h W_O[h rows].");
   const AttentionWeights& w = demo.scene.weights();
-  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<HeadReadout>& readout = demo.scene.readout();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = avail > 560 ? 150.f : 0.f;

@@ -17,7 +17,7 @@
 namespace headroom::ui {
 
 void view_lesson_controls(Demo& demo) {
-  Scene& scene = demo.scene;
+  const Scene& scene = demo.scene;
   const int H = scene.heads();
   std::vector<int> knocked = scene.knockout();
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(7, 3));
@@ -56,7 +56,7 @@ void view_lesson_controls(Demo& demo) {
 
   // What the final output carries of each of the query's two lesson targets.
   const std::vector<int> targets = scene.lesson_targets();
-  const std::vector<float> carried = scene.carried();
+  const std::vector<float>& carried = scene.carried();
   std::string line = "output carries";
   char buf[32];
   for (size_t i = 0; i < targets.size(); ++i) {

@@ -23,7 +23,7 @@ void view_heads_hold(Demo& demo) {
                 "points the same way as the target's value (1 = same direction); nearest: the token whose value "
                 "it is most similar to. In symbols: relationship = bilinear form x_i W_Q W_K^T x_j; similarity "
                 "= cos(o_h, v_target); nearest = argmax_j cos(o_h, v_j).");
-  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<HeadReadout>& readout = demo.scene.readout();
   const auto& tokens = demo.scene.tokens();
   const int H = demo.scene.heads();
   const bool narrow = ImGui::GetContentRegionAvail().x < 480;

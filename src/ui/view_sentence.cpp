@@ -22,7 +22,7 @@ void view_sentence_strip(Demo& demo) {
   const int q = demo.scene.query();
   const int H = demo.scene.heads();
   ViewState& vs = view_state();
-  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<HeadReadout>& readout = demo.scene.readout();
 
   section_title("Sentence",
                 "The sentence's words and marks (tokens). The selected token asks the question (the query): "

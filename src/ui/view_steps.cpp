@@ -170,7 +170,7 @@ void view_steps(Demo& demo) {
   }
   text_disabled_wrapped("shapes: %s", shape);
 
-  const HeadReadout r = demo.scene.readout()[static_cast<size_t>(h)];
+  const HeadReadout& r = demo.scene.readout()[static_cast<size_t>(h)];
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
   switch (vs.step) {
     case 0:

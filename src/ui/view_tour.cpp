@@ -83,7 +83,7 @@ Prediction point_prediction(const Draft& d, bool two) {
 // the output(s), eased in from where the animation starts.
 void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, float height) {
   Draft& d = draft();
-  Scene& scene = demo.scene;
+  const Scene& scene = demo.scene;
   const ValueMap& m = scene.value_maps()[0];
   const int a = m.anchor_a, b = m.anchor_b;
   const bool two = info.kind == AnswerKind::Points;

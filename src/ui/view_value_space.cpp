@@ -326,7 +326,7 @@ void view_value_space(Demo& demo) {
   section_title("Value space",
                 "o_h = sum_j a_j v_j: each head outputs ONE weighted average of its value vectors v_j = x_j W_V^h; "
                 "drawn in the plane of the query's two targets' v_j (exact lengths and angles; linear, so o_h lands at the same average of the points).");
-  const std::vector<HeadReadout> readout = demo.scene.readout();
+  const std::vector<HeadReadout>& readout = demo.scene.readout();
   const std::vector<ValueMap>& maps = demo.scene.value_maps();
   const float progress = split_progress(demo, readout);
   const int H = demo.scene.heads();

@@ -167,7 +167,7 @@ void section_title(const char* title, const char* help) {
 }
 
 SceneView scene_view(Demo& demo) {
-  Scene& s = demo.scene;
+  const Scene& s = demo.scene;
   const std::vector<Token>& tokens = s.tokens();
   return {s.trace(), tokens, static_cast<int>(tokens.size()), s.query(), s.heads(), s.d_model(), s.d_head()};
 }

@@ -1,12 +1,11 @@
-// harness.mjs: the tiny test harness every browser suite shares (run.mjs,
-// embed.test.mjs, course_hosts.test.mjs, and the suites run through
-// suite_main.mjs).
+// harness.mjs: the tiny test harness every browser suite shares (each runs
+// through suite_main.mjs, which launches the browser and serves the site).
 //
 // Does: `test(name, fn)` prints "ok"/"FAIL" per test; `finish(main, ms)` runs
 // the suite under a time limit and ends with "N passed, N failed" (what
 // build.sh counts), exiting non-zero on any failure. CHROMIUM_ARGS are the
 // flags from shared/TOOLCHAIN.md (WebGL2 through SwiftShader, no network).
-// Does not: launch the browser or serve files (each suite does).
+// Does not: launch the browser or serve files (suite_main.mjs does).
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',

@@ -83,7 +83,13 @@ void forward_eigen(const Mat& x, const AttentionWeights& w, Trace& trace, bool c
     if (causal)
       for (Eigen::Index i = 0; i < L; ++i)
         for (Eigen::Index j = i + 1; j < L; ++j) t.scores(i, j) = neg_inf;
-    // pass 3: row softmax, shifted by the row max so exp never overflows
+    // pass 3: row softmax, shifted by the row max so exp never overflows.
+    // One of two Eigen-backend row softmaxes, kept apart on purpose: this
+    // one takes std::exp and sums left to right; attention_batch.cpp's
+    // forward_eigen takes Eigen's vectorised .exp() and its tree sum. The
+    // two round differently, and one shared function would change the last
+    // bits of either the lesson's readouts or the training curves (the
+    // behaviour dump, tests/dump/, is byte-identical only with both kept).
     for (Eigen::Index i = 0; i < L; ++i) {
       const float m = t.scores.row(i).maxCoeff();
       float sum = 0.f;

@@ -81,7 +81,11 @@ void forward_eigen(const Mat& x, const AttentionWeights& w, BatchTrace& t) {
       Eigen::Map<Mat> p(p_block(t, b, h), L, L);
       // pass 2: scaled scores S = Q K^T / sqrt(dh)                       (L x L)
       p.noalias() = (q * k.transpose()) * scale;
-      // pass 3: row softmax in place, shifted by the row max
+      // pass 3: row softmax in place, shifted by the row max. Eigen's
+      // vectorised .exp() and tree sum, unlike attention.cpp's forward_eigen
+      // (std::exp, summed left to right): kept apart on purpose, as sharing
+      // one would change the last bits of the training curves or of the
+      // lesson's readouts (see the comment there).
       for (int i = 0; i < L; ++i) {
         const float m = p.row(i).maxCoeff();
         p.row(i) = (p.row(i).array() - m).exp().matrix();

@@ -172,7 +172,7 @@ Status Scene::load_tokens(std::vector<Token> toks, int query) {
   tokens_ = std::move(toks);
   parse();
   query_ = query >= 0 ? std::min(query, static_cast<int>(tokens_.size()) - 1) : default_query_;
-  dirty_ = true;
+  cache_.inputs_changed();
   return Status::ok();
 }
 
@@ -241,7 +241,7 @@ Status Scene::set_heads(int heads) {
                         "/H must hold a 16-wide position code, and there are 8 relationships); got " +
                         std::to_string(heads));
   if (heads != heads_) {
-    dirty_ = true;
+    cache_.inputs_changed();
     override_.reset();  // its shapes are for the old count
     knockout_.clear();  // other heads
   }
@@ -253,10 +253,10 @@ Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
-  if (token != query_) readout_dirty_ = maps_dirty_ = carried_dirty_ = true;  // X stays
+  if (token != query_) cache_.query_changed();  // X stays
   // The built weights deal the query's relationships: another list, other W_Q.
   if (!override_ && (relations_for(token) != relations_for(query_) || fresh_relations(token) != fresh_relations(query_)))
-    dirty_ = true;
+    cache_.inputs_changed();
   query_ = token;
   return Status::ok();
 }
@@ -269,7 +269,7 @@ Status Scene::set_target(Relation r, int token) {
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
   targets_[static_cast<size_t>(query_)][static_cast<size_t>(r)] = token;
-  dirty_ = true;
+  cache_.inputs_changed();
   return Status::ok();
 }
 
@@ -277,25 +277,25 @@ void Scene::reset_targets() {
   const int q = query_;
   parse();
   query_ = q;
-  dirty_ = true;
+  cache_.inputs_changed();
 }
 
 Status Scene::set_focus(float focus) {
   if (!std::isfinite(focus) || focus < 0.f || focus > 1.f)
     return Status::fail("focus must be a number from 0 (all on one) through 0.5 (split) to 1 (spread)");
-  if (focus != focus_) dirty_ = true;
+  if (focus != focus_) cache_.inputs_changed();
   focus_ = focus;
   return Status::ok();
 }
 
 void Scene::set_relation_order(const std::array<Relation, kRelations>& order) {
   order_ = order;
-  dirty_ = true;
+  cache_.inputs_changed();
 }
 
 Status Scene::set_weights_override(const AttentionWeights* w) {
   if (w == nullptr) {
-    if (override_) dirty_ = true;
+    if (override_) cache_.inputs_changed();
     override_.reset();
     return Status::ok();
   }
@@ -307,7 +307,7 @@ Status Scene::set_weights_override(const AttentionWeights* w) {
     return Status::fail("trained weights have " + std::to_string(w->heads) + " heads; the scene shows " +
                         std::to_string(heads_));
   override_ = *w;
-  dirty_ = true;
+  cache_.inputs_changed();
   return Status::ok();
 }
 
@@ -322,13 +322,13 @@ Status Scene::set_knockout(const std::vector<int>& heads) {
     if (i > 0 && sorted[i] == sorted[i - 1])
       return Status::fail("head " + std::to_string(sorted[i]) + " is listed twice in the knockout");
   }
-  if (sorted != knockout_) dirty_ = true;
+  if (sorted != knockout_) cache_.inputs_changed();
   knockout_ = std::move(sorted);
   return Status::ok();
 }
 
 Status Scene::set_tie_qk(bool tie) {
-  if (tie != tie_qk_) dirty_ = true;
+  if (tie != tie_qk_) cache_.inputs_changed();
   tie_qk_ = tie;
   return Status::ok();
 }
@@ -406,34 +406,36 @@ std::vector<Relation> Scene::head_relations(int head) const {
 //-----------------------------------------------------------------------------
 // [SECTION] build: X and the heads' weights
 //-----------------------------------------------------------------------------
-void Scene::build() {
+void Scene::build() const {
   const int L = static_cast<int>(tokens_.size());
   // X: content | roles | position | pointers (see scene.h)
-  x_.setZero(L, D);
+  Mat& x = cache_.x;           // the cache is build()'s output
+  AttentionWeights& w = cache_.w;
+  x.setZero(L, D);
   for (int i = 0; i < L; ++i) {
     const Vec content = content_vector(tokens_[static_cast<size_t>(i)].text);
     const int pointers[embed::kPointers] = {target(i, Relation::Subject), target(i, Relation::Complement),
                                             target(i, Relation::Antecedent), target(i, Relation::Object)};
-    embed::embed_token(&x_(i, 0), content.data(), role_bits_[static_cast<size_t>(i)], i, pointers);
+    embed::embed_token(&x(i, 0), content.data(), role_bits_[static_cast<size_t>(i)], i, pointers);
   }
 
   if (override_) {  // trained weights: nothing to build
-    w_ = *override_;
+    w = *override_;
     return;
   }
   // Heads: W_K reads the position block; W_Q realises the head's
   // relationships; scores are divided by sqrt(dh) in the forward pass, so
   // W_Q carries sqrt(dh) * sharpness to make the target's score = sharpness.
   const int H = heads_, dh = D / H;
-  w_.d_model = D;
-  w_.heads = H;
-  w_.wq.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
-  w_.wk.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
-  w_.wv.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
+  w.d_model = D;
+  w.heads = H;
+  w.wq.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
+  w.wk.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
+  w.wv.assign(static_cast<size_t>(H), Mat::Zero(D, dh));
   const float gain = cfg_.sharpness * std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < H; ++h) {
-    Mat& wq = w_.wq[static_cast<size_t>(h)];
-    for (int c = 0; c < kCode; ++c) w_.wk[static_cast<size_t>(h)](kPos + c, c) = 1.f;
+    Mat& wq = w.wq[static_cast<size_t>(h)];
+    for (int c = 0; c < kCode; ++c) w.wk[static_cast<size_t>(h)](kPos + c, c) = 1.f;
     const std::vector<Relation> rel = head_relations(h);
     if (H == 1) {
       // The single head holds both relationships; focus walks it through the
@@ -453,80 +455,87 @@ void Scene::build() {
     }
     // W_V copies the content block ("meaning"); with dh < 32 each head keeps
     // its own fixed orthonormal projection of it.
-    Mat& wv = w_.wv[static_cast<size_t>(h)];
+    Mat& wv = w.wv[static_cast<size_t>(h)];
     if (dh >= kContentDim)
       for (int c = 0; c < kContentDim; ++c) wv(kContent + c, c) = 1.f;
     else
       wv.block(kContent, 0, kContentDim, dh) = orthonormal(kContentDim, dh, 0xC0FFEEull + static_cast<uint64_t>(h));
     // Tied query and key: the query projection serves as the key projection.
-    if (tie_qk_) w_.wk[static_cast<size_t>(h)] = wq;
+    if (tie_qk_) w.wk[static_cast<size_t>(h)] = wq;
   }
-  w_.wo = output_mix();
+  w.wo = output_mix();
 }
 
-const Mat& Scene::x() {
-  if (dirty_) trace();
-  return x_;
+const Mat& Scene::x() const {
+  trace();
+  return cache_.x;
 }
 
-const AttentionWeights& Scene::weights() {
-  if (dirty_) trace();
-  return w_;
+const AttentionWeights& Scene::weights() const {
+  trace();
+  return cache_.w;
 }
 
-const Trace& Scene::trace() {
-  if (!dirty_) return trace_;
+const Trace& Scene::trace() const {
+  if (!cache_.trace_stale) return cache_.trace;
   build();
-  dirty_ = false;
-  return recompute();
+  cache_.trace_stale = false;
+  run_forward();
+  return cache_.trace;
 }
 
 const Trace& Scene::recompute() {
-  if (dirty_) return trace();
-  readout_dirty_ = maps_dirty_ = carried_dirty_ = true;
+  if (cache_.trace_stale) return trace();
+  run_forward();
+  return cache_.trace;
+}
+
+void Scene::run_forward() const {
+  cache_.query_changed();
   ForwardOptions opt;
   opt.backend = backend_;
   for (int h : knockout_) opt.knockout |= 1u << h;
-  const Status s = forward(x_, w_, trace_, opt);
+  const Status s = forward(cache_.x, cache_.w, cache_.trace, opt);
   (void)s;  // build() produces consistent shapes by construction
-  return trace_;
 }
 
 //-----------------------------------------------------------------------------
 // [SECTION] readout
 //-----------------------------------------------------------------------------
-const std::vector<ValueMap>& Scene::value_maps() {
+const std::vector<ValueMap>& Scene::value_maps() const {
   const Trace& tr = trace();
-  if (!maps_dirty_) return maps_;
+  std::vector<ValueMap>& maps = cache_.maps;
+  if (!cache_.maps_stale) return maps;
   const int q = query_;
   const std::vector<int> anchors = lesson_targets();
   const int a = anchors[0], b = anchors[1];
-  maps_.clear();
-  for (const HeadTrace& ht : tr.heads) maps_.push_back(value_map(ht, q, a, b));
-  maps_dirty_ = false;
-  return maps_;
+  maps.clear();
+  for (const HeadTrace& ht : tr.heads) maps.push_back(value_map(ht, q, a, b));
+  cache_.maps_stale = false;
+  return maps;
 }
 
-const std::vector<float>& Scene::carried() {
+const std::vector<float>& Scene::carried() const {
   const Trace& tr = trace();
-  if (!carried_dirty_) return carried_;
-  carried_ = headroom::carried(tr, w_, query_, lesson_targets());
-  carried_dirty_ = false;
-  return carried_;
+  if (!cache_.carried_stale) return cache_.carried;
+  cache_.carried = headroom::carried(tr, cache_.w, query_, lesson_targets());
+  cache_.carried_stale = false;
+  return cache_.carried;
 }
 
-const std::vector<HeadReadout>& Scene::readout() {
+const std::vector<HeadReadout>& Scene::readout() const {
   const Trace& tr = trace();
-  if (!readout_dirty_) return readout_;
-  readout_.clear();
+  std::vector<HeadReadout>& readout = cache_.readout;
+  if (!cache_.readout_stale) return readout;
+  readout.clear();
   for (int h = 0; h < heads_; ++h) {
     const std::vector<Relation> rel = head_relations(h);
     std::vector<int> targets;
     for (Relation r : rel) targets.push_back(target(query_, r));
-    readout_.push_back(head_readout(tr.heads[static_cast<size_t>(h)], query_, rel, targets));
+    readout.push_back(head_readout(tr.heads[static_cast<size_t>(h)], query_, rel, targets));
   }
-  readout_dirty_ = false;
-  return readout_;
+  cache_.readout_stale = false;
+  return readout;
 }
 
 }  // namespace headroom

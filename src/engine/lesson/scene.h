@@ -8,7 +8,8 @@
 // With one head, that head holds the lesson's two relationships at once, so
 // its scores for the two targets tie and softmax splits the weight: the
 // midpoint appears by itself. Runs the forward pass and caches, per query,
-// each head's readout (readout.h) and value map (value_map.h).
+// each head's readout (readout.h) and value map (value_map.h): the reads are
+// const, and what they compute lives in one named cache (Scene::Cache).
 // Does not: parse (parser.h finds roles and default targets), name or explain
 // relationships (relation.h), write any attention weight by hand (every
 // weight comes from attention.h's softmax), or know about GL, ImGui or the
@@ -106,8 +107,13 @@ class Scene {
   Status set_tie_qk(bool tie);
   bool tie_qk() const { return tie_qk_; }
 
-  // Recomputes X, weights and the Trace if anything changed; cheap otherwise.
-  const Trace& trace();
+  // The reads below are const. Each returns what the cache (Cache, below)
+  // holds, filling it first when a setter changed what it depends on; a
+  // reference a read returns stays valid and unchanged until that same read
+  // is made again after a change (a view may call a verb mid-frame and keep
+  // drawing from the numbers it read).
+  // X, the weights and the Trace, recomputed only if an input changed.
+  const Trace& trace() const;
   // Forces the forward pass to run again (stress timing), returns the Trace.
   const Trace& recompute();
 
@@ -118,8 +124,8 @@ class Scene {
   int query() const { return query_; }
   float focus() const { return focus_; }
   int stress() const { return stress_; }
-  const Mat& x();
-  const AttentionWeights& weights();
+  const Mat& x() const;
+  const AttentionWeights& weights() const;
   // The relationships heads take when `token` is the query, best first: a
   // permutation of the relation order (set_relation_order) in four tiers,
   //   1. the pointer relationships that fit its word (parser.h: a verb's
@@ -158,19 +164,19 @@ class Scene {
   // the parser's guesses (none reassigned): the readout says so.
   bool targets_guessed() const;
   // Per-head readout for the current query (cached until the trace, the
-  // query or a target changes; copy it if you will change the scene).
-  const std::vector<HeadReadout>& readout();
+  // query or a target changes).
+  const std::vector<HeadReadout>& readout() const;
   // Per head, the value-space picture for the query, anchored on its
   // lesson_targets(), so the 1-head midpoint and the 2-head outputs share
   // one plane.
-  const std::vector<ValueMap>& value_maps();
+  const std::vector<ValueMap>& value_maps() const;
   // The query's lesson targets: the targets of the first two relationships
   // of relations_for(query) (subject and complement for the lesson's verb),
   // the value maps' anchors.
   std::vector<int> lesson_targets() const;
   // What the final output still carries of each lesson target, 0..1 (readout.h
   // carried(): after W_O and any knockout), cached like readout().
-  const std::vector<float>& carried();
+  const std::vector<float>& carried() const;
   // Role names of a token ("noun", "verb", ...), for the UI.
   std::string roles(int token) const;
 
@@ -179,7 +185,8 @@ class Scene {
  private:
   Status load_tokens(std::vector<Token> toks, int default_query);
   Status load_sentence(std::string_view utf8, const std::optional<LessonTargets>& lesson);
-  void build();
+  void build() const;           // X and the weights into cache_
+  void run_forward() const;     // the Trace into cache_; the per-query reads go stale
   void parse();
 
   SceneConfig cfg_;
@@ -202,17 +209,29 @@ class Scene {
   std::vector<int> knockout_;  // ascending head indices
   bool tie_qk_ = false;
   Backend backend_ = default_backend();  // SIMD128 kernels on the web
-  bool dirty_ = true;
-  Mat x_;
-  AttentionWeights w_;
   std::optional<AttentionWeights> override_;  // trained weights, see set_weights_override
-  Trace trace_;
-  // What depends on the query as well as the trace: the readout and the
-  // value maps. A new query re-reads the trace; it does not recompute it.
-  std::vector<HeadReadout> readout_;
-  std::vector<ValueMap> maps_;
-  std::vector<float> carried_;
-  bool readout_dirty_ = true, maps_dirty_ = true, carried_dirty_ = true;
+
+  // Everything the const reads compute from the inputs above, filled lazily:
+  // a link applies up to six setters in a row and only the last state's
+  // forward pass runs, and the stress timing (recompute) times the forward
+  // pass alone. Setters only mark entries stale (inputs_changed,
+  // query_changed); the reads fill them. Nothing else in the class is
+  // mutable.
+  struct Cache {
+    bool trace_stale = true;  // x, w and trace
+    // What depends on the query as well as the trace. A new query re-reads
+    // the trace; it does not recompute it.
+    bool readout_stale = true, maps_stale = true, carried_stale = true;
+    Mat x;
+    AttentionWeights w;
+    Trace trace;
+    std::vector<HeadReadout> readout;
+    std::vector<ValueMap> maps;
+    std::vector<float> carried;
+    void inputs_changed() { trace_stale = true; }
+    void query_changed() { readout_stale = maps_stale = carried_stale = true; }
+  };
+  mutable Cache cache_;
 };
 
 }  // namespace headroom

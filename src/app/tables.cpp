@@ -1,0 +1,35 @@
+// tables.cpp: the lists and orders the page's JavaScript reads from the wasm
+// (see tables.h).
+#include "app/tables.h"
+
+#include "app/export.h"
+#include "app/lang.h"
+#include "app/tour.h"
+#include "app/url_state.h"
+#include "app/view_table.h"
+#include "engine/lesson/scene.h"
+#include "engine/train/trainer.h"
+
+namespace headroom::app {
+
+void append_tables(JsonObject& o) {
+  std::string& order = o.key("applyOrder");
+  append_array(order, kApplyOrder, [&](const ApplyStep& s) {
+    JsonObject step(order);
+    step.field("key", s.key).field("field", s.field);
+  });
+  append_values(o.key("heads"), kHeadCounts);
+  append_values(o.key("trainR"), kTrainRelations);
+  append_values(o.key("trainHeads"), kTrainHeads);
+  o.field("maxSeed", kMaxSeed).field("lrRange", kLrRangeText).field("maxStepsPerCall", kMaxStepsPerCall);
+  append_values(o.key("weights"), kWeightChoices);
+  append_values(o.key("themes"), kThemes);
+  append_values(o.key("views"), kViews);
+  append_values(o.key("tabs"), kTabs);
+  append_values(o.key("exportFormats"), kExportFormats);
+  std::string& langs = o.key("languages");
+  append_array(langs, languages(), [&](const Language& l) { append_json_string(langs, l.code); });
+  o.field("tourSteps", kTourSteps);
+}
+
+}  // namespace headroom::app
