@@ -424,10 +424,15 @@ void view_tour(Demo& demo) {
   const bool narrow = wrap < 420.f;
   // header: dots, step count, leave
   dots(demo);
-  ImGui::SameLine(0, 10.f);
-  ImGui::TextDisabled("%s", app::trf("step {0} of {1}", {std::to_string(n), std::to_string(app::kTourSteps)}).c_str());
-  ImGui::SameLine();
+  // "step 2 of 8", where the row has room for it beside Leave (the dots say it too).
   const char* leave = app::tr("Leave tour");
+  const std::string count = app::trf("step {0} of {1}", {std::to_string(n), std::to_string(app::kTourSteps)});
+  const float leave_w = ImGui::CalcTextSize(leave).x + 2 * ImGui::GetStyle().FramePadding.x + 16.f;
+  ImGui::SameLine(0, 10.f);
+  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(count.c_str()).x + ImGui::GetStyle().ItemSpacing.x + leave_w) {
+    ImGui::TextDisabled("%s", count.c_str());
+    ImGui::SameLine();
+  }
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - ImGui::CalcTextSize(leave).x - 16.f));
   if (ImGui::SmallButton((std::string(leave) + "##leave").c_str())) {
     demo.tour_close();
