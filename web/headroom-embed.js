@@ -8,8 +8,9 @@
 //                                              reply to each message below
 // In (from an allowed origin only):
 //   {type: 'headroom:get', id?}
-//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
+//   {type: 'headroom:set', id?, lang?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
+//                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown);
 //                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
 //    seed?, r?, lr? (reset), n? (step, default 1)}
@@ -42,7 +43,7 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kSetKeys = ['heads', 'sentence', 'query', 'focus', 'view', 'theme', 'tab', 'weights', 'knockout', 'tieQK'];
+  const kSetKeys = ['lang', 'heads', 'sentence', 'query', 'focus', 'view', 'theme', 'tab', 'weights', 'knockout', 'tieQK'];
   const kTrainActions = ['reset', 'step', 'play', 'pause'];
   const kTourActions = ['go', 'predict', 'reveal', 'replay', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -92,7 +93,9 @@
       const s = fn(value);
       if (s.error) errors.push(s.error);
     };
-    // Sentence first: a query index refers to the tokens of the new sentence.
+    // The language first: it opens its own lesson, which a sentence in the
+    // same message replaces. Then the sentence: a query index refers to its tokens.
+    if (own(data, 'lang')) verb(api.setLanguage, data.lang);
     if (own(data, 'sentence')) verb(api.setSentence, data.sentence);
     if (own(data, 'query')) verb(api.selectToken, data.query);
     if (own(data, 'heads')) verb(api.setHeads, data.heads);
