@@ -8,8 +8,9 @@
 //                                              reply to each message below
 // In (from an allowed origin only):
 //   {type: 'headroom:get', id?}
-//   {type: 'headroom:set', id?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
+//   {type: 'headroom:set', id?, lang?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
+//                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown);
 //                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
 //    seed?, r?, lr? (reset), n? (step, default 1)}
@@ -86,6 +87,9 @@
   // What each field of a headroom:set calls; view, theme and tab go through
   // the hash (under their hash key), which checks them against the wasm's lists.
   const kSetVerbs = {
+    // The language first (the table's order): it opens its own lesson, which
+    // a sentence in the same message replaces.
+    lang: (v) => api.setLanguage(v),
     sentence: (v) => api.setSentence(v),
     query: (v) => api.selectToken(v),
     heads: (v) => api.setHeads(v),

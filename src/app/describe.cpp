@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/lang.h"
+#include "engine/common/roles.h"
 #include "engine/common/words.h"
 
 namespace headroom::app {
@@ -52,6 +53,43 @@ const char* relation_word(Relation r) {
                                                      N_("self"),       N_("first token")};
   const int i = static_cast<int>(r);
   return i >= 0 && i < kRelations ? tr(kNames[i]) : relation_name(r);
+}
+
+const char* relation_help_word(Relation r) {
+  // The engine's help lines (relation.h relation_help), marked for the catalogue.
+  static constexpr const char* kHelp[kRelations] = {
+      N_("a verb looks back to its subject, across a relative clause"),
+      N_("a verb looks ahead to the first token of what it says/claims"),
+      N_("every token looks at the token before it (local context)"),
+      N_("a pronoun looks back to the noun it refers to (coreference)"),
+      N_("every token looks at the token after it"),
+      N_("a verb looks at its object noun"),
+      N_("every token looks at itself"),
+      N_("every token looks at the first token (an attention sink)")};
+  const int i = static_cast<int>(r);
+  return i >= 0 && i < kRelations ? tr(kHelp[i]) : relation_help(r);
+}
+
+std::string role_words(const Scene& scene, int token) {
+  // The engine's role names (parser.cpp role_name), marked for the catalogue.
+  static constexpr const char* kRoles[] = {N_("noun"),        N_("verb"),      N_("pronoun"),   N_("determiner"),
+                                           N_("relative"),    N_("preposition"), N_("punctuation"), N_("adjective"),
+                                           N_("auxiliary"),   N_("conjunction"), N_("number"),    N_("subject"),
+                                           N_("in clause"),   N_("first")};
+  static_assert(sizeof kRoles / sizeof kRoles[0] == kRoleCount, "one name per role bit");
+  std::vector<std::string> words;
+  const std::string english = scene.roles(token);
+  for (size_t start = 0; start < english.size();) {
+    size_t end = english.find(", ", start);
+    if (end == std::string::npos) end = english.size();
+    const std::string role = english.substr(start, end - start);
+    const char* shown = role.c_str();
+    for (const char* k : kRoles)
+      if (role == k) shown = tr(k);
+    words.emplace_back(shown);
+    start = end + 2;
+  }
+  return join_words(words, ", ");
 }
 
 std::string head_caption(const Scene& scene, const HeadReadout& r, int head) {

@@ -27,6 +27,13 @@ namespace headroom::app {
 // relation_name is the English one).
 const char* relation_word(Relation r);
 
+// The engine's help line for relationship r (relation.h relation_help) in
+// the shown language.
+const char* relation_help_word(Relation r);
+// The roles the parser gave `token` ("noun, subject": Scene::roles) in the
+// shown language.
+std::string role_words(const Scene& scene, int token);
+
 // A head's output "reads" a target when their cosine is at least this.
 constexpr float kReadsCos = 0.9f;
 

@@ -289,21 +289,84 @@ const std::vector<const char*>& refusal_patterns() {
       N_("the sentence is {0} bytes; the cap is {1} bytes"),
       N_("this scene has {0} heads (d_head = {1}/H must hold a 16-wide position code, and there are 8 relationships); got {2}"),
       N_("focus must be a number from 0 (all on one) through 0.5 (split) to 1 (spread)"),
+      // knockout, tie and targets (engine/lesson/scene.cpp)
+      N_("head {0} (0-based) does not exist; with {1} head the only one is 0"),
+      N_("head {0} (0-based) does not exist; with {1} heads they are 0..{2}"),
+      N_("head {0} is listed twice in the knockout"),
+      N_("a lesson target cannot be the query itself"),
+      N_("no such relationship"),
+      N_("\"{0}\" is fixed by position and cannot be reassigned"),
+      N_("stress length must be 0 (off) or 1..{0} tokens, got {1}"),
+      // weights (engine/lesson/scene.cpp, app/training.cpp's notes on the weights shown)
+      N_("trained weights have d_model {0}; the scene has {1}"),
+      N_("trained weights have {0} heads; the scene shows {1}"),
+      N_("the trained weights do not fit the scene ({0}): the views show the built weights"),
+      N_("the training program is starting: the views show the built weights until it answers"),
+      N_("the training runs have no tied query and key: reset training with the tie on to train tied runs; the "
+         "views show the built weights, tied"),
+      N_("no training run has {0} head (the runs have {1} and {2}): the views show the built weights"),
+      N_("no training run has {0} heads (the runs have {1} and {2}): the views show the built weights"),
+      N_("the trained weights are on their way from the training program: the views show the built weights until "
+         "they come"),
+      // training (engine/train/trainer.cpp, app/training.cpp, app/demo.cpp)
+      N_("the learning rate must be from 1e-6 to 10, got {0}"),
+      N_("seed must be a whole number from 0 to {0}, got {1}"),
+      N_("r must be 2 or 4 related tokens, got {0}"),
+      N_("step(n) takes n from 1 to {0}, got {1}"),
+      N_("there are no tied runs: reset with the query/key tie on first"),
+      N_("no training run has {0} heads (runs: 1, 2, 4)"),
+      N_("no tied training run has {0} heads (runs: 1, 2, 4)"),
+      N_("the {0}-head run's loss or gradients are not finite on the next batch"),
+      N_("stopped at step {0} with lr {1}: {2}; the weights are those of step {3}. Lower the learning rate and reset."),
+      N_("the held-out loss is not finite or above {0}"),
+      N_("the training loss is not finite"),
+      N_("the training loss reached {0} (limit {1})"),
+      N_("a gradient is not finite"),
+      N_("a weight is not finite"),
+      N_("every run has diverged: reset (a smaller learning rate helps) to train again"),
+      N_("steps per frame must be a whole number from 1 to {0}, got {1}"),
+      N_("no training run has {0} heads to download"),
+      N_("the link's seed or r was refused: {0}"),
+      N_("the link's tour was refused: {0}"),
+      N_("The training Worker stopped ({0}) and was started again: the runs begin again from step 0."),
+      // the tour (app/tour.cpp)
+      N_("the tour is not open: go to a step first (tour.go(1))"),
+      N_("step {0} takes no prediction: reveal it"),
+      N_("step {0} was already revealed; a prediction counts only before the reveal"),
+      N_("step {0} has not been revealed yet: nothing to replay"),
+      N_("tour step {0} is not in this tour's range {1}..{2}"),
       // The JS API's own type checks (web/headroom.mjs)
       N_("heads must be a whole number (1, 2, 4 or 8), not {0}"),
       N_("setLanguage needs a language code like \"de\", not {0}"),
       N_("a token index must be a whole number, not {0}"),
       N_("focus must be a number from 0 to 1, not {0}"),
+      N_("setKnockout takes an array of head indices counted from 0 (like [1]), not {0}"),
+      N_("setTieQK takes true or false, not {0}"),
+      N_("the stress length must be a whole number of tokens, not {0}"),
+      N_("weights must be \"built\" or \"trained\", not {0}"),
+      N_("tour.go needs a step number (1 to 8), not {0}"),
+      N_("seed must be a whole number from 0 to 4294967295, not {0}"),
+      N_("r must be 2 or 4 (related tokens), not {0}"),
+      N_("lr must be a number from 1e-6 to 10, not {0}"),
+      N_("tieQK must be true or false, not {0}"),
+      N_("step(n) needs a whole number of steps (1 to 10000), not {0}"),
+      N_("download needs a head count (1, 2 or 4), not {0}"),
   };
   return patterns;
 }
 
-std::string num(double v, int decimals) {
+namespace {
+std::string with_decimal_mark(const char* format, int decimals, double v) {
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::snprintf(buf, sizeof buf, format, decimals, v);
   std::string s = buf;
   std::replace(s.begin(), s.end(), '.', language().decimal);
   return s;
 }
+}  // namespace
+
+std::string num(double v, int decimals) { return with_decimal_mark("%.*f", decimals, v); }
+
+std::string num_sci(double v, int decimals) { return with_decimal_mark("%.*e", decimals, v); }
 
 }  // namespace headroom::app

@@ -82,6 +82,8 @@ std::string tr_message(std::string_view english);
 const std::vector<const char*>& refusal_patterns();
 // `v` with `decimals` digits after the language's decimal mark ("0,49").
 std::string num(double v, int decimals);
+// `v` in scientific notation (C's %.{decimals}e) with the language's decimal mark ("1,0e-02").
+std::string num_sci(double v, int decimals);
 // Strings the shown language lacked since it was chosen (each counted once).
 int missing_strings();
 // The English keys counted by missing_strings (tests name them).

@@ -19,7 +19,9 @@
 #include <cstdio>
 
 #include "app/demo.h"
+#include "app/describe.h"
 #include "app/json_write.h"
+#include "app/lang.h"
 #include "engine/lesson/readout.h"
 
 namespace headroom::app {
@@ -28,60 +30,63 @@ namespace headroom::app {
 // [SECTION] the steps' words
 //-----------------------------------------------------------------------------
 const std::array<TourStepInfo, kTourSteps>& tour_steps() {
+  // The words are catalogue keys (N_): the panel shows them through tr(),
+  // and each catalogue names its own lesson's words where these name
+  // "said", "researcher" and "it". tour.state() keeps the keys (English).
   static const std::array<TourStepInfo, kTourSteps> steps = {{
-      {"average", "One head, one average",
-       "An attention head gives each token one output: a weighted average of the value vectors of the "
-       "tokens it looks at, with weights that add up to 1. \"said\" needs two of them: who said it "
-       "(researcher) and what was said (the clause from \"it\").",
-       "With one head looking at both, where does said's output land among the values? Drag the marker "
-       "in the plane (or use the arrow keys), or pick an answer.",
+      {"average", N_("One head, one average"),
+       N_("An attention head gives each token one output: a weighted average of the value vectors of the "
+          "tokens it looks at, with weights that add up to 1. \"said\" needs two of them: who said it "
+          "(researcher) and what was said (the clause from \"it\")."),
+       N_("With one head looking at both, where does said's output land among the values? Drag the marker "
+          "in the plane (or use the arrow keys), or pick an answer."),
        AnswerKind::Point,
-       {{"researcher", "near the subject"}, {"it", "near the complement"}, {"between", "between them"},
-        {"neither", "near neither"}}},
-      {"options", "Three ways to fail",
-       "One head has one set of weights for said. It can put them all on one target, split them between "
-       "the two, or spread them over every token.",
-       "Which of the three keeps the most of BOTH targets in the output?",
+       {{"researcher", N_("near the subject")}, {"it", N_("near the complement")}, {"between", N_("between them")},
+        {"neither", N_("near neither")}}},
+      {"options", N_("Three ways to fail"),
+       N_("One head has one set of weights for said. It can put them all on one target, split them between "
+          "the two, or spread them over every token."),
+       N_("Which of the three keeps the most of BOTH targets in the output?"),
        AnswerKind::Choice,
-       {{"one", "all on one"}, {"split", "split"}, {"spread", "spread"}}},
-      {"two-heads", "Two heads",
-       "Give the model two heads of half the size. Each has its own W_Q, W_K and W_V, so each can look at "
-       "a different token.",
-       "Where will each head's output land? Place both markers (click to place the next one, drag to "
-       "move, arrow keys move the selected one).",
+       {{"one", N_("all on one")}, {"split", N_("split")}, {"spread", N_("spread")}}},
+      {"two-heads", N_("Two heads"),
+       N_("Give the model two heads of half the size. Each has its own W_Q, W_K and W_V, so each can look at "
+          "a different token."),
+       N_("Where will each head's output land? Place both markers (click to place the next one, drag to "
+          "move, arrow keys move the selected one)."),
        AnswerKind::Points,
        {}},
-      {"coordinates", "Side by side, then mixed",
-       "The two heads' outputs are not averaged together: they sit side by side in the concatenation, "
-       "each in its own coordinates, and W_O mixes them afterwards.",
-       "If head 2's output is set to zero before W_O, what does said's final output lose?",
+      {"coordinates", N_("Side by side, then mixed"),
+       N_("The two heads' outputs are not averaged together: they sit side by side in the concatenation, "
+          "each in its own coordinates, and W_O mixes them afterwards."),
+       N_("If head 2's output is set to zero before W_O, what does said's final output lose?"),
        AnswerKind::Choice,
-       {{"researcher", "the subject"}, {"it", "the complement"}, {"both", "both"}, {"nothing", "nothing"}}},
-      {"more-heads", "More heads, more kinds",
-       "With four heads, each can hold another kind of relationship: the subject, the complement, the "
-       "previous token, and what a pronoun refers to (coreference).",
-       "For each relationship, which token will its head look at most?",
+       {{"researcher", N_("the subject")}, {"it", N_("the complement")}, {"both", N_("both")}, {"nothing", N_("nothing")}}},
+      {"more-heads", N_("More heads, more kinds"),
+       N_("With four heads, each can hold another kind of relationship: the subject, the complement, the "
+          "previous token, and what a pronoun refers to (coreference)."),
+       N_("For each relationship, which token will its head look at most?"),
        AnswerKind::Match,
        {}},
-      {"query-key", "One vector for query and key",
-       "Each head compares a query with keys through two matrices, W_Q and W_K. Tie them (W_K = W_Q) "
-       "and a token asks with the same vector it answers with: the same kind of limit as one head, "
-       "one level down.",
-       "With the tie, how does the score said -> researcher compare with researcher -> said?",
+      {"query-key", N_("One vector for query and key"),
+       N_("Each head compares a query with keys through two matrices, W_Q and W_K. Tie them (W_K = W_Q) "
+          "and a token asks with the same vector it answers with: the same kind of limit as one head, "
+          "one level down."),
+       N_("With the tie, how does the score said -> researcher compare with researcher -> said?"),
        AnswerKind::Choice,
-       {{"equal", "they become equal"}, {"unchanged", "they stay as they were"},
-        {"zero", "both drop to zero"}}},
-      {"training", "Heads learn it themselves",
-       "Nobody has to build these heads: a small model trained to copy said's two targets into two "
-       "slots finds them by itself. One head can only ever carry one mixture, so half of the task stays "
-       "out of its reach.",
-       "What loss will the one-head run end with (0 = perfect, 1 = knows nothing)?",
+       {{"equal", N_("they become equal")}, {"unchanged", N_("they stay as they were")},
+        {"zero", N_("both drop to zero")}}},
+      {"training", N_("Heads learn it themselves"),
+       N_("Nobody has to build these heads: a small model trained to copy said's two targets into two "
+          "slots finds them by itself. One head can only ever carry one mixture, so half of the task stays "
+          "out of its reach."),
+       N_("What loss will the one-head run end with (0 = perfect, 1 = knows nothing)?"),
        AnswerKind::Number,
        {}},
-      {"recap", "What to keep",
-       "One head outputs one weighted average, so it cannot keep two things whole. Several heads keep "
-       "several, side by side, and W_O mixes them; training finds this without being told.",
-       "Nothing to predict: reveal the table of your answers against the engine's numbers.",
+      {"recap", N_("What to keep"),
+       N_("One head outputs one weighted average, so it cannot keep two things whole. Several heads keep "
+          "several, side by side, and W_O mixes them; training finds this without being told."),
+       N_("Nothing to predict: reveal the table of your answers against the engine's numbers."),
        AnswerKind::None,
        {}},
   }};
@@ -93,14 +98,11 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
 //-----------------------------------------------------------------------------
 namespace {
 
-std::string fmt(float v, int digits = 2) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, static_cast<double>(v));
-  return buf;
-}
+// A number in the shown language's format (the reveal's words are read in it).
+std::string fmt(float v, int digits = 2) { return num(static_cast<double>(v), digits); }
 
 const std::string& word(const Scene& s, int token) {
-  static const std::string none = "(none)";
+  static const std::string none = "-";
   if (token < 0 || token >= static_cast<int>(s.tokens().size())) return none;
   return s.tokens()[static_cast<size_t>(token)].text;
 }
@@ -146,7 +148,7 @@ float dist(float x0, float y0, float x1, float y1) { return std::hypot(x0 - x1, 
 
 const char* choice_label(const TourStepInfo& info, const std::string& id) {
   for (const TourChoice& c : info.choices)
-    if (id == c.id) return c.label;
+    if (id == c.id) return tr(c.label);
   return "";
 }
 
@@ -249,10 +251,10 @@ void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec
   append_values(o.key("cos"), std::vector<float>{c0, c1});
   o.field("lands", where);
   const std::string &wa = word(s, t[0]), &wb = word(s, t[1]);
-  r.lines.push_back(word(s, q) + "'s output lands " + choice_label(info, where) + " (" + fmt(pl.ox) + ", " +
-                    fmt(pl.oy) + "); the midpoint of " + wa + " and " + wb + " is (" + fmt(mx) + ", " + fmt(my) + ").");
-  r.lines.push_back("weights " + wa + " " + fmt(w0) + ", " + wb + " " + fmt(w1) + "; cos to " + wa + " " + fmt(c0) +
-                    ", to " + wb + " " + fmt(c1) + ".");
+  r.lines.push_back(trf("{0}'s output lands {1} ({2}, {3}); the midpoint of {4} and {5} is ({6}, {7}).",
+                        {word(s, q), choice_label(info, where), fmt(pl.ox), fmt(pl.oy), wa, wb, fmt(mx), fmt(my)}));
+  r.lines.push_back(trf("weights {0} {1}, {2} {3}; cos to {0} {4}, to {2} {5}.",
+                        {wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
   r.from = {0.f, 0.f};
   r.to = {pl.ox, pl.oy};
   if (rec.predicted && p.kind == AnswerKind::Point) {
@@ -260,10 +262,10 @@ void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     o.field("guessDistance", d);
     r.score = clamp01(1.f - d / span);
     r.from = {p.xy[0], p.xy[1]};
-    r.feedback = "Your marker was " + fmt(d) + " from the output (the two targets are " + fmt(span) + " apart).";
+    r.feedback = trf("Your marker was {0} from the output (the two targets are {1} apart).", {fmt(d), fmt(span)});
   } else if (rec.predicted) {
     r.score = p.choice == where ? 1.f : 0.f;
-    r.feedback = std::string("You said ") + choice_label(info, p.choice) + "; it lands " + choice_label(info, where) + ".";
+    r.feedback = trf("You said {0}; it lands {1}.", {choice_label(info, p.choice), choice_label(info, where)});
   }
 }
 
@@ -297,19 +299,18 @@ void measure_options(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     append_values(e.key("cos"), std::vector<float>{c0, c1});
     append_values(e.key("carried"), carried);
     e.field("keepsBoth", keep);
-    r.lines.push_back(std::string(choice_label(info, op.id)) + ": carries " + wa + " " + fmt(carried[0]) + ", " + wb +
-                      " " + fmt(carried[1]) + " (cos " + fmt(c0) + " / " + fmt(c1) + ")");
+    r.lines.push_back(trf("{0}: carries {1} {2}, {3} {4} (cos {5} / {6})",
+                          {choice_label(info, op.id), wa, fmt(carried[0]), wb, fmt(carried[1]), fmt(c0), fmt(c1)}));
   });
   o.field("best", best).field("bestKeepsBoth", best_keep);
-  r.lines.push_back(best_keep < 0.9f
-                        ? "None keeps both whole: the most any keeps of both is " + fmt(best_keep) + " (" +
-                              choice_label(info, best) + "), and a split output is the midpoint of two meanings."
-                        : "Measured here, " + std::string(choice_label(info, best)) + " keeps " + fmt(best_keep) +
-                              " of both targets.");
+  r.lines.push_back(trf(best_keep < 0.9f ? "None keeps both whole: the most any keeps of both is {0} ({1}), and a "
+                                           "split output is the midpoint of two meanings."
+                                         : "Measured here, {1} keeps {0} of both targets.",
+                        {fmt(best_keep), choice_label(info, best)}));
   if (rec.predicted) {
     r.score = best_keep > 0 ? clamp01(chosen_keep / best_keep) : 0.f;
-    r.feedback = std::string("You chose ") + choice_label(info, rec.prediction.choice) + ": it keeps " +
-                 fmt(chosen_keep) + " of both; the best keeps " + fmt(best_keep) + ".";
+    r.feedback = trf("You chose {0}: it keeps {1} of both; the best keeps {2}.",
+                     {choice_label(info, rec.prediction.choice), fmt(chosen_keep), fmt(best_keep)});
   }
 }
 
@@ -333,8 +334,8 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
     append_values(e.key("output"), std::vector<float>{pl.ox, pl.oy});
     append_values(e.key("weights"), std::vector<float>{w0, w1});
     append_values(e.key("cos"), std::vector<float>{c0, c1});
-    r.lines.push_back("head " + std::to_string(h + 1) + ": weights " + wa + " " + fmt(w0) + ", " + wb + " " + fmt(w1) +
-                      "; cos to " + wa + " " + fmt(c0) + ", to " + wb + " " + fmt(c1));
+    r.lines.push_back(trf("head {0}: weights {1} {2}, {3} {4}; cos to {1} {5}, to {3} {6}",
+                          {std::to_string(h + 1), wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
   });
   r.from = {one.ox, one.oy, one.ox, one.oy};
   r.to = outs;
@@ -347,7 +348,8 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
                                span);
     };
     r.score = std::max(0.5f * (sc(0, 0) + sc(1, 1)), 0.5f * (sc(0, 1) + sc(1, 0)));
-    r.feedback = "Your two markers score " + fmt(r.score) + " (1: on the heads' outputs; 0: as far off as the two targets are apart).";
+    r.feedback = trf("Your two markers score {0} (1: on the heads' outputs; 0: as far off as the two targets are apart).",
+                     {fmt(r.score)});
   }
 }
 
@@ -372,16 +374,16 @@ void measure_coordinates(Demo& demo, const TourStepInfo& info, const TourRecord&
     append_values(c.key("withoutHead2"), w2);
   }
   o.field("loses", loses);
-  r.lines.push_back("every head: the output carries " + wa + " " + fmt(all[0]) + ", " + wb + " " + fmt(all[1]));
-  r.lines.push_back("head 1 knocked out: " + wa + " " + fmt(w1[0]) + ", " + wb + " " + fmt(w1[1]));
-  r.lines.push_back("head 2 knocked out: " + wa + " " + fmt(w2[0]) + ", " + wb + " " + fmt(w2[1]));
-  r.lines.push_back(std::string("Without head 2 the output loses ") + choice_label(info, loses) +
-                    (lost_a != lost_b ? " and keeps the other: each head's result has coordinates of its own."
-                                      : "."));
+  r.lines.push_back(trf("every head: the output carries {0} {1}, {2} {3}", {wa, fmt(all[0]), wb, fmt(all[1])}));
+  r.lines.push_back(trf("head {0} knocked out: {1} {2}, {3} {4}", {"1", wa, fmt(w1[0]), wb, fmt(w1[1])}));
+  r.lines.push_back(trf("head {0} knocked out: {1} {2}, {3} {4}", {"2", wa, fmt(w2[0]), wb, fmt(w2[1])}));
+  r.lines.push_back(trf(lost_a != lost_b ? "Without head 2 the output loses {0} and keeps the other: each head's result "
+                                           "has coordinates of its own."
+                                         : "Without head 2 the output loses {0}.",
+                        {choice_label(info, loses)}));
   if (rec.predicted) {
     r.score = rec.prediction.choice == loses ? 1.f : 0.f;
-    r.feedback = std::string("You said ") + choice_label(info, rec.prediction.choice) + "; measured: " +
-                 choice_label(info, loses) + ".";
+    r.feedback = trf("You said {0}; measured: {1}.", {choice_label(info, rec.prediction.choice), choice_label(info, loses)});
   }
 }
 
@@ -409,12 +411,12 @@ void measure_more_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject
     JsonObject e(m);
     e.field("relation", relation_name(rel)).field("query", q).field("head", head).field("token", token);
     e.field("word", word(s, token)).field("weight", row[looks]);
-    r.lines.push_back(std::string(relation_name(rel)) + " (from " + word(s, q) + "): head " + std::to_string(head + 1) +
-                      " looks at " + word(s, token) + " (weight " + fmt(row[looks]) + ")");
+    r.lines.push_back(trf("{0} (from {1}): head {2} looks at {3} (weight {4})",
+                          {relation_word(rel), word(s, q), std::to_string(head + 1), word(s, token), fmt(row[looks])}));
   });
   if (rec.predicted) {
     r.score = static_cast<float>(right) / static_cast<float>(kMatchRelations.size());
-    r.feedback = std::to_string(right) + " of " + std::to_string(kMatchRelations.size()) + " matched.";
+    r.feedback = trf("{0} of {1} matched.", {std::to_string(right), std::to_string(kMatchRelations.size())});
   }
 }
 
@@ -432,11 +434,11 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
     if (weight_on(untied, k, q, t[0]) > weight_on(untied, h, q, t[0])) h = k;
   const Mat before = untied.trace().heads[static_cast<size_t>(h)].scores;
   demo.set_tie_qk(true);  // the reveal shows the tie
-  const Trace& tr = s.trace();
-  const Mat& after = tr.heads[static_cast<size_t>(h)].scores;
+  const Trace& trace = s.trace();
+  const Mat& after = trace.heads[static_cast<size_t>(h)].scores;
   float asym = 0, scale = 1, asym_before = 0;
-  for (size_t k = 0; k < tr.heads.size(); ++k) {
-    const Mat& sc = tr.heads[k].scores;
+  for (size_t k = 0; k < trace.heads.size(); ++k) {
+    const Mat& sc = trace.heads[k].scores;
     asym = std::max(asym, (sc - sc.transpose()).cwiseAbs().maxCoeff());
     scale = std::max(scale, sc.cwiseAbs().maxCoeff());
     const Mat& ub = untied.trace().heads[k].scores;
@@ -453,22 +455,22 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   append_values(o.key("after"), std::vector<float>{after(q, t[0]), after(t[0], q)});
   o.field("maxAsymmetry", asym).field("maxAsymmetryUntied", asym_before).field("symmetric", symmetric);
   o.field("answer", answer);
-  append_array_n(o.key("weightsOnTargets"), static_cast<long long>(tr.heads.size()), [&](long long k) {
+  append_array_n(o.key("weightsOnTargets"), static_cast<long long>(trace.heads.size()), [&](long long k) {
     append_values(m, std::vector<float>{weight_on(s, static_cast<int>(k), q, t[0]), weight_on(s, static_cast<int>(k), q, t[1])});
   });
   append_values(o.key("carried"), carried);
-  r.lines.push_back("head " + std::to_string(h + 1) + " untied: " + wq + " -> " + wa + " " + fmt(before(q, t[0]), 1) +
-                    ", " + wa + " -> " + wq + " " + fmt(before(t[0], q), 1));
-  r.lines.push_back("tied: " + wq + " -> " + wa + " " + fmt(after(q, t[0]), 1) + ", " + wa + " -> " + wq + " " +
-                    fmt(after(t[0], q), 1) + "; the largest |score(i->j) - score(j->i)| is " + fmt(asym, 6) +
-                    " (untied " + fmt(asym_before, 1) + ")");
-  r.lines.push_back("With the tie the output carries " + wa + " " + fmt(carried[0]) + ", " + wb + " " +
-                    fmt(carried[1]) + ": \"my subject is there\" is not a two-way relation, so a shared "
-                    "vector cannot ask for it.");
+  r.lines.push_back(trf("head {0} untied: {1} -> {2} {3}, {2} -> {1} {4}",
+                        {std::to_string(h + 1), wq, wa, fmt(before(q, t[0]), 1), fmt(before(t[0], q), 1)}));
+  r.lines.push_back(trf("tied: {0} -> {1} {2}, {1} -> {0} {3}; the largest |score(i->j) - score(j->i)| is {4} (untied {5})",
+                        {wq, wa, fmt(after(q, t[0]), 1), fmt(after(t[0], q), 1), fmt(asym, 6), fmt(asym_before, 1)}));
+  r.lines.push_back(trf("With the tie the output carries {0} {1}, {2} {3}: \"my subject is there\" is not a two-way "
+                        "relation, so a shared vector cannot ask for it.",
+                        {wa, fmt(carried[0]), wb, fmt(carried[1])}));
   if (rec.predicted) {
     r.score = rec.prediction.choice == answer ? 1.f : 0.f;
-    r.feedback = std::string("You said ") + choice_label(info, rec.prediction.choice) + "; measured: " +
-                 (std::string(answer) == "other" ? "something else" : choice_label(info, answer)) + ".";
+    r.feedback = trf("You said {0}; measured: {1}.",
+                     {choice_label(info, rec.prediction.choice),
+                      std::string(answer) == "other" ? tr("something else") : choice_label(info, answer)});
   }
 }
 
@@ -482,20 +484,23 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
     if (run.heads == 1) one = run.loss();
     JsonObject e(m);
     e.field("heads", run.heads).field("loss", run.loss()).field("floor", run.floor).field("diverged", run.diverged);
-    r.lines.push_back(std::to_string(run.heads) + (run.heads == 1 ? " head: loss " : " heads: loss ") +
-                      fmt(run.loss(), 3) + " (floor " + fmt(run.floor) + ")" + (run.diverged ? ", diverged" : ""));
+    static constexpr const char* kLines[2][2] = {
+        {N_("{0} heads: loss {1} (floor {2})"), N_("{0} heads: loss {1} (floor {2}), diverged")},
+        {N_("{0} head: loss {1} (floor {2})"), N_("{0} head: loss {1} (floor {2}), diverged")}};
+    const char* line = kLines[run.heads == 1][run.diverged ? 1 : 0];
+    r.lines.push_back(trf(line, {std::to_string(run.heads), fmt(run.loss(), 3), fmt(run.floor)}));
   });
   o.field("oneHeadLoss", one);
-  r.lines.insert(r.lines.begin(), "After " + std::to_string(tr.step_count()) + " training steps (R = " +
-                                      std::to_string(tr.relations()) + "):");
+  r.lines.insert(r.lines.begin(), trf("After {0} training steps (R = {1}):",
+                                      {std::to_string(tr.step_count()), std::to_string(tr.relations())}));
   // Training in another program (a Worker): the steps asked for arrive
   // later, and the reveal is measured again then (Tour::tick).
   if (tr.step_count() < kTourTrainSteps)
-    r.lines.insert(r.lines.begin() + 1, "(the training program is still running the " +
-                                            std::to_string(kTourTrainSteps) + " steps: the numbers follow)");
+    r.lines.insert(r.lines.begin() + 1, trf("(the training program is still running the {0} steps: the numbers follow)",
+                                            {std::to_string(kTourTrainSteps)}));
   if (rec.predicted && one >= 0) {
     r.score = clamp01(1.f - std::fabs(rec.prediction.number - one));
-    r.feedback = "You guessed " + fmt(rec.prediction.number) + "; the one-head run ends at " + fmt(one, 3) + ".";
+    r.feedback = trf("You guessed {0}; the one-head run ends at {1}.", {fmt(rec.prediction.number), fmt(one, 3)});
   }
 }
 
@@ -530,11 +535,12 @@ Status Tour::measure(Demo& demo, bool emit, int step) {
         JsonObject e(r.measured);
         e.field("id", si.id).field("predicted", x.predicted).field("revealed", x.revealed);
         if (x.score >= 0) e.field("score", x.score); else e.key("score") += "null";
-        r.lines.push_back(std::to_string(i + 1) + ". " + si.title + ": " +
-                          (!x.revealed ? std::string("not revealed")
-                           : x.score >= 0 ? "your answer scored " + fmt(x.score)
-                                          : std::string("revealed without a prediction")) +
-                          (x.revealed && !x.result.empty() ? "; " + x.result.front() : ""));
+        const std::string how = !x.revealed ? tr("not revealed")
+                                : x.score >= 0 ? trf("your answer scored {0}", {fmt(x.score)})
+                                               : tr("revealed without a prediction");
+        r.lines.push_back(x.revealed && !x.result.empty()
+                              ? trf("{0}. {1}: {2}; {3}", {std::to_string(i + 1), tr(si.title), how, x.result.front()})
+                              : trf("{0}. {1}: {2}", {std::to_string(i + 1), tr(si.title), how}));
       });
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/json_write.h"
+#include "app/lang.h"
 #include "ui/probes.h"
 
 namespace headroom::ui {
@@ -126,6 +127,9 @@ void write_layout(std::string& out) {
     });
     chart.field("specialisationCells", l.specialisation_cells);
   }
+  // The English keys the shown language lacked (getState().missingStrings counts them).
+  std::string& missing = o.key("missingKeys");
+  app::append_array(missing, app::missing_keys(), [&](const std::string& k) { app::append_json_string(missing, k); });
 }
 
 }  // namespace

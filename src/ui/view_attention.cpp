@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
@@ -34,11 +35,9 @@ float arc_thickness(float w) { return 1.f + 9.f * w; }
 
 void weight_tooltip(const Demo& demo, int h, int j, float w) {
   const auto& t = demo.scene.tokens();
-  char num[48];
-  std::snprintf(num, sizeof num, " = %.4f", w);
   ImGui::BeginTooltip();
-  text("head " + std::to_string(h + 1) + ": " + t[static_cast<size_t>(demo.scene.query())].text + " \xe2\x86\x92 " +
-       t[static_cast<size_t>(j)].text + num);
+  text(app::trf("head {0}: {1} \xe2\x86\x92 {2} = {3}", {std::to_string(h + 1), t[static_cast<size_t>(demo.scene.query())].text,
+                                                       t[static_cast<size_t>(j)].text, app::num(w, 4)}));
   ImGui::EndTooltip();
 }
 
@@ -115,7 +114,7 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-    ImGui::Text("Head %d \xc2\xb7 %s", h + 1, app::head_caption(demo.scene, r, h).c_str());
+    ImGui::TextUnformatted((app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h)).c_str());
     ImGui::PopStyleColor();
     report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -159,11 +158,10 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
   // both arrangements report the names first).
   std::vector<std::pair<ImVec2, ImVec2>> headers;
   for (int h = 0; h < H; ++h) {
-    char label[24];
-    std::snprintf(label, sizeof label, H <= 4 ? "head %d" : "%d", h + 1);
+    const std::string label = H <= 4 ? app::trf("head {0}", {std::to_string(h + 1)}) : std::to_string(h + 1);
     const ImVec2 at(bars_x + col_w * h + 2, o.y);
-    dl->AddText(at, head_text_color(h), label);
-    headers.emplace_back(at, ImVec2(at.x + ImGui::CalcTextSize(label).x, at.y + line));
+    dl->AddText(at, head_text_color(h), label.c_str());
+    headers.emplace_back(at, ImVec2(at.x + ImGui::CalcTextSize(label.c_str()).x, at.y + line));
   }
   const float top = o.y + line + 6;
   for (int j = 0; j < L; ++j) {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "app/lang.h"
 #include "ui/text.h"
 #include "ui/views.h"
 
@@ -24,7 +25,7 @@ namespace {
 float max_abs(const Vec& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.f; }
 
 void strip_tooltip(int hovered, const char* what, const Vec& v) {
-  if (hovered >= 0) ImGui::SetTooltip("%s[%d] = %.4f", what, hovered, v(hovered));
+  if (hovered >= 0) ImGui::SetTooltip("%s[%d] = %s", what, hovered, app::num(v(hovered), 4).c_str());
 }
 
 }  // namespace
@@ -49,10 +50,10 @@ void view_concat(Demo& demo) {
   const float scale = std::max(max_abs(concat), 1e-6f);
   if (label_w > 0) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("side by side");
+    ImGui::TextUnformatted(app::tr("side by side"));
     ImGui::SameLine(label_w);
   } else {
-    ImGui::TextUnformatted("side by side");
+    ImGui::TextUnformatted(app::tr("side by side"));
   }
   ImVec2 a = ImGui::GetCursorScreenPos();
   const int hovered = vector_strip(dl, ImVec2(a.x, a.y + line + 4), ImVec2(a.x + strip_w, a.y + line + 4 + strip_h),
@@ -76,8 +77,8 @@ void view_concat(Demo& demo) {
 
   // W_O's mix: one strip per head, then y.
   ImGui::Spacing();
-  text_disabled_wrapped("mixed by W_O (\xc3\x97 W_O, D x D): each head's block of rows turns its result o_h into "
-                        "its share of the output y");
+  text_disabled_wrapped("%s", app::tr("mixed by W_O (\xc3\x97 W_O, D x D): each head's block of rows turns its result o_h "
+                                      "into its share of the output y"));
   Mat parts;  // row h = o_h W_O[rows of h], the engine's product taken apart
   output_parts(tr, w, q, parts);
   const Vec sum = parts.colwise().sum();
@@ -100,15 +101,13 @@ void view_concat(Demo& demo) {
     ImGui::Dummy(ImVec2(strip_w, strip_h * 0.7f));
   };
   for (int h = 0; h < H; ++h) {
-    char label[64];
-    std::snprintf(label, sizeof label, "head %d  |%.2f|", h + 1, parts.row(h).norm());
-    row(label, head_text_color(h), parts.row(h), "o_h W_O");
+    const std::string label = app::trf("head {0}", {std::to_string(h + 1)}) + "  |" + app::num(parts.row(h).norm(), 2) + "|";
+    row(label.c_str(), head_text_color(h), parts.row(h), "o_h W_O");
   }
-  char ylabel[64];
-  std::snprintf(ylabel, sizeof ylabel, "= y  |%.2f|", y.norm());
-  row(ylabel, palette().text, y, "y");
-  text_disabled_wrapped("the shares add up to the engine's y (largest difference %.1e); colours: blue below 0, red above",
-                        (sum - y).cwiseAbs().maxCoeff());
+  const std::string ylabel = "= y  |" + app::num(y.norm(), 2) + "|";
+  row(ylabel.c_str(), palette().text, y, "y");
+  text_disabled_wrapped("%s", app::trf("the shares add up to the engine's y (largest difference {0}); colours: blue below 0, red above",
+                                       {app::num_sci((sum - y).cwiseAbs().maxCoeff(), 1)}).c_str());
 }
 
 }  // namespace headroom::ui

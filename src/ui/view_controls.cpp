@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
@@ -23,14 +24,13 @@ void view_lesson_controls(Demo& demo) {
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(7, 3));
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 6));
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Knock out");
+  ImGui::TextUnformatted(app::tr("Knock out"));
   for (int h = 0; h < H; ++h) {
     const bool off = std::find(knocked.begin(), knocked.end(), h) != knocked.end();
-    char label[32];
-    std::snprintf(label, sizeof label, "%s%d##knock%d", off ? "x head " : "head ", h + 1, h);
-    same_line_if_fits(ImGui::CalcTextSize(label).x + 16.f);
+    const std::string label = app::trf(off ? "x head {0}" : "head {0}", {std::to_string(h + 1)}) + "##knock" + std::to_string(h);
+    same_line_if_fits(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 16.f);
     push_button_colors(off ? palette().toggle_on : palette().heads_off);
-    if (ImGui::Button(label)) {
+    if (ImGui::Button(label.c_str())) {
       std::vector<int> next = knocked;
       if (off) next.erase(std::find(next.begin(), next.end(), h));
       else next.push_back(h);
@@ -39,10 +39,12 @@ void view_lesson_controls(Demo& demo) {
     ImGui::PopStyleColor(4);
     record_visible_item(layout().knockout_rects);
   }
-  same_line_if_fits(150.f, 14.f);
+  // The checkbox, its label and the help marker stay on one row.
+  const std::string tie_label = std::string(app::tr("tie query = key")) + "##tie";
+  same_line_if_fits(std::max(150.f, ImGui::GetFrameHeight() + ImGui::CalcTextSize(tie_label.c_str(), nullptr, true).x + 40.f), 14.f);
   bool tie = scene.tie_qk();
   push_control_frames();
-  if (ImGui::Checkbox("tie query = key", &tie)) demo.set_tie_qk(tie);
+  if (ImGui::Checkbox(tie_label.c_str(), &tie)) demo.set_tie_qk(tie);
   pop_control_frames();
   record_visible_item(layout().tie_rects);
   record_control_frame(true);
@@ -57,13 +59,12 @@ void view_lesson_controls(Demo& demo) {
   // What the final output carries of each of the query's two lesson targets.
   const std::vector<int> targets = scene.lesson_targets();
   const std::vector<float>& carried = scene.carried();
-  std::string line = "output carries";
-  char buf[32];
-  for (size_t i = 0; i < targets.size(); ++i) {
-    std::snprintf(buf, sizeof buf, " %.2f", static_cast<double>(carried[i]));
-    line += (i ? ", " : " ") + scene.tokens()[static_cast<size_t>(targets[i])].text + buf;
-  }
-  text_wrapped(line);
+  std::vector<std::string> parts;  // "researcher 0.98"
+  for (size_t i = 0; i < targets.size(); ++i)
+    parts.push_back(scene.tokens()[static_cast<size_t>(targets[i])].text + " " + app::num(carried[i], 2));
+  std::string joined;
+  for (const std::string& p : parts) joined += (joined.empty() ? "" : ", ") + p;
+  text_wrapped(app::trf("output carries {0}", {joined}));
   ImGui::SameLine();
   help_marker(
       "How much of each target's value the final output still holds, from 0 to 1. 1: some head holds the "

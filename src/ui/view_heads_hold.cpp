@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "app/lang.h"
 #include "ui/text.h"
 #include "ui/views.h"
 
@@ -29,11 +30,11 @@ void view_heads_hold(Demo& demo) {
   const bool narrow = ImGui::GetContentRegionAvail().x < 480;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##heads", narrow ? 4 : 5, flags)) return;
-  ImGui::TableSetupColumn("head");
-  ImGui::TableSetupColumn("relationship");
-  ImGui::TableSetupColumn("target (weight)");
-  ImGui::TableSetupColumn("similarity");
-  if (!narrow) ImGui::TableSetupColumn("nearest token");
+  ImGui::TableSetupColumn(app::tr("head"));
+  ImGui::TableSetupColumn(app::tr("relationship"));
+  ImGui::TableSetupColumn(app::tr("target (weight)"));
+  ImGui::TableSetupColumn(app::tr("similarity"));
+  if (!narrow) ImGui::TableSetupColumn(app::tr("nearest token"));
   ImGui::TableHeadersRow();
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
@@ -42,32 +43,29 @@ void view_heads_hold(Demo& demo) {
       ImGui::TableNextColumn();
       if (k == 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-        ImGui::Text("head %d", h + 1);
+        ImGui::TextUnformatted(app::trf("head {0}", {std::to_string(h + 1)}).c_str());
         ImGui::PopStyleColor();
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(relation_name(r.relations[k]));
-      ImGui::SetItemTooltip("%s", relation_help(r.relations[k]));
+      ImGui::TextUnformatted(app::relation_word(r.relations[k]));
+      ImGui::SetItemTooltip("%s", app::relation_help_word(r.relations[k]));
       ImGui::TableNextColumn();
-      char num[32];
-      std::snprintf(num, sizeof num, " (%.2f)", r.target_weight[k]);
-      text(tokens[static_cast<size_t>(r.targets[k])].text + num);
+      text(tokens[static_cast<size_t>(r.targets[k])].text + " (" + app::num(r.target_weight[k], 2) + ")");
       ImGui::TableNextColumn();
       const float c = r.target_cos[k];
-      if (c >= kReadsCos) ImGui::Text("%.2f", c);
-      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().warning), "%.2f", c);
+      if (c >= kReadsCos) ImGui::TextUnformatted(app::num(c, 2).c_str());
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().warning), "%s", app::num(c, 2).c_str());
       if (!narrow) {
         ImGui::TableNextColumn();
         if (k == 0) {
-          std::snprintf(num, sizeof num, " (%.2f)", r.nearest_cos);
-          text(tokens[static_cast<size_t>(r.nearest)].text + num);
+          text(tokens[static_cast<size_t>(r.nearest)].text + " (" + app::num(r.nearest_cos, 2) + ")");
         }
       }
     }
   }
   ImGui::EndTable();
   if (H == 1)
-    text_disabled_wrapped("one head holds two relationships at once: press 2 to give each its own head");
+    text_disabled_wrapped("%s", app::tr("one head holds two relationships at once: press 2 to give each its own head"));
 }
 
 }  // namespace headroom::ui

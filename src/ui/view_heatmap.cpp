@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/lang.h"
 #include "ui/heatmap_textures.h"
 #include "ui/probes.h"
 #include "ui/text.h"
@@ -58,7 +59,7 @@ void view_heatmap(Demo& demo) {
                 "Formula: A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L, colour = viridis(a_ij).");
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  text_disabled_wrapped("rows: the token that looks \xc2\xb7 columns (names below): the token it reads");
+  text_disabled_wrapped("%s", app::tr("rows: the token that looks \xc2\xb7 columns (names below): the token it reads"));
 
   const bool rtl = tokens_rtl(demo);
   float label_w = 0;
@@ -84,7 +85,7 @@ void view_heatmap(Demo& demo) {
     ImGui::BeginGroup();
     ImGui::PushID(h);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-    ImGui::Text("Head %d", h + 1);
+    ImGui::TextUnformatted(app::trf("Head {0}", {std::to_string(h + 1)}).c_str());
     ImGui::PopStyleColor();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     // Row labels (the tokens that look), right-aligned beside their rows.
@@ -106,7 +107,7 @@ void view_heatmap(Demo& demo) {
       else ImGui::Image(tex, ImVec2(img, img));
     } else {
       ImGui::Dummy(ImVec2(img, img));
-      dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, "WebGL refused the heatmap shader");
+      dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, app::tr("WebGL refused the heatmap shader"));
     }
     const ImVec2 a = ImGui::GetItemRectMin();
     layout().heatmap_grids.emplace_back(a.x, a.y, a.x + img, a.y + img);
@@ -118,13 +119,12 @@ void view_heatmap(Demo& demo) {
     if (ImGui::IsItemHovered()) {
       int i = 0, j = 0;
       cell_at(ImGui::GetIO().MousePos, &i, &j);
-      char num[48];
-      std::snprintf(num, sizeof num, " = %.4f", tr.heads[static_cast<size_t>(h)].weights(i, j));
+      const std::string weight = app::num(tr.heads[static_cast<size_t>(h)].weights(i, j), 4);
       const std::string& ti = tokens[static_cast<size_t>(i)].text;
       if (ImGui::GetIO().MouseSource != ImGuiMouseSource_TouchScreen) {
         ImGui::BeginTooltip();
-        text("head " + std::to_string(h + 1) + ": " + ti + " \xe2\x86\x92 " + tokens[static_cast<size_t>(j)].text + num);
-        text("(click: read it below, and make " + ti + " the query)");
+        text(app::trf("head {0}: {1} \xe2\x86\x92 {2} = {3}", {std::to_string(h + 1), ti, tokens[static_cast<size_t>(j)].text, weight}));
+        text(app::trf("(click: read it below, and make {0} the query)", {ti}));
         ImGui::EndTooltip();
       }
       if (ImGui::IsItemClicked()) {
@@ -162,17 +162,17 @@ void view_heatmap(Demo& demo) {
   // The pinned cell's reading, on a line of its own (always there, so
   // nothing moves when a cell is tapped).
   if (pin.head >= 0) {
-    char num[48];
-    std::snprintf(num, sizeof num, " takes %.4f of its weight from ",
-                  tr.heads[static_cast<size_t>(pin.head)].weights(pin.row, pin.col));
-    text("head " + std::to_string(pin.head + 1) + ": " + tokens[static_cast<size_t>(pin.row)].text + num +
-         tokens[static_cast<size_t>(pin.col)].text);
+    text(app::trf("head {0}: {1} takes {2} of its weight from {3}",
+                  {std::to_string(pin.head + 1), tokens[static_cast<size_t>(pin.row)].text,
+                   app::num(tr.heads[static_cast<size_t>(pin.head)].weights(pin.row, pin.col), 4),
+                   tokens[static_cast<size_t>(pin.col)].text}));
   } else {
-    ImGui::TextDisabled("tap or click a square's cell to read its weight here");
+    ImGui::TextDisabled("%s", app::tr("tap or click a square's cell to read its weight here"));
   }
 
   // Colour bar: the same program over a 0..1 ramp.
-  const char* legend = "1   weight (viridis)";
+  const std::string legend_text = std::string("1   ") + app::tr("weight (viridis)");
+  const char* legend = legend_text.c_str();
   const float beside = ImGui::CalcTextSize("0").x + ImGui::CalcTextSize(legend).x + 2 * ImGui::GetStyle().ItemSpacing.x;
   const float bar_w = std::max(40.f, std::min(220.f, avail - beside)), bar_h = 10.f;
   ImGui::TextDisabled("0");

@@ -9,6 +9,8 @@
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
+#include "app/describe.h"
+#include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/view_state.h"
@@ -31,8 +33,8 @@ void view_sentence_strip(Demo& demo) {
                 "and their targets, each in its relationship's colour. In symbols: tokens x_1..x_L "
                 "(L x d_model); q_h = x W_Q^h is compared with every key k_j = x_j W_K^h.");
   ImGui::SameLine();
-  ImGui::TextDisabled(vs.reassign >= 0 ? "click the token that should be the new target"
-                                       : "click a token to make it the query");
+  ImGui::TextDisabled("%s", app::tr(vs.reassign >= 0 ? "click the token that should be the new target"
+                                                     : "click a token to make it the query"));
 
   // Which heads target each token.
   std::vector<std::vector<int>> marks(static_cast<size_t>(L));
@@ -88,7 +90,8 @@ void view_sentence_strip(Demo& demo) {
       }
     }
     if (ImGui::IsItemHovered() && !demo.scene.roles(i).empty())
-      item_tooltip(tokens[static_cast<size_t>(i)].text + ": " + demo.scene.roles(i) + " (token " + std::to_string(i) + ")");
+      item_tooltip(app::trf("{0}: {1} (token {2})", {tokens[static_cast<size_t>(i)].text, app::role_words(demo.scene, i),
+                                                     std::to_string(i)}));
     ImGui::PopID();
     ImGui::PopStyleColor(4);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -107,7 +110,7 @@ void view_sentence_strip(Demo& demo) {
 
   // The query's targets, reassignable by name.
   ImGui::AlignTextToFramePadding();
-  text("targets of \"" + tokens[static_cast<size_t>(q)].text + "\":", ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  text(app::trf("targets of \"{0}\":", {tokens[static_cast<size_t>(q)].text}), ImGui::GetColorU32(ImGuiCol_TextDisabled));
   for (int h = 0; h < H; ++h) {
     const HeadReadout& r = readout[static_cast<size_t>(h)];
     for (size_t k = 0; k < r.relations.size(); ++k) {
@@ -118,7 +121,7 @@ void view_sentence_strip(Demo& demo) {
       // A spare head's relationship that the word does not have (Scene::fits)
       // is shown in parentheses: its target is only the nearest word.
       const bool fits = demo.scene.fits(q, rel);
-      const std::string name = fits ? relation_name(rel) : "(" + std::string(relation_name(rel)) + ")";
+      const std::string name = fits ? app::relation_word(rel) : "(" + std::string(app::relation_word(rel)) + ")";
       const std::string label =
           name + " \xe2\x86\x92 " + (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text);
       const std::string id = "rel" + std::to_string(static_cast<int>(rel));
@@ -133,17 +136,17 @@ void view_sentence_strip(Demo& demo) {
       ImGui::PopStyleVar();
       if (clicked) vs.reassign = armed ? -1 : static_cast<int>(rel);
       ImGui::PopStyleColor(3);
-      if (fits)
-        ImGui::SetItemTooltip("head %d, %s: %s. Click, then click a token to move this target.", h + 1,
-                              relation_name(rel), relation_help(rel));
-      else
-        ImGui::SetItemTooltip("head %d, %s: \"%s\" has none, so this spare head looks at the nearest word. Click, "
-                              "then click a token to give it one.", h + 1, relation_name(rel),
-                              tokens[static_cast<size_t>(q)].text.c_str());
+      const std::string tip =
+          fits ? app::trf("head {0}, {1}: {2}. Click, then click a token to move this target.",
+                          {std::to_string(h + 1), app::relation_word(rel), app::relation_help_word(rel)})
+               : app::trf("head {0}, {1}: \"{2}\" has none, so this spare head looks at the nearest word. Click, "
+                          "then click a token to give it one.",
+                          {std::to_string(h + 1), app::relation_word(rel), tokens[static_cast<size_t>(q)].text});
+      ImGui::SetItemTooltip("%s", tip.c_str());
     }
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("reset")) {
+  if (ImGui::SmallButton((std::string(app::tr("reset")) + "##targets").c_str())) {
     demo.reset_targets();
     vs.reassign = -1;
   }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/train/train_task.h"
+#include "app/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
 #include "ui/views.h"
@@ -29,6 +30,12 @@ namespace headroom::ui {
 namespace {
 
 constexpr float kPickWeight = 0.5f;  // a head has picked slot r once its weight on r stays at least this
+
+// The task's slot names (train_task.h task_slot_name) in the shown language.
+const char* slot_word(int slot) {
+  static constexpr const char* kSlots[] = {N_("subject"), N_("complement"), N_("previous token"), N_("coreference")};
+  return slot >= 0 && slot < 4 ? app::tr(kSlots[slot]) : task_slot_name(slot);
+}
 
 // The evaluation from which head h's weight on slot `slot` stays >= kPickWeight
 // up to index `last` (inclusive), or -1 when it is below at `last`.
@@ -76,33 +83,35 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
   const int from = settled_from(run.history, last, h, best, R);
   const float top = now.weight_on[static_cast<size_t>(h * R + best)];
   std::string split;  // every slot's weight, for the tooltip
-  for (int r = 0; r < R; ++r) {
-    char part[48];
-    std::snprintf(part, sizeof part, "%s%s %.2f", r ? ", " : "", task_slot_name(r),
-                  now.weight_on[static_cast<size_t>(h * R + r)]);
-    split += part;
-  }
-  char title[96];
-  if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0) {
+  for (int r = 0; r < R; ++r)
+    split += std::string(r ? ", " : "") + slot_word(r) + " " + app::num(now.weight_on[static_cast<size_t>(h * R + r)], 2);
+  const bool settled = from >= 0 && run.history[static_cast<size_t>(from)].step > 0;
+  const std::string head = std::to_string(h + 1);
+  const std::string title = app::trf(settled ? "head {0}: {1} {2}" : "head {0}: {1} {2}?", {head, slot_word(best), app::num(top, 2)});
+  if (settled) {
     const float x = axis.x(run.history[static_cast<size_t>(from)].step);
     dashed_line(dl, ImVec2(x, a.y), ImVec2(x, b.y), slot_color(best), 1.5f, 3.f, 3.f);
-    std::snprintf(title, sizeof title, "head %d: %s %.2f", h + 1, task_slot_name(best), top);
-  } else {
-    std::snprintf(title, sizeof title, "head %d: %s %.2f?", h + 1, task_slot_name(best), top);
   }
   dl->PushClipRect(p, ImVec2(p.x + w, p.y + lh + 2.f), true);
-  dl->AddText(p, palette().text, title);
+  dl->AddText(p, palette().text, title.c_str());
   dl->PopClipRect();
   if (ImGui::IsItemHovered()) {
-    if (from >= 0 && run.history[static_cast<size_t>(from)].step > 0)
-      ImGui::SetTooltip("%shead %d serves the %s: %.2f of its weight, at least %.1f since step %lld\n(%s)",
-                        run.tie_qk ? "tied run, " : "", h + 1, task_slot_name(best), top,
-                        kPickWeight, static_cast<long long>(run.history[static_cast<size_t>(from)].step),
-                        split.c_str());
-    else
-      ImGui::SetTooltip("%shead %d has not settled: most weight on the %s (%.2f), under %.1f at some point "
-                        "up to now\n(%s)",
-                        run.tie_qk ? "tied run, " : "", h + 1, task_slot_name(best), top, kPickWeight, split.c_str());
+    std::string tip;
+    if (settled) {
+      const std::vector<std::string> args = {head, slot_word(best), app::num(top, 2), app::num(kPickWeight, 1),
+                                             std::to_string(run.history[static_cast<size_t>(from)].step), split};
+      tip = app::trf(run.tie_qk ? "tied run, head {0} serves the {1}: {2} of its weight, at least {3} since step {4}\n({5})"
+                                : "head {0} serves the {1}: {2} of its weight, at least {3} since step {4}\n({5})",
+                     args);
+    } else {
+      const std::vector<std::string> args = {head, slot_word(best), app::num(top, 2), app::num(kPickWeight, 1), split};
+      tip = app::trf(run.tie_qk ? "tied run, head {0} has not settled: most weight on the {1} ({2}), under {3} at some "
+                                  "point up to now\n({4})"
+                                : "head {0} has not settled: most weight on the {1} ({2}), under {3} at some point up "
+                                  "to now\n({4})",
+                     args);
+    }
+    ImGui::SetTooltip("%s", tip.c_str());
   }
 }
 
@@ -124,16 +133,16 @@ void view_specialisation(Demo& demo) {
 
   // Key: slot colours.
   for (int r = 0; r < R; ++r) {
-    if (r > 0) same_line_if_fits(24.f + ImGui::CalcTextSize(task_slot_name(r)).x, 16.f);
+    if (r > 0) same_line_if_fits(24.f + ImGui::CalcTextSize(slot_word(r)).x, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float cy = p.y + ImGui::GetTextLineHeight() * 0.5f;
     dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 16, cy), slot_color(r), 2.5f);
     ImGui::Dummy(ImVec2(20, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, 2);
-    ImGui::TextUnformatted(task_slot_name(r));
+    ImGui::TextUnformatted(slot_word(r));
   }
-  const char* what = "weight (0 .. 1) the query puts on each related token";
+  const char* what = app::tr("weight (0 .. 1) the query puts on each related token");
   same_line_if_fits(ImGui::CalcTextSize(what).x, 16.f);
   text_disabled_wrapped("%s", what);
 
@@ -154,9 +163,9 @@ void view_specialisation(Demo& demo) {
     for (size_t i = 0; i < run.history.size() && run.history[i].step <= shown_step; ++i) last = static_cast<int>(i);
     ImGui::BeginGroup();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
-    ImGui::Text("%d head%s", run.heads, run.heads == 1 ? "" : "s");
+    ImGui::TextUnformatted(app::trf(run.heads == 1 ? "{0} head" : "{0} heads", {std::to_string(run.heads)}).c_str());
     ImGui::PopStyleColor();
-    if (run.tie_qk) ImGui::TextUnformatted("tied");
+    if (run.tie_qk) ImGui::TextUnformatted(app::tr("tied"));
     ImGui::Dummy(ImVec2(label_w - 8.f, 1.f));
     ImGui::EndGroup();
     ImGui::SameLine(label_w);
@@ -174,7 +183,7 @@ void view_specialisation(Demo& demo) {
   }
   layout().specialisation_cells = cells;
   if (R >= 2)
-    text_disabled_wrapped("one head has one query: it can rise toward one related token only by leaving the others");
+    text_disabled_wrapped("%s", app::tr("one head has one query: it can rise toward one related token only by leaving the others"));
 }
 
 }  // namespace headroom::ui

@@ -9,10 +9,10 @@
 // Does not: recompute any step.
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <string>
 
+#include "app/lang.h"
 #include "ui/text.h"
 #include "ui/view_state.h"
 #include "ui/views.h"
@@ -21,67 +21,59 @@ namespace headroom::ui {
 
 namespace {
 
-const char* kStepNames[] = {"Q", "K", "scores", "softmax", "weighted sum", "concat", "W_O"};
+// Symbols stay as they are; the words are catalogue keys (N_), shown through tr().
+struct StepName {
+  const char* text;
+  bool word;  // a catalogue key; a symbol is the same in every language
+};
+const StepName kStepNames[] = {{"Q", false},          {"K", false},          {N_("scores"), true}, {"softmax", false},
+                               {N_("weighted sum"), true}, {N_("concat"), true}, {"W_O", false}};
 constexpr int kSteps = 7;
 // What each step does, in one sentence a first-week student can follow; the
 // step's formula and shapes come after it.
 const char* kStepSentences[kSteps] = {
-    "Each head turns every token into a query: a short list of numbers saying what that token is looking for.",
-    "Each head also turns every token into a key: a list of numbers saying what that token can be found by.",
-    "The selected token's query is compared with every key, one score per token: the better the match, the "
-    "higher the score.",
-    "The scores become weights between 0 and 1 that add up to 1, so the best matches get most of the weight.",
-    "Each head takes a weighted average of the tokens' values (what each token hands on): its one result "
-    "for the selected token.",
-    "The heads' results are laid side by side in one long list, so no head's result is averaged away.",
-    "One last matrix mixes the side-by-side results into the layer's output for the selected token.",
+    N_("Each head turns every token into a query: a short list of numbers saying what that token is looking for."),
+    N_("Each head also turns every token into a key: a list of numbers saying what that token can be found by."),
+    N_("The selected token's query is compared with every key, one score per token: the better the match, the "
+       "higher the score."),
+    N_("The scores become weights between 0 and 1 that add up to 1, so the best matches get most of the weight."),
+    N_("Each head takes a weighted average of the tokens' values (what each token hands on): its one result "
+       "for the selected token."),
+    N_("The heads' results are laid side by side in one long list, so no head's result is averaged away."),
+    N_("One last matrix mixes the side-by-side results into the layer's output for the selected token."),
 };
 
-// ImGui::Text through text.h: the arguments may hold any script.
-void text_printf(const char* fmt, ...) IM_FMTARGS(1);
-void text_printf(const char* fmt, ...) {
-  char buf[256];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  text(buf);
-}
+// The list separator between numbers: "; " where the decimal mark is a comma ("0,12; -0,03").
+const char* number_separator() { return app::language().decimal == ',' ? "; " : ", "; }
 
 // "[0.12, -0.03, 0.40, ...] |v| = 1.23" and a strip of all entries.
 void vector_row(const char* name, const float* v, int n) {
   std::string text = std::string(name) + " = [";
-  char buf[32];
   const int show = std::min(n, 6);
-  for (int i = 0; i < show; ++i) {
-    std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
-    text += buf;
-  }
+  for (int i = 0; i < show; ++i) text += (i ? number_separator() : "") + app::num(v[i], 3);
   double norm = 0, big = 1e-6;
   for (int i = 0; i < n; ++i) {
     norm += double(v[i]) * v[i];
     big = std::max(big, double(std::fabs(v[i])));
   }
-  std::snprintf(buf, sizeof buf, "%s]  |%s| = %.3f", n > show ? ", ..." : "", name, std::sqrt(norm));
-  text += buf;
+  text += std::string(n > show ? number_separator() : "") + (n > show ? "..." : "") + "]  |" + name +
+          "| = " + app::num(std::sqrt(norm), 3);
   headroom::ui::text_wrapped(text);  // a narrow frame wraps the numbers rather than cutting them
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = std::min(ImGui::GetContentRegionAvail().x, 520.f);
   const int hv = vector_strip(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + 14), v, n, static_cast<float>(big));
-  if (hv >= 0) ImGui::SetTooltip("%s[%d] = %.4f", name, hv, v[hv]);
+  if (hv >= 0) ImGui::SetTooltip("%s[%d] = %s", name, hv, app::num(v[hv], 4).c_str());
   ImGui::Dummy(ImVec2(w, 16));
 }
 
 // One number per token, with the token's name: scores or weights.
-void token_row(const Demo& demo, const float* v, const char* fmt, int highlight_a, int highlight_b) {
+void token_row(const Demo& demo, const float* v, int decimals, int highlight_a, int highlight_b) {
   const auto& tokens = demo.scene.tokens();
   const int L = static_cast<int>(tokens.size());
   const float avail = ImGui::GetContentRegionAvail().x;
   float x = 0;
   for (int j = 0; j < L; ++j) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v[j]);
-    const std::string cell = tokens[static_cast<size_t>(j)].text + " " + buf;
+    const std::string cell = tokens[static_cast<size_t>(j)].text + " " + app::num(v[j], decimals);
     const float w = text_size(cell).x + 14;
     if (j > 0 && x + w < avail) ImGui::SameLine(0, 14);
     else if (j > 0) x = 0;
@@ -110,13 +102,12 @@ void view_steps(Demo& demo) {
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && vs.step > 0) --vs.step;
   ImGui::SameLine();
   for (int s = 0; s < kSteps; ++s) {
-    char label[32];
-    std::snprintf(label, sizeof label, "%d %s", s + 1, kStepNames[s]);
-    const float w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+    const std::string label = std::to_string(s + 1) + " " + (kStepNames[s].word ? app::tr(kStepNames[s].text) : kStepNames[s].text) + "##step" + std::to_string(s);
+    const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (ImGui::GetContentRegionAvail().x < w + 40) ImGui::NewLine();
     const bool on = s == vs.step;
     if (on) push_button_colors(palette().accent);
-    if (ImGui::Button(label)) vs.step = s;
+    if (ImGui::Button(label.c_str())) vs.step = s;
     if (on) ImGui::PopStyleColor(4);
     ImGui::SameLine();
   }
@@ -124,7 +115,7 @@ void view_steps(Demo& demo) {
 
   const bool per_head = vs.step <= 4;
   if (per_head && H > 1) {
-    ImGui::TextDisabled("head:");
+    ImGui::TextDisabled("%s", app::tr("head:"));
     for (int h = 0; h < H; ++h) {
       ImGui::SameLine();
       char label[16];
@@ -141,15 +132,15 @@ void view_steps(Demo& demo) {
   ImGui::Spacing();
   char shape[160];
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextUnformatted(kStepSentences[vs.step]);
+  ImGui::TextUnformatted(app::tr(kStepSentences[vs.step]));
   ImGui::PopTextWrapPos();
   ImGui::PushFont(fonts().medium);
   switch (vs.step) {
     case 0: ImGui::TextUnformatted("Q_h = X W_Q^h"); break;
     case 1: ImGui::TextUnformatted("K_h = X W_K^h"); break;
     case 2: ImGui::TextUnformatted("S_h = Q_h K_h^T / \xe2\x88\x9a" "d_head"); break;
-    case 3: ImGui::TextUnformatted("A_h = softmax(S_h), row by row"); break;
-    case 4: ImGui::TextUnformatted("O_h = A_h V_h, with V_h = X W_V^h"); break;
+    case 3: ImGui::TextUnformatted(app::tr("A_h = softmax(S_h), row by row")); break;
+    case 4: ImGui::TextUnformatted(app::tr("O_h = A_h V_h, with V_h = X W_V^h")); break;
     case 5: ImGui::TextUnformatted("C = [O_1 | O_2 | ... | O_H]"); break;
     default: ImGui::TextUnformatted("Y = C W_O"); break;
   }
@@ -160,36 +151,39 @@ void view_steps(Demo& demo) {
       break;
     case 2: case 3:
       std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  L x L = %d x %d%s", L, dh, dh, L, L, L,
-                    vs.step == 2 ? "; scale 1/\xe2\x88\x9a" "d_head" : "; each row sums to 1");
+                    app::tr(vs.step == 2 ? "; scale 1/\xe2\x88\x9a" "d_head" : "; each row sums to 1"));
       break;
     case 4:
       std::snprintf(shape, sizeof shape, "A_h: %d x %d,  V_h: %d x %d  \xe2\x86\x92  O_h: %d x %d", L, L, L, dh, L, dh);
       break;
-    case 5: std::snprintf(shape, sizeof shape, "%d heads x (%d x %d)  \xe2\x86\x92  L x D = %d x %d", H, L, dh, L, D); break;
+    case 5:
+      std::snprintf(shape, sizeof shape, "%s  \xe2\x86\x92  L x D = %d x %d",
+                    app::trf("{0} heads x ({1} x {2})", {std::to_string(H), std::to_string(L), std::to_string(dh)}).c_str(), L, D);
+      break;
     default: std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  %d x %d", L, D, D, D, L, D); break;
   }
-  text_disabled_wrapped("shapes: %s", shape);
+  text_disabled_wrapped("%s", app::trf("shapes: {0}", {shape}).c_str());
 
   const HeadReadout& r = demo.scene.readout()[static_cast<size_t>(h)];
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
   switch (vs.step) {
     case 0:
-      text_printf("the query \"%s\", head %d:", qname.c_str(), h + 1);
+      text(app::trf("the query \"{0}\", head {1}:", {qname, std::to_string(h + 1)}));
       vector_row("q", ht.q.row(q).data(), dh);
       break;
     case 1:
-      ImGui::Text("head %d's keys of the target%s:", h + 1, tb >= 0 ? "s" : "");
+      text(app::trf(tb >= 0 ? "head {0}'s keys of the targets:" : "head {0}'s key of the target:", {std::to_string(h + 1)}));
       for (int t : r.targets) vector_row(("k(" + tokens[static_cast<size_t>(t)].text + ")").c_str(), ht.k.row(t).data(), dh);
       break;
     case 2: {
-      text_printf("\"%s\"'s row of scores (targets in bold):", qname.c_str());
+      text(app::trf("\"{0}\"'s row of scores (targets in bold):", {qname}));
       std::vector<float> row(ht.scores.row(q).data(), ht.scores.row(q).data() + L);
-      token_row(demo, row.data(), "%.2f", ta, tb);
+      token_row(demo, row.data(), 2, ta, tb);
       break;
     }
     case 3: {
-      text_printf("\"%s\"'s row of weights (sum = %.4f):", qname.c_str(), ht.weights.row(q).sum());
-      token_row(demo, ht.weights.row(q).data(), "%.3f", ta, tb);
+      text(app::trf("\"{0}\"'s row of weights (sum = {1}):", {qname, app::num(ht.weights.row(q).sum(), 4)}));
+      token_row(demo, ht.weights.row(q).data(), 3, ta, tb);
       break;
     }
     case 4: {
@@ -197,21 +191,19 @@ void view_steps(Demo& demo) {
       int shown = 0;
       for (int j = 0; j < L; ++j) {
         if (ht.weights(q, j) < 0.05f) continue;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%s%.2f v(", shown ? " + " : "", ht.weights(q, j));
-        terms += buf + tokens[static_cast<size_t>(j)].text + ")";
+        terms += (shown ? " + " : "") + app::num(ht.weights(q, j), 2) + " v(" + tokens[static_cast<size_t>(j)].text + ")";
         ++shown;
       }
-      text_wrapped(terms + " + (the rest, each < 0.05)");
+      text_wrapped(terms + " + " + app::trf("(the rest, each < {0})", {app::num(0.05, 2)}));
       vector_row("o", ht.out.row(q).data(), dh);
       break;
     }
     case 5:
-      text_printf("\"%s\"'s row: head 1's %d numbers, then head 2's, ...", qname.c_str(), dh);
+      text(app::trf("\"{0}\"'s row: head 1's {1} numbers, then head 2's, ...", {qname, std::to_string(dh)}));
       vector_row("c", tr.concat.row(q).data(), D);
       break;
     default:
-      text_printf("\"%s\"'s output, the layer's result:", qname.c_str());
+      text(app::trf("\"{0}\"'s output, the layer's result:", {qname}));
       vector_row("y", tr.out.row(q).data(), D);
       break;
   }

@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <string>
 
+#include "app/describe.h"
+#include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
@@ -177,9 +179,8 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     dl->AddCircle(s, 9.f, col, 0, d.selected == k && !rec.revealed ? 3.f : 2.f);
     dl->AddLine(ImVec2(s.x - 5, s.y), ImVec2(s.x + 5, s.y), col, 1.5f);
     dl->AddLine(ImVec2(s.x, s.y - 5), ImVec2(s.x, s.y + 5), col, 1.5f);
-    char label[24];
-    std::snprintf(label, sizeof label, two ? "guess %d" : "guess", k + 1);
-    label_at(s, 2.f, palette().text_faint, label);
+    const std::string label = two ? app::trf("guess {0}", {std::to_string(k + 1)}) : std::string(app::tr("guess"));
+    label_at(s, 2.f, palette().text_faint, label.c_str());
   }
   // after the reveal: the output(s), eased from where the animation starts
   if (rec.revealed && rec.to.size() >= 2 && rec.from.size() == rec.to.size()) {
@@ -194,9 +195,9 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
       dl->AddCircleFilled(s, 7.f, col);
       dl->AddCircle(s, 7.f, palette().marker_edge, 0, 1.5f);
       if (t >= 1.f) {
-        char label[24];
-        std::snprintf(label, sizeof label, rec.to.size() > 2 ? "head %d" : "output", static_cast<int>(k / 2) + 1);
-        label_at(s, -18.f, palette().text, label);
+        const std::string label = rec.to.size() > 2 ? app::trf("head {0}", {std::to_string(k / 2 + 1)})
+                                                    : std::string(app::tr("output"));
+        label_at(s, -18.f, palette().text, label.c_str());
       }
     }
   }
@@ -245,13 +246,13 @@ void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, 
   for (int i = 0; i < n; ++i) {
     const app::TourChoice& c = info.choices[static_cast<size_t>(i)];
     const bool on = rec.predicted && rec.prediction.kind == AnswerKind::Choice && rec.prediction.choice == c.id;
-    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(c.label).x + 2 * ImGui::GetStyle().FramePadding.x + 4.f);
+    const char* label = app::tr(c.label);
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x + 4.f);
     push_button_colors(on ? palette().toggle_on : palette().heads_off);
     if (d.choice == i && !rec.revealed) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.f);
     ImGui::BeginDisabled(rec.revealed);
-    char id[64];
-    std::snprintf(id, sizeof id, "%s##choice_%s", c.label, c.id);
-    if (ImGui::Button(id)) {
+    const std::string id = std::string(label) + "##choice_" + c.id;
+    if (ImGui::Button(id.c_str())) {
       Prediction p;
       p.kind = AnswerKind::Choice;
       p.choice = c.id;
@@ -274,7 +275,10 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
   }
   ImGui::BeginDisabled(rec.revealed);
   ImGui::SetNextItemWidth(std::min(320.f, ImGui::GetContentRegionAvail().x));
-  ImGui::SliderFloat("##tour_number", &d.number, 0.f, 1.f, d.number_set ? "loss %.2f" : "drag to guess");
+  // The slider's text is the language's: the value through num(), '%' doubled for ImGui's format.
+  std::string shown = d.number_set ? app::trf("loss {0}", {app::num(d.number, 2)}) : std::string(app::tr("drag to guess"));
+  for (size_t at = shown.find('%'); at != std::string::npos; at = shown.find('%', at + 2)) shown.insert(at, 1, '%');
+  ImGui::SliderFloat("##tour_number", &d.number, 0.f, 1.f, shown.c_str());
   record_visible_item(layout().tour_number);
   const bool sent = ImGui::IsItemDeactivatedAfterEdit();
   ImGui::EndDisabled();
@@ -297,7 +301,9 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
 // Up/Down pick the row, Left/Right the token.
 void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
   Draft& d = draft();
-  static const char* kNames[3] = {"subject of", "complement of", "token before"};
+  // Each row's label is a whole phrase around the word (word order differs between languages).
+  static constexpr const char* kRows[4] = {N_("subject of {0}"), N_("complement of {0}"), N_("token before {0}"),
+                                           N_("what {0} refers to")};
   const auto& tokens = demo.scene.tokens();
   const int L = static_cast<int>(tokens.size());
   if (rec.predicted && rec.prediction.kind == AnswerKind::Match)
@@ -320,11 +326,11 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
     ImGui::SameLine();
     const int q = app::tour_match_query(demo.scene, i);
     const std::string& word = tokens[static_cast<size_t>(q)].text;
-    const std::string label = i < 3 ? std::string(kNames[i]) + " " + word : "what " + word + " refers to";
+    const std::string label = app::trf(kRows[i], {word});
     text(label);
     ImGui::SameLine(label_w);
     ImGui::SetNextItemWidth(std::min(160.f, ImGui::GetContentRegionAvail().x));
-    const char* shown = d.match[i] >= 0 && d.match[i] < L ? tokens[static_cast<size_t>(d.match[i])].text.c_str() : "pick a token";
+    const char* shown = d.match[i] >= 0 && d.match[i] < L ? tokens[static_cast<size_t>(d.match[i])].text.c_str() : app::tr("pick a token");
     if (ImGui::BeginCombo("##match", shown)) {
       for (int j = 0; j < L; ++j)
         if (ImGui::Selectable(tokens[static_cast<size_t>(j)].text.c_str(), d.match[i] == j)) {
@@ -379,11 +385,12 @@ std::string tour_description(Demo& demo) {
   const int n = demo.tour.step();
   const TourStepInfo& info = app::tour_steps()[static_cast<size_t>(n - 1)];
   const TourRecord& rec = demo.tour.record(n);
-  std::string s = "Guided tour, step " + std::to_string(n) + " of " + std::to_string(app::kTourSteps) + ": " +
-                  info.title + ". " + info.text + " Question: " + info.question;
-  if (rec.predicted) s += " You have answered.";
+  std::string s = app::trf("Guided tour, step {0} of {1}: {2}. {3} Question: {4}",
+                           {std::to_string(n), std::to_string(app::kTourSteps), app::tr(info.title),
+                            app::tr(info.text), app::tr(info.question)});
+  if (rec.predicted) s += std::string(" ") + app::tr("You have answered.");
   if (rec.revealed) {
-    s += " Result:";
+    s += std::string(" ") + app::tr("Result:");
     for (const std::string& l : rec.result) s += " " + l;
     if (!rec.feedback.empty()) s += " " + rec.feedback;
   }
@@ -417,35 +424,38 @@ void view_tour(Demo& demo) {
   const bool narrow = wrap < 420.f;
   // header: dots, step count, leave
   dots(demo);
+  // "step 2 of 8", where the row has room for it beside Leave (the dots say it too).
+  const char* leave = app::tr("Leave tour");
+  const std::string count = app::trf("step {0} of {1}", {std::to_string(n), std::to_string(app::kTourSteps)});
+  const float leave_w = ImGui::CalcTextSize(leave).x + 2 * ImGui::GetStyle().FramePadding.x + 16.f;
   ImGui::SameLine(0, 10.f);
-  ImGui::TextDisabled("step %d of %d", n, app::kTourSteps);
-  ImGui::SameLine();
-  const char* leave = "Leave tour";
+  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(count.c_str()).x + ImGui::GetStyle().ItemSpacing.x + leave_w) {
+    ImGui::TextDisabled("%s", count.c_str());
+    ImGui::SameLine();
+  }
   ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - ImGui::CalcTextSize(leave).x - 16.f));
-  if (ImGui::SmallButton(leave)) {
+  if (ImGui::SmallButton((std::string(leave) + "##leave").c_str())) {
     demo.tour_close();
     return;
   }
   record_visible_item(layout().tour_buttons);
 
   ImGui::PushFont(fonts().bold);
-  ImGui::TextUnformatted(wrap_at_spaces(info.title, wrap).c_str());
+  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.title), wrap).c_str());
   ImGui::PopFont();
   // Before the reveal: the claim and the question. After it: the question,
   // then the result in place of the claim (a small frame has room for one).
   const bool show_text = !rec.revealed || !narrow;
-  if (show_text) ImGui::TextUnformatted(wrap_at_spaces(info.text, wrap).c_str());
+  if (show_text) ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.text), wrap).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
-  ImGui::TextUnformatted(wrap_at_spaces(info.question, wrap).c_str());
+  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.question), wrap).c_str());
   ImGui::PopStyleColor();
 
   // the result's height, known before the widget so the plane can take the rest
   std::vector<std::string> result = rec.revealed ? rec.result : std::vector<std::string>{};
   if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback);
   if (rec.revealed && rec.score >= 0) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "score %.2f (1 = spot on)", static_cast<double>(rec.score));
-    result.push_back(buf);
+    result.push_back(app::trf("score {0} (1 = spot on)", {app::num(rec.score, 2)}));
   }
   float result_h = 0;
   for (std::string& l : result) {
@@ -453,7 +463,7 @@ void view_tour(Demo& demo) {
     result_h += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
   }
   const float buttons_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
-  const char* kKeysHint = "keys: arrows answer, Enter reveals, R replays, N next, B back";
+  const char* kKeysHint = app::tr("keys: arrows answer, Enter reveals, R replays, N next, B back");
   const float keys_h = wrapped_height(kKeysHint, wrap) + ImGui::GetStyle().ItemSpacing.y;
 
   switch (info.kind) {
@@ -484,27 +494,27 @@ void view_tour(Demo& demo) {
 
   // Back, Reveal / Replay, Next
   ImGui::BeginDisabled(n <= tour.first());
-  if (ImGui::Button("< Back")) demo.tour_go(n - 1);
+  if (ImGui::Button((std::string(app::tr("< Back")) + "##back").c_str())) demo.tour_go(n - 1);
   ImGui::EndDisabled();
   record_visible_item(layout().tour_buttons);
   ImGui::SameLine();
   if (!rec.revealed) {
     push_button_colors(palette().accent);
-    if (ImGui::Button("Reveal")) demo.tour_reveal();
+    if (ImGui::Button((std::string(app::tr("Reveal")) + "##reveal").c_str())) demo.tour_reveal();
     ImGui::PopStyleColor(4);
   } else {
-    if (ImGui::Button("Replay")) demo.tour_replay();
+    if (ImGui::Button((std::string(app::tr("Replay")) + "##replay").c_str())) demo.tour_replay();
   }
   record_visible_item(layout().tour_buttons);
   ImGui::SameLine();
   ImGui::BeginDisabled(n >= tour.last());
-  if (ImGui::Button("Next >")) demo.tour_go(n + 1);
+  if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
   ImGui::EndDisabled();
   record_visible_item(layout().tour_buttons);
   if (!demo.tour_error.empty()) {
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
-    ImGui::TextUnformatted("refused (see below)");
+    ImGui::TextUnformatted(app::tr("refused (see below)"));
     ImGui::PopStyleColor();
   }
   text_disabled_wrapped("%s", kKeysHint);

@@ -69,6 +69,14 @@ int64_t next_seed(int64_t seed) {
   return static_cast<int64_t>(rng.next() & 0xFFFFFFFFull);
 }
 
+// "label##id": a translated label with an id that stays the same in every language.
+std::string labelled(const char* english, const char* id) { return std::string(app::tr(english)) + "##" + id; }
+
+// A run's head count in words: "1 head", "2 heads" (each its own catalogue entry).
+std::string heads_words(int heads) {
+  return app::trf(heads == 1 ? "{0} head" : "{0} heads", {std::to_string(heads)});
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] controls
 //-----------------------------------------------------------------------------
@@ -84,7 +92,10 @@ void run_buttons(Demo& demo) {
   // Play / pause, step (held down: repeats), new seed, the seed itself.
   const bool running = tr.running();
   push_button_colors(running ? palette().pause : palette().play);
-  if (ImGui::Button(running ? "Pause##train" : "Play##train", ImVec2(80, 0))) {
+  const std::string play = running ? labelled(N_("Pause"), "train_play") : labelled(N_("Play"), "train_play");
+  const float play_w = std::max(ImGui::CalcTextSize(app::tr("Pause")).x, ImGui::CalcTextSize(app::tr("Play")).x) +
+                       2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::Button(play.c_str(), ImVec2(std::max(80.f, play_w), 0))) {
     if (running) demo.train_pause();
     else demo.train_play();
     request_frames(3);
@@ -94,21 +105,21 @@ void run_buttons(Demo& demo) {
   ImGui::SameLine();
   push_button_colors(palette().heads_off);  // Step, New seed and the downloads
   ImGui::PushButtonRepeat(true);
-  if (ImGui::Button("Step##train")) {
+  if (ImGui::Button(labelled(N_("Step"), "train_step").c_str())) {
     demo.train_step(1);
     request_frames(3);
   }
   ImGui::PopButtonRepeat();
   record_visible_item(buttons);
-  ImGui::SetItemTooltip("one step of every run (hold to repeat)");
-  ImGui::SameLine();
-  if (ImGui::Button("New seed##train")) {
+  ImGui::SetItemTooltip("%s", app::tr("one step of every run (hold to repeat)"));
+  same_line_if_fits(ImGui::CalcTextSize(app::tr("New seed")).x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::Button(labelled(N_("New seed"), "train_seed").c_str())) {
     demo.train_reset(next_seed(t.seed()), t.relations(), t.lr());
     request_frames(3);
   }
   record_visible_item(buttons);
   ImGui::PopStyleColor(4);
-  ImGui::SetItemTooltip("start every run again from fresh random weights");
+  ImGui::SetItemTooltip("%s", app::tr("start every run again from fresh random weights"));
 }
 
 // Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
@@ -116,9 +127,10 @@ void settings(Demo& demo) {
   Training& tr = demo.training;
   const Training& t = tr;
   std::vector<ImVec4>& buttons = layout().train_buttons;
-  same_line_if_fits(ImGui::CalcTextSize("seed").x + 120.f);
+  const char* seed = app::tr("seed");
+  same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("seed");
+  ImGui::TextUnformatted(seed);
   ImGui::SameLine();
   static int64_t typed_seed = -1;  // the field's text while it is edited
   if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
@@ -132,7 +144,7 @@ void settings(Demo& demo) {
   }
   record_control_frame(false);
   pop_control_frames();
-  ImGui::SetItemTooltip("type a seed (0 .. 4294967295) and press Enter to start again from it");
+  ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
 
   // R: the related tokens each query must output.
   same_line_if_fits(130.f, 18.f);
@@ -157,10 +169,11 @@ void settings(Demo& demo) {
               "content). Changing R starts the runs again.");
 
   // The query/key tie: tied runs beside the untied ones (a reset).
-  same_line_if_fits(ImGui::CalcTextSize("tie query = key").x + 60.f, 18.f);
+  const std::string tie_label = labelled(N_("tie query = key"), "train_tie");
+  same_line_if_fits(ImGui::CalcTextSize(tie_label.c_str(), nullptr, true).x + 60.f, 18.f);
   bool tie = t.runs_tie_qk();
   push_control_frames();
-  if (ImGui::Checkbox("tie query = key##train", &tie)) {
+  if (ImGui::Checkbox(tie_label.c_str(), &tie)) {
     demo.train_reset(t.seed(), t.relations(), t.lr(), tie);
     request_frames(3);
   }
@@ -181,16 +194,19 @@ void settings(Demo& demo) {
     return std::clamp(room, 80.f, most);
   };
   const float lr_lo = -5.f, lr_hi = 0.f;
-  const char* lr_widest = "learning rate 1.0e-05";
+  const std::string lr_widest_text = app::trf("learning rate {0}", {app::num_sci(1e-5, 1)});
+  const char* lr_widest = lr_widest_text.c_str();
   if (slider_beside("##lr", ImGuiDataType_Float, &log_lr, &lr_lo, &lr_hi, slider_width(220.f, lr_widest)))
     demo.train_set_lr(std::pow(10.f, log_lr));
-  ImGui::SetItemTooltip("Adam's step size, applied from the next step (too large and a run diverges)");
+  ImGui::SetItemTooltip("%s", app::tr("Adam's step size, applied from the next step (too large and a run diverges)"));
   ImGui::SameLine();
-  ImGui::Text("learning rate %.1e", static_cast<double>(demo.training.lr()));
+  ImGui::TextUnformatted(app::trf("learning rate {0}", {app::num_sci(demo.training.lr(), 1)}).c_str());
   // The cap paces the page's own frames: where the runs train in the Worker
   // there are no frames to pace, so it is shown off, saying why.
   const bool frames_pace = !tr.remote();
-  const char* cap_widest = frames_pace ? "at most 256 steps / frame" : "no frames pace the Worker";
+  const std::string cap_widest_text =
+      frames_pace ? app::trf("at most {0} steps / frame", {"256"}) : std::string(app::tr("no frames pace the Worker"));
+  const char* cap_widest = cap_widest_text.c_str();
   same_line_if_fits(120.f + ImGui::CalcTextSize(cap_widest).x, 18.f);
   int cap = tr.max_steps_per_frame();
   const int cap_lo = 1, cap_hi = app::FramePacer::kMaxStepsPerFrame;
@@ -203,13 +219,15 @@ void settings(Demo& demo) {
   layout().train_cap = ImVec4(cap_lo_xy.x, cap_lo_xy.y, cap_hi_xy.x, cap_hi_xy.y);
   layout().train_cap_enabled = frames_pace;
   if (frames_pace)
-    ImGui::SetItemTooltip("a frame trains until its 12 ms budget is used or it reaches this cap");
+    ImGui::SetItemTooltip("%s", app::tr("a frame trains until its 12 ms budget is used or it reaches this cap"));
   else
-    ImGui::SetItemTooltip("the runs train in a Worker, between the page's frames and as fast as it can: this cap "
-                          "paces training only where the page trains on its main thread");
+    ImGui::SetItemTooltip("%s", app::tr("the runs train in a Worker, between the page's frames and as fast as it "
+                                        "can: this cap paces training only where the page trains on its main thread"));
   ImGui::SameLine();
+  const int steps = tr.max_steps_per_frame();
   if (frames_pace)
-    ImGui::Text("at most %d step%s / frame", tr.max_steps_per_frame(), tr.max_steps_per_frame() == 1 ? "" : "s");
+    ImGui::TextUnformatted(app::trf(steps == 1 ? "at most {0} step / frame" : "at most {0} steps / frame",
+                                    {std::to_string(steps)}).c_str());
   else
     ImGui::TextDisabled("%s", cap_widest);
 }
@@ -219,37 +237,38 @@ void progress(Demo& demo) {
   Training& tr = demo.training;
   const Training& t = tr;
   const bool running = tr.running();
-  ImGui::Text("step %lld", static_cast<long long>(t.step_count()));
+  ImGui::TextUnformatted(app::trf("step {0}", {std::to_string(t.step_count())}).c_str());
   ImGui::SameLine(0, 16);
   if (!tr.ready()) {
-    ImGui::TextDisabled("starting...");
-    ImGui::SetItemTooltip("the training program is loading; the runs appear when it answers");
+    ImGui::TextDisabled("%s", app::tr("starting..."));
+    ImGui::SetItemTooltip("%s", app::tr("the training program is loading; the runs appear when it answers"));
   } else if (running) {
     // A frame may end inside a step (each run's step and each evaluation chunk
     // is its own unit of work), so the rate is the figure that means something.
-    ImGui::Text("%.0f steps/s", tr.steps_per_second());
+    ImGui::TextUnformatted(app::trf("{0} steps/s", {app::num(tr.steps_per_second(), 0)}).c_str());
     if (tr.remote())
-      ImGui::SetItemTooltip("trained in %s, away from the page's drawing", tr.where().c_str());
+      ImGui::SetItemTooltip("%s", app::tr("trained in a Worker, away from the page's drawing"));
     else
-      ImGui::SetItemTooltip("last frame: %d units of work (a run's step or an evaluation chunk) in the 12 ms budget",
-                            tr.units_last_frame());
+      ImGui::SetItemTooltip("%s", app::trf("last frame: {0} units of work (a run's step or an evaluation chunk) in the 12 ms budget",
+                                           {std::to_string(tr.units_last_frame())}).c_str());
   } else {
-    ImGui::TextDisabled("paused");
+    ImGui::TextDisabled("%s", app::tr("paused"));
   }
 }
 
 // Snapshots of the runs' weights, batch, loss and gradients.
 void downloads(Demo& demo) {
   const Training& t = demo.training;
-  same_line_if_fits(ImGui::CalcTextSize("download snapshot: 1 head 2 heads 4 heads").x + 40.f, 16.f);
+  const char* title = app::tr("download snapshot:");
+  same_line_if_fits(ImGui::CalcTextSize((std::string(title) + " " + heads_words(1) + " " + heads_words(2) + " " +
+                                         heads_words(4)).c_str()).x + 40.f, 16.f);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("download snapshot:");
+  ImGui::TextUnformatted(title);
   for (const TrainRun& run : t.runs()) {
     if (run.tie_qk) continue;  // train.snapshot(heads, {tieQK: true}) has the tied ones
-    char label[32];
-    std::snprintf(label, sizeof label, "%d head%s##dl%d", run.heads, run.heads == 1 ? "" : "s", run.heads);
+    const std::string label = heads_words(run.heads) + "##dl" + std::to_string(run.heads);
     // Swatch and button wrap together onto the next line where the row is full.
-    same_line_if_fits(16.f + ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.f);
+    same_line_if_fits(16.f + ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.f);
     // The run's colour as a short line before its button (coloured text on a
     // button would not keep its contrast in both themes).
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -258,16 +277,16 @@ void downloads(Demo& demo) {
     ImGui::Dummy(ImVec2(14.f, 1.f));
     ImGui::SameLine(0, 2);
     push_button_colors(palette().heads_off);
-    const bool clicked = ImGui::Button(label);
+    const bool clicked = ImGui::Button(label.c_str());
     ImGui::PopStyleColor(4);
     record_visible_item(layout().download_rects);
-    ImGui::SetItemTooltip("save this run's snapshot() as JSON: X, target, mask, W_Q, W_K, W_V, W_O, loss and grads, "
-                          "enough to recompute the loss with numpy");
+    ImGui::SetItemTooltip("%s", app::tr("save this run's snapshot() as JSON: X, target, mask, W_Q, W_K, W_V, W_O, loss "
+                                        "and grads, enough to recompute the loss with numpy"));
     if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame
   }
   // A sandboxed frame may drop the file: say where else it goes (save_menu.cpp).
   if (downloads_may_be_dropped())
-    text_disabled_wrapped("This frame is sandboxed: a snapshot is also offered to the page around it.");
+    text_disabled_wrapped("%s", app::tr("This frame is sandboxed: a snapshot is also offered to the page around it."));
 }
 
 // Divergence, one line per message with the runs it stopped, then any refusal.
@@ -286,15 +305,19 @@ void problems(Demo& demo) {
     if (it == stopped.end()) stopped.emplace_back(run.message, std::to_string(run.heads));
     else it->second += ", " + std::to_string(run.heads);
   }
-  if (!tr.notice().empty()) text_disabled_wrapped("%s", tr.notice().c_str());
+  if (!tr.notice().empty()) text_disabled_wrapped("%s", app::tr_message(tr.notice()).c_str());
   const std::string error = tr.error();
   if (!stopped.empty() || !error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::PushTextWrapPos(0.f);
-    for (const auto& [message, heads] : stopped)
-      ImGui::Text("Run%s with %s head%s %s", heads.find(',') != std::string::npos ? "s" : "", heads.c_str(),
-                  heads == "1" ? "" : "s", message.c_str());
-    if (error != joined) ImGui::TextUnformatted(error.c_str());  // a refusal
+    // The engine's messages are English: tr_message shows them in the language.
+    for (const auto& [message, heads] : stopped) {
+      const char* line = heads.find(',') != std::string::npos ? N_("Runs with {0} heads {1}")
+                         : heads == "1"                       ? N_("Run with {0} head {1}")
+                                                              : N_("Run with {0} heads {1}");
+      ImGui::TextUnformatted(app::trf(line, {heads, app::tr_message(message)}).c_str());
+    }
+    if (error != joined) ImGui::TextUnformatted(app::tr_message(error).c_str());  // a refusal
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
@@ -310,13 +333,13 @@ void controls(Demo& demo) {
   ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
   run_buttons(demo);
   if (compact_layout()) {
-    same_line_if_fits(ImGui::CalcTextSize("step 000000  paused").x, 16.f);
+    same_line_if_fits(ImGui::CalcTextSize((app::trf("step {0}", {"000000"}) + "  " + app::tr("paused")).c_str()).x, 16.f);
     progress(demo);
-    same_line_if_fits(ImGui::CalcTextSize("Settings").x + 16.f, 16.f);
+    same_line_if_fits(ImGui::CalcTextSize(app::tr("Settings")).x + 16.f, 16.f);
     push_button_colors(palette().heads_off);
-    if (ImGui::Button("Settings##train")) ImGui::OpenPopup("##train_settings");
+    if (ImGui::Button(labelled(N_("Settings"), "train_settings").c_str())) ImGui::OpenPopup("##train_settings");
     ImGui::PopStyleColor(4);
-    ImGui::SetItemTooltip("seed, R, the query/key tie, learning rate, speed and the snapshots");
+    ImGui::SetItemTooltip("%s", app::tr("seed, R, the query/key tie, learning rate, speed and the snapshots"));
     if (ImGui::BeginPopup("##train_settings")) {
       // The rows' width (same_line_if_fits wraps within it): at most the display's, less a margin.
       const float rows_w = std::min(420.f, ImGui::GetIO().DisplaySize.x - 48.f);
@@ -352,16 +375,18 @@ void loss_chart(Demo& demo, float width, float height) {
 
   // Legend: one entry per run: untied, the solid line and the dashed floor;
   // tied, the dotted line (its floor is its untied twin's).
-  char entry[96];
+  // In a small frame (compact layout) the legend names the runs only, on
+  // one row: the curves' end labels give the losses and the plot the floors.
   bool first = true;
+  const bool short_legend = compact_layout();
   for (const TrainRun& run : t.runs()) {
-    if (run.tie_qk)
-      std::snprintf(entry, sizeof entry, "%d head%s, tied: loss %.3f%s", run.heads, run.heads == 1 ? "" : "s",
-                    run.loss(), run.diverged ? " (diverged)" : "");
-    else
-      std::snprintf(entry, sizeof entry, "%d head%s: loss %.3f, floor %.2f%s", run.heads, run.heads == 1 ? "" : "s",
-                    run.loss(), run.floor, run.diverged ? " (diverged)" : "");
-    if (!first) same_line_if_fits(48.f + ImGui::CalcTextSize(entry).x, 18.f);
+    const std::string loss = app::num(run.loss(), 3);
+    std::string entry =
+        short_legend ? (run.tie_qk ? app::trf("{0}, tied", {heads_words(run.heads)}) : heads_words(run.heads))
+        : run.tie_qk ? app::trf(run.diverged ? "{0}, tied: loss {1} (diverged)" : "{0}, tied: loss {1}", {heads_words(run.heads), loss})
+                     : app::trf(run.diverged ? "{0}: loss {1}, floor {2} (diverged)" : "{0}: loss {1}, floor {2}",
+                                {heads_words(run.heads), loss, app::num(run.floor, 2)});
+    if (!first) same_line_if_fits(48.f + ImGui::CalcTextSize(entry.c_str()).x, 18.f);
     first = false;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -375,13 +400,17 @@ void loss_chart(Demo& demo, float width, float height) {
     }
     ImGui::Dummy(ImVec2(44, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, 4);
-    ImGui::TextUnformatted(entry);
+    ImGui::TextUnformatted(entry.c_str());
   }
 
   // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
   constexpr float kMinChart = 120.f;
   if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
-  const float label_w = std::max(100.f, ImGui::CalcTextSize(t.runs_tie_qk() ? "4 heads tied 0.00" : "4 heads 0.00").x + 10.f);
+  // The curves' end labels ("4 heads 0.12"): their widest form sets the room right of the plot.
+  const auto end_label = [](int heads, bool tied, float loss) {
+    return app::trf(tied ? "{0} tied {1}" : "{0} {1}", {heads_words(heads), app::num(loss, 2)});
+  };
+  const float label_w = std::max(100.f, ImGui::CalcTextSize(end_label(4, t.runs_tie_qk(), 0.f).c_str()).x + 10.f);
   // Room left for the loss numbers and the axis title turned upward, below
   // for the step numbers and the axis title.
   const float lh = ImGui::GetTextLineHeight();
@@ -406,19 +435,18 @@ void loss_chart(Demo& demo, float width, float height) {
 
   dl->AddRectFilled(a, b, pal.panel);
   axis.draw_ticks(dl, a.y, b.y, grid, faint);
-  char buf[64];
   for (float v = 0.f; v <= y_max + 1e-4f; v += y_max > 2.f ? 0.5f : 0.25f) {
     dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), grid);
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    const ImVec2 ts = ImGui::CalcTextSize(buf);
-    dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, buf);
+    const std::string tick = app::num(v, 2);
+    const ImVec2 ts = ImGui::CalcTextSize(tick.c_str());
+    dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, tick.c_str());
   }
   dl->AddRect(a, b, pal.panel_border);
   // Axis titles: the steps along the bottom, the loss up the left side.
-  const char* x_title = "training step (log scale)";
+  const char* x_title = app::tr("training step (log scale)");
   const float xt = ImGui::CalcTextSize(x_title).x;
   dl->AddText(ImVec2(0.5f * (a.x + b.x - xt), b.y + 2.f + lh + 2.f), pal.text_secondary, x_title);
-  const char* y_title = "held-out loss";
+  const char* y_title = app::tr("held-out loss");
   const float yt = ImGui::CalcTextSize(y_title).x;
   draw_text_up(dl, ImVec2(origin.x, 0.5f * (a.y + b.y + yt)), pal.text_secondary, y_title);
 
@@ -448,9 +476,9 @@ void loss_chart(Demo& demo, float width, float height) {
     std::string who;
     for (const TrainRun& o : runs)
       if (!o.tie_qk && std::fabs(o.floor - run.floor) < 1e-6f) who += (who.empty() ? "" : ", ") + std::to_string(o.heads);
-    std::snprintf(buf, sizeof buf, "floor %.2f (H = %s)", run.floor, who.c_str());
+    const std::string floor = app::trf("floor {0} (H = {1})", {app::num(run.floor, 2), who});
     const float ty = run.floor <= 0.f ? Y(0) - ImGui::GetTextLineHeight() - 3.f : Y(run.floor) - ImGui::GetTextLineHeight() - 1.f;
-    dl->AddText(ImVec2(a.x + 6.f, ty), faint, buf);
+    dl->AddText(ImVec2(a.x + 6.f, ty), faint, floor.c_str());
   }
 
   // Curves, and their end points for the labels.
@@ -503,9 +531,7 @@ void loss_chart(Demo& demo, float width, float height) {
     if (it->y > limit) it->y = limit;
   }
   for (const End& e : ends) {
-    std::snprintf(buf, sizeof buf, "%d head%s%s %.2f", e.heads, e.heads == 1 ? "" : "s", e.tied ? " tied" : "",
-                  e.loss);
-    dl->AddText(ImVec2(b.x + 6.f, e.y), run_color(e.heads), buf);
+    dl->AddText(ImVec2(b.x + 6.f, e.y), run_color(e.heads), end_label(e.heads, e.tied, e.loss).c_str());
   }
 
   // Hover: the nearest evaluation of every run at the mouse's step.
@@ -523,8 +549,9 @@ void loss_chart(Demo& demo, float width, float height) {
       }
       if (best == nullptr) continue;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
-      ImGui::Text("%d head%s%s  step %lld: loss %.4f", run.heads, run.heads == 1 ? " " : "s",
-                  run.tie_qk ? " tied" : "", static_cast<long long>(best->step), best->loss);
+      ImGui::TextUnformatted(app::trf(run.tie_qk ? "{0} tied, step {1}: loss {2}" : "{0}, step {1}: loss {2}",
+                                      {heads_words(run.heads), std::to_string(best->step), app::num(best->loss, 4)})
+                                 .c_str());
       ImGui::PopStyleColor();
     }
     ImGui::EndTooltip();
@@ -548,11 +575,15 @@ void view_train(Demo& demo) {
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
-  // Compact: the chart takes the panel's height down to the footnote's line.
-  const bool compact = compact_layout();
-  loss_chart(demo, width, compact ? -ImGui::GetTextLineHeightWithSpacing() : phone ? 220.f : 280.f);
-
   const int R = demo.training.relations();
+  // Compact: the chart takes the panel's height down to the footnote, as
+  // many lines as the footnote wraps to beside its help marker.
+  const bool compact = compact_layout();
+  const std::string footnote = app::trf("why one head stops at {0} however it splits its weight", {app::num(1.0 - 1.0 / R, 2)});
+  const float marker_w = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+  const float footnote_h = ImGui::CalcTextSize(footnote.c_str(), nullptr, false, width - marker_w).y + ImGui::GetStyle().ItemSpacing.y;
+  loss_chart(demo, width, compact ? -footnote_h : phone ? 220.f : 280.f);
+
   help_marker(
       "Why one head has a floor. A head's output is one weighted average of the tokens' values, so "
       "whatever it does with its weight it hands on ONE blend of the targets' contents. The last matrix "
@@ -567,25 +598,25 @@ void view_train(Demo& demo) {
       "into the R*k target dims, rank at most H*k, so loss >= 1 - min(H, R)/R.");
   ImGui::SameLine();
   if (compact) {  // the long reason is the marker's
-    text_disabled_wrapped("why one head stops at %.2f however it splits its weight", 1.f - 1.f / static_cast<float>(R));
+    text_disabled_wrapped("%s", footnote.c_str());
     return;
   }
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled(
-      "Why one head stops at %.2f however it splits its weight: it hands on one blend of the %d targets' "
-      "contents, and one blend cannot be pulled apart again; all on one target and an even split lose the "
-      "same amount (floor = 1 - min(H, R) / R). One head is lowest at first because it only has to move its "
-      "weight onto the targets; more heads must also share the targets out, which takes longer.",
-      1.f - 1.f / static_cast<float>(R), R);
+      "%s", app::trf("Why one head stops at {0} however it splits its weight: it hands on one blend of the {1} targets' "
+                     "contents, and one blend cannot be pulled apart again; all on one target and an even split lose the "
+                     "same amount (floor = 1 - min(H, R) / R). One head is lowest at first because it only has to move its "
+                     "weight onto the targets; more heads must also share the targets out, which takes longer.",
+                     {app::num(1.0 - 1.0 / R, 2), std::to_string(R)}).c_str());
   ImGui::PopTextWrapPos();
   if (demo.training.runs_tie_qk()) {
     help_marker(kTieHelp);
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled(
-        "Dotted: tied query and key. Tied scores are symmetric (i -> j scores as j -> i) and a token "
-        "out-scores itself only through a longer projection, so pointers and 'the token before' suffer; "
-        "an agreement match has no direction.");
+        "%s", app::tr("Dotted: tied query and key. Tied scores are symmetric (i -> j scores as j -> i) and a token "
+                      "out-scores itself only through a longer projection, so pointers and 'the token before' suffer; "
+                      "an agreement match has no direction."));
     ImGui::PopTextWrapPos();
   }
 }

@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "app/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
+#include "ui/ui.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -35,27 +37,29 @@ std::string weights_statement(const Demo& demo) {
       float loss = run->history.front().loss;
       for (const EvalPoint& e : run->history)
         if (e.step <= step) loss = e.loss;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "trained weights: the %d-head run, seed %lld, step %lld (held-out loss %.3f)", H,
-                    static_cast<long long>(tr.seed()), static_cast<long long>(step), loss);
-      return buf;
+      return app::trf("trained weights: the {0}-head run, seed {1}, step {2} (held-out loss {3})",
+                      {std::to_string(H), std::to_string(tr.seed()), std::to_string(step), app::num(loss, 3)});
     }
   }
-  if (!tr.weights_note().empty()) return "built weights: " + tr.weights_note();
-  return "built weights: relationships dealt out to heads by construction";
+  // The note is the app's English (getState().trainedWeights.note): shown in the language.
+  if (!tr.weights_note().empty()) return app::trf("built weights: {0}", {app::tr_message(tr.weights_note())});
+  return app::tr("built weights: relationships dealt out to heads by construction");
 }
 
 void view_weights_switch(Demo& demo) {
   app::Training& tr = demo.training;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Weights:");
-  for (const char* choice : app::kWeightChoices) {
+  ImGui::TextUnformatted(app::tr("Weights:"));
+  // The choices' names as the buttons show them (the API's values stay "built" / "trained").
+  static constexpr const char* kShown[] = {N_("built"), N_("trained")};
+  static_assert(sizeof kShown / sizeof kShown[0] == app::kWeightChoices.size(), "one name per weight choice");
+  for (size_t i = 0; i < app::kWeightChoices.size(); ++i) {
+    const char* choice = app::kWeightChoices[i];
     ImGui::SameLine();
     const bool on = tr.weights_choice() == choice;
     push_button_colors(on ? palette().toggle_on : palette().heads_off);
-    char label[32];
-    std::snprintf(label, sizeof label, "%s##weights", choice);
-    if (ImGui::Button(label) && !on) {
+    const std::string label = std::string(app::tr(kShown[i])) + "##weights_" + choice;
+    if (ImGui::Button(label.c_str()) && !on) {
       demo.set_weights(choice);  // the Scene follows (app::Training::sync_scene)
       request_frames(3);
     }
@@ -68,20 +72,25 @@ void view_weights_switch(Demo& demo) {
       "relationship (one head has to hold them all). Trained: learned from examples by the training run "
       "with this many heads (1, 2 or 4), exactly as training left them. Either way every view runs the "
       "same forward pass on them: softmax(Q_h K_h^T / sqrt(d_head)) V_h, then W_O.");
-  const char* what = "built: made by rule, one relationship per head \xc2\xb7 trained: learned from examples";
-  same_line_if_fits(ImGui::CalcTextSize(what).x, 12.f);
-  text_disabled_wrapped("%s", what);
+  // What the two mean, in a line beside them; a small frame (compact layout)
+  // leaves it to the help marker: its lines are the chart's room.
+  if (!compact_layout()) {
+    const char* what = app::tr("built: made by rule, one relationship per head \xc2\xb7 trained: learned from examples");
+    same_line_if_fits(ImGui::CalcTextSize(what).x, 12.f);
+    text_disabled_wrapped("%s", what);
+  }
   // "trained" before any training: the runs' random starting weights. Say so
   // and offer Play right here.
   if (tr.weights_choice() == "trained" && tr.weights_shown() == "trained" && !tr.running() &&
       tr.step_count() == 0) {
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
-    ImGui::TextUnformatted("Not trained yet: these are the random weights training starts from.");
+    ImGui::TextUnformatted(app::tr("Not trained yet: these are the random weights training starts from."));
     ImGui::PopStyleColor();
-    same_line_if_fits(ImGui::CalcTextSize("Play").x + 2 * ImGui::GetStyle().FramePadding.x);
+    const char* play = app::tr("Play");
+    same_line_if_fits(ImGui::CalcTextSize(play).x + 2 * ImGui::GetStyle().FramePadding.x);
     push_button_colors(palette().play);
-    if (ImGui::Button("Play##weights")) {
+    if (ImGui::Button((std::string(play) + "##weights").c_str())) {
       demo.train_play();
       request_frames(3);
     }

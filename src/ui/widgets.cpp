@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/lang.h"
 #include "app/text_direction.h"
@@ -121,23 +122,67 @@ void end_card() {
   ImGui::PopStyleColor(2);
 }
 
+namespace {
+// The UTF-8 code point at text[i] and its length in bytes (a stray byte: itself, 1).
+unsigned code_point(const std::string& text, size_t i, size_t& len) {
+  const unsigned char c = static_cast<unsigned char>(text[i]);
+  len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  if (i + len > text.size() || len == 1) return len = 1, c;
+  unsigned cp = c & (0xFF >> (len + 1));
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  return cp;
+}
+// CJK scripts and their full-width punctuation: a line may break between any two of them.
+bool breaks_anywhere(unsigned cp) { return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF); }
+// Full-width marks that close a phrase: never the first thing on a line.
+bool closes(unsigned cp) {
+  return cp == 0x3001 || cp == 0x3002 || cp == 0xFF0C || cp == 0xFF1A || cp == 0xFF1B || cp == 0xFF09 ||
+         cp == 0x201D || cp == 0xFF01 || cp == 0xFF1F;
+}
+}  // namespace
+
 std::string wrap_at_spaces(const std::string& text, float width) {
+  // Units a line may end after: a run of text between spaces, or one CJK
+  // character (with any closing marks after it); `spaced` when a space came before.
+  struct Unit {
+    std::string text;
+    bool spaced;
+  };
+  std::vector<Unit> units;
+  bool spaced = false;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == ' ') {
+      spaced = true;
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    const unsigned cp = code_point(text, i, len);
+    if (closes(cp) && !units.empty() && !spaced) {
+      units.back().text += text.substr(i, len);
+    } else if (breaks_anywhere(cp)) {
+      units.push_back({text.substr(i, len), spaced});
+    } else {  // a run up to the next space or CJK character
+      size_t j = i + len, l = 0;
+      while (j < text.size() && text[j] != ' ' && !breaks_anywhere(code_point(text, j, l))) j += l;
+      units.push_back({text.substr(i, j - i), spaced});
+      len = j - i;
+    }
+    i += len;
+    spaced = false;
+  }
   std::string out;
   size_t line_start = 0;  // in out
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string word = text.substr(i, j - i);
-    const std::string candidate = out.substr(line_start) + (out.size() > line_start ? " " : "") + word;
-    if (out.size() > line_start && ImGui::CalcTextSize(candidate.c_str()).x > width) {
+  for (const Unit& u : units) {
+    const bool line_empty = out.size() == line_start;
+    const std::string candidate = out.substr(line_start) + (u.spaced && !line_empty ? " " : "") + u.text;
+    if (!line_empty && ImGui::CalcTextSize(candidate.c_str()).x > width) {
       out += '\n';
       line_start = out.size();
-    } else if (out.size() > line_start) {
+    } else if (u.spaced && !line_empty) {
       out += ' ';
     }
-    out += word;
-    i = j + 1;
+    out += u.text;
   }
   return out;
 }

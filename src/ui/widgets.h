@@ -39,6 +39,8 @@ void same_line_if_fits(float width, float spacing = -1.f);
 
 // `text` with its spaces turned into line breaks where the current font's
 // lines would pass `width` px (a word wider than that keeps a line of its own).
+// Chinese and Japanese, written without spaces, break between any two
+// characters (never before a closing mark like "，" or "）").
 std::string wrap_at_spaces(const std::string& text, float width);
 
 // TextDisabled wrapped at the content region's right edge (never cut by a

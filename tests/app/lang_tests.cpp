@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/demo.h"
+#include "app/tour.h"
 #include "app/describe.h"
 #include "app/lang.h"
 #include "app/url_state.h"
@@ -21,6 +22,18 @@ struct English {
 };
 const std::string& token(Scene& s, int i) { return s.tokens()[static_cast<size_t>(i)].text; }
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Runs `body` once per shipped language other than English, with a Demo showing it.
+template <typename F>
+void in_every_translation(F&& body) {
+  for (const app::Language& lang : app::languages()) {
+    if (lang.code == "en") continue;
+    CAPTURE(lang.code);
+    app::Demo d;
+    REQUIRE(d.set_language(lang.code));
+    body(d);
+  }
+}
 
 struct LessonWords {
   const char *code, *query, *subject, *complement;
@@ -146,11 +159,7 @@ TEST_CASE("composed refusals are translated by pattern; a miss falls back to Eng
 
 TEST_CASE("the link's, the engine's and the JS API's refusals are translated whole in every language") {
   English back;
-  for (const app::Language& lang : app::languages()) {
-    if (lang.code == "en") continue;
-    CAPTURE(lang.code);
-    app::Demo d;
-    REQUIRE(d.set_language(lang.code));
+  in_every_translation([](app::Demo& d) {
     // The link: unknown key, malformed escape, a word for a number, a value twice, an unknown view, focus above 1.
     CHECK_FALSE(d.apply_hash("#bogus=1&sentence=%ZZ&query=3&heads=two&tab=a&tab=b&view=nope&focus=7"));
     CAPTURE(d.error);
@@ -163,7 +172,7 @@ TEST_CASE("the link's, the engine's and the JS API's refusals are translated who
     d.reject("heads must be a whole number (1, 2, 4 or 8), not \"two\"");
     CHECK(app::missing_strings() == 0);
     for (const std::string& k : app::missing_keys()) MESSAGE(k);
-  }
+  });
 }
 
 TEST_CASE("the relationship names the catalogue translates are the engine's") {
@@ -177,4 +186,99 @@ TEST_CASE("a malformed catalogue is refused with its line") {
   CHECK_FALSE(s);
   CHECK(has(s.error, "line 2"));
   CHECK_FALSE(app::parse_catalogue("xx", "msgid \"@name\"\nmsgstr \"X\"\n", l));  // no lesson
+}
+
+TEST_CASE("the refusals of knockout, tie, targets, weights and training are translated whole in every language") {
+  English back;
+  in_every_translation([](app::Demo& d) {
+    std::vector<std::string> said;  // each refusal as shown: none may stay English
+    const auto refused = [&](bool ok) {
+      CHECK_FALSE(ok);
+      said.push_back(d.error);
+    };
+    REQUIRE(d.set_heads(2));
+    refused(d.set_knockout({5}));             // a head the scene lacks
+    refused(d.set_knockout({0, 0}));          // listed twice
+    refused(d.set_target(Relation::Previous, 0));  // fixed by position
+    refused(d.set_weights("nope"));           // not a weights choice
+    refused(d.train_reset(-1, 2, 1e-3f));     // seed out of range
+    refused(d.train_reset(1, 3, 1e-3f));      // r neither 2 nor 4
+    refused(d.train_reset(1, 2, 100.f));      // lr out of range
+    refused(d.train_step(0));                 // n out of range
+    refused(d.train_set_speed(0));            // steps per frame
+    refused(d.request_download(8));           // no run has 8 heads
+    // The JS API's own checks of the same verbs, recorded through reject.
+    d.reject("setKnockout takes an array of head indices counted from 0 (like [1]), not \"x\"");
+    said.push_back(d.error);
+    d.reject("setTieQK takes true or false, not 1");
+    said.push_back(d.error);
+    d.train_reject("lr must be a number from 1e-6 to 10, not \"fast\"");
+    said.push_back(d.error);
+    for (const std::string& k : app::missing_keys()) MESSAGE(k);
+    CHECK(app::missing_strings() == 0);
+    // Independent of the catalogue: none of them is the English sentence,
+    // whose words these are.
+    for (const std::string& s : said) {
+      CAPTURE(s);
+      CHECK_FALSE(has(s, " does not exist"));
+      CHECK_FALSE(has(s, "listed twice"));
+      CHECK_FALSE(has(s, "cannot be reassigned"));
+      CHECK_FALSE(has(s, "must be"));
+      CHECK_FALSE(has(s, "takes"));
+      CHECK_FALSE(has(s, "no training run"));
+    }
+  });
+}
+
+TEST_CASE("a diverged run's message is translated with its reason inside; the weights' notes too") {
+  English back;
+  const std::string stopped =
+      "stopped at step 12 with lr 5: the training loss reached 1e+09 (limit 100); the weights are those of step 11. "
+      "Lower the learning rate and reset.";
+  const std::string note = "no training run has 8 heads (the runs have 1, 2 and 4): the views show the built weights";
+  for (const app::Language& lang : app::languages()) {
+    if (lang.code == "en") continue;
+    CAPTURE(lang.code);
+    REQUIRE(app::set_language(lang.code));
+    const std::string s = app::tr_message(stopped);
+    CAPTURE(s);
+    CHECK_FALSE(has(s, "stopped at"));
+    CHECK_FALSE(has(s, "the training loss"));  // the reason inside is the language's too
+    CHECK(has(s, "12"));
+    CHECK(has(s, "1e+09"));
+    CHECK(has(s, "11"));
+    const std::string n = app::tr_message(note);
+    CAPTURE(n);
+    CHECK_FALSE(has(n, "the views show"));
+    CHECK(has(n, "8"));
+    CHECK(app::missing_strings() == 0);
+  }
+}
+
+TEST_CASE("the tour's texts and the views' words are the language's; English keys name the engine's words") {
+  English back;
+  for (int r = 0; r < kRelations; ++r)
+    CHECK(std::string(app::relation_help_word(static_cast<Relation>(r))) == relation_help(static_cast<Relation>(r)));
+  app::Demo d;
+  for (int i = 0; i < static_cast<int>(d.scene.tokens().size()); ++i)
+    CHECK(app::role_words(d.scene, i) == d.scene.roles(i));
+  in_every_translation([](app::Demo& e) {
+    for (const app::TourStepInfo& s : app::tour_steps()) {
+      CHECK(std::string(app::tr(s.title)) != s.title);
+      CHECK(std::string(app::tr(s.text)) != s.text);
+      CHECK(std::string(app::tr(s.question)) != s.question);
+      for (const app::TourChoice& c : s.choices) (void)app::tr(c.label);
+    }
+    // Every reveal, measured in the language: its lines name the language's lesson words.
+    for (int n = 1; n <= app::kTourSteps; ++n) {
+      REQUIRE(e.tour_go(n));
+      REQUIRE(e.tour_reveal());
+    }
+    for (int i = 0; i < static_cast<int>(e.scene.tokens().size()); ++i) (void)app::role_words(e.scene, i);
+    for (const std::string& k : app::missing_keys()) MESSAGE(k);
+    CHECK(app::missing_strings() == 0);
+    const std::string first = e.tour.record(1).result.front();
+    CAPTURE(first);
+    CHECK_FALSE(has(first, "output lands"));
+  });
 }

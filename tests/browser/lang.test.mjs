@@ -14,6 +14,14 @@
 // catalogues); save the 720 x 560 view as build/test-artifacts/lang-<code>-720.png.
 // Then setLanguage: a refused code keeps the language and says why (in the
 // shown language); an accepted one switches the lesson and the hash.
+// Every view in every language: each compact tab (view=lesson and
+// view=train's), the full layout's cards (a wide page, with two heads, a
+// head knocked out, the tie on and trained runs, so the lesson controls,
+// the stress view and the specialisation draw their words) and every tour
+// step before and after its reveal, each with getState().missingStrings 0
+// and no missing glyph; view=train and the tour fit (no cut text, no inner
+// scrolling) at 360, 540 and 720 x 560 in every language. A host page
+// receives state.lang in headroom:state and sets it with headroom:set.
 // Does not: judge the translations (a person does), or check the catalogues'
 // keys (tests/lang/catalogue_keys.mjs does).
 //
@@ -23,7 +31,7 @@ import { misfits } from './fit.mjs';
 import { assert, test } from './harness.mjs';
 import { runSuite } from './suite_main.mjs';
 
-const SUITE_TIMEOUT_MS = 300_000;
+const SUITE_TIMEOUT_MS = 900_000;
 const SIZES = [360, 540, 720];
 // The lesson each language opens on: query, subject, complement (the issue: "named explicitly").
 const LESSONS = {
@@ -34,13 +42,17 @@ const LESSONS = {
   zh: ['说', '人', '它'],
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// The compact layout's tabs (src/app/view_table.h kViewTable, kTrainTabs), written out here.
+const LESSON_TABS = ['values', 'tokens', 'attention', 'heatmap', 'heads', 'concat', 'steps', 'train'];
+const TRAIN_TABS = ['train', 'heads', 'attention'];
 
 async function langTests({ browser, url, watch, artifacts }) {
-  const open = async (code, width) => {
-    const context = await browser.newContext({ viewport: { width, height: 560 }, deviceScaleFactor: 1 });
+  const open = async (code, width, { height = 560, file = 'embed.html', hash = '' } = {}) => {
+    // Reduced motion: a tour reveal shows its result at once.
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
     const page = await context.newPage();
     watch(page, `lang-${code}-${width}`);
-    await page.goto(`${url}embed.html#lang=${code}`);
+    await page.goto(`${url}${file}#lang=${code}${hash}`);
     await page.evaluate(() => window.headroom.ready);
     // The page draws only when something happens: two pointer moves in a
     // corner (on no control) give ImGui the frames its layout settles in.
@@ -101,6 +113,134 @@ async function langTests({ browser, url, watch, artifacts }) {
     const hash = await page.evaluate(() => window.headroom.hash());
     assert(hash.includes('lang=de') && !hash.includes('sentence='), `hash ${hash}`);
     await page.context().close();
+  });
+
+  // Two pointer moves in a corner: frames for the layout to settle in (as `open`).
+  const settle = async (page) => {
+    const { width } = page.viewportSize();
+    for (const y of [3, 4]) {
+      await page.mouse.move(width - 3, y);
+      await sleep(150);
+    }
+  };
+  // What a frame lacked: strings in English, glyphs drawn by neither font.
+  const lacks = async (page, at) => {
+    const s = await state(page);
+    const bad = [];
+    if (s.lang === undefined || s.missingStrings !== 0) bad.push(`${at}: ${s.missingStrings} strings in English`);
+    if (s.missingGlyphs !== 0) bad.push(`${at}: ${s.missingGlyphs} missing glyphs`);
+    if (s.missingStrings !== 0) {
+      const keys = (await page.evaluate(() => window.headroom.debug.layout())).missingKeys;
+      bad.push(`${at}: lacks ${JSON.stringify(keys).slice(0, 400)}`);
+    }
+    return bad;
+  };
+
+  for (const code of Object.keys(LESSONS)) {
+    await test(`${code}: every view (each compact tab, view=train's tabs, the full layout's cards) with no string in English and no missing glyph`, async () => {
+      const bad = [];
+      const page = await open(code, 720);
+      for (const tab of LESSON_TABS) {
+        await page.evaluate((t) => window.headroom.applyHash(`tab=${t}`), tab);
+        await settle(page);
+        bad.push(...await lacks(page, `tab=${tab}`));
+      }
+      await page.evaluate(() => window.headroom.applyHash('view=train'));
+      await page.evaluate(() => window.headroom.train.step(3));
+      for (const tab of TRAIN_TABS) {
+        await page.evaluate((t) => window.headroom.applyHash(`tab=${t}`), tab);
+        await settle(page);
+        bad.push(...await lacks(page, `view=train tab=${tab}`));
+      }
+      await page.context().close();
+      // The full layout: every card at once, with the controls' other states.
+      const wide = await open(code, 1400, { height: 1000, file: 'index.html' });
+      await wide.evaluate(async () => {
+        const h = window.headroom;
+        h.setHeads(2);
+        h.setKnockout([1]);
+        h.setTieQK(true);
+        await h.train.step(3);
+        h.setWeights('trained');
+      });
+      await settle(wide);
+      bad.push(...await lacks(wide, 'full layout'));
+      await wide.evaluate(() => window.headroom.setStress(64));
+      await settle(wide);
+      bad.push(...await lacks(wide, 'full layout, stress on'));
+      if (code === 'de' || code === 'zh') await wide.screenshot({ path: path.join(artifacts, `lang-${code}-full.png`) });
+      await wide.context().close();
+      assert(bad.length === 0, bad.join('\n'));
+    });
+  }
+
+  for (const code of Object.keys(LESSONS)) {
+    await test(`${code}: the tour (every step before and after its reveal) and view=train at ${SIZES.join(', ')} x 560: every string the language's, no missing glyph, no cut text, no inner scrolling`, async () => {
+      const bad = [];
+      // One page per view, resized: the tour's training step trains once.
+      const train = await open(code, SIZES[0], { hash: '&view=train' });
+      await train.evaluate(() => window.headroom.train.step(3));
+      const tour = await open(code, SIZES[0], { hash: '&tour=1' });
+      for (const width of SIZES) {
+        const at = (what) => `${width} x 560 ${what}`;
+        await train.setViewportSize({ width, height: 560 });
+        await settle(train);
+        bad.push(...await lacks(train, at('view=train')));
+        for (const m of misfits(await train.evaluate(() => window.headroom.debug.fit()), { noScroll: true })) bad.push(at(`view=train: ${m}`));
+        if (width === 540) await train.screenshot({ path: path.join(artifacts, `lang-${code}-train-540.png`) });
+        await tour.setViewportSize({ width, height: 560 });
+        for (let n = 1; n <= 8; ++n) {
+          await tour.evaluate((k) => window.headroom.tour.go(k), n);
+          for (const phase of ['before', 'after']) {
+            if (phase === 'after') {
+              await tour.evaluate(() => window.headroom.tour.reveal());
+              // step 7 trains 250 steps before its reveal: wait until its numbers are in
+              if (n === 7) await tour.waitForFunction(() => (window.headroom.tour.state().steps[6].measured || {}).steps >= 250, null, { timeout: 120_000 });
+            }
+            await settle(tour);
+            bad.push(...await lacks(tour, at(`tour step ${n} ${phase}`)));
+            for (const m of misfits(await tour.evaluate(() => window.headroom.debug.fit()), { noScroll: true })) bad.push(at(`tour step ${n} ${phase}: ${m}`));
+            if (width === 360 && (n === 1 || n === 4) && phase === 'after') await tour.screenshot({ path: path.join(artifacts, `lang-${code}-tour${n}-360.png`) });
+          }
+        }
+      }
+      await train.context().close();
+      await tour.context().close();
+      assert(bad.length === 0, bad.join('\n'));
+    });
+  }
+
+  await test('a host page: headroom:state carries lang, and headroom:set takes lang (before a sentence in the same message)', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 640 } });
+    const page = await context.newPage();
+    watch(page, 'lang-host');
+    // The course page, served from the app's origin (a route of this test, no file).
+    await page.route(`${url}lang-host.html`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>
+      <iframe id="f" src="${url}embed.html#lang=fr" width="720" height="560"></iframe>
+      <script>
+        window.got = [];
+        addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push(e.data); });
+      </script>` }));
+    await page.goto(`${url}lang-host.html`);
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'headroom:ready'), null, { timeout: 60_000 });
+    const ready = await page.evaluate(() => window.got.find((m) => m.type === 'headroom:ready'));
+    assert(ready.state.lang === 'fr', `headroom:ready state.lang ${ready.state.lang}`);
+    const ask = (msg) => page.evaluate((m) => new Promise((resolve) => {
+      const f = document.getElementById('f');
+      const on = (e) => { if (e.source === f.contentWindow && e.data.id === m.id) { removeEventListener('message', on); resolve(e.data); } };
+      addEventListener('message', on);
+      f.contentWindow.postMessage(m, '*');
+    }), msg);
+    const de = await ask({ type: 'headroom:set', id: 1, lang: 'de' });
+    assert(de.type === 'headroom:state' && de.error === null && de.state.lang === 'de' && de.state.tokens[de.state.query] === 'sagte',
+      `set lang=de: ${JSON.stringify([de.error, de.state.lang, de.state.tokens])}`);
+    const both = await ask({ type: 'headroom:set', id: 2, sentence: 'The dog barked.', lang: 'es' });
+    assert(both.state.lang === 'es' && both.state.tokens[1] === 'dog', `lang + sentence: ${JSON.stringify([both.state.lang, both.state.tokens])}`);
+    const refused = await ask({ type: 'headroom:set', id: 3, lang: 'xx' });
+    assert(refused.state.lang === 'es' && refused.error && refused.error.includes('"xx"'), `lang=xx: ${refused.state.lang}, ${refused.error}`);
+    const got = await ask({ type: 'headroom:get', id: 4 });
+    assert(got.state.lang === 'es', `headroom:get state.lang ${got.state.lang}`);
+    await context.close();
   });
 }
 

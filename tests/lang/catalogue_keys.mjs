@@ -2,8 +2,9 @@
 // the strings the code asks for.
 //
 // Does: extract every catalogue key used in src/ (the first string literal
-// of tr("..."), trf("...", N_("..."), and the keywords help_marker("...")
-// and section_title("...", which translate their text), read each shipped catalogue's
+// of tr("..."), trf("...", N_("..."), and the keywords help_marker("..."),
+// section_title("..." and open_view(demo, "...", "...", which translate their
+// text), read each shipped catalogue's
 // msgid/msgstr entries (app/lang.h's format), and fail when a language other
 // than English lacks a key, has a key no code uses, leaves a placeholder
 // ({0}, {1}) out or adds one, or lacks an @-entry. With --list, prints the
@@ -46,7 +47,7 @@ const literals = (s) => [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unesc
 export function usedKeys() {
   const keys = new Map();  // key -> first file using it
   const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
-  const re = new RegExp(String.raw`\b(?:tr|trf|N_|help_marker|section_title)\(\s*(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
+  const re = new RegExp(String.raw`\b(?:tr|trf|N_|help_marker|section_title|open_view)\(\s*(?:demo,\s*)?(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
   for (const f of files(join(root, 'src'))) {
     const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(re)) {
