@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "app/lang.h"
+#include "engine/common/words.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
@@ -62,9 +63,7 @@ void view_lesson_controls(Demo& demo) {
   std::vector<std::string> parts;  // "researcher 0.98"
   for (size_t i = 0; i < targets.size(); ++i)
     parts.push_back(scene.tokens()[static_cast<size_t>(targets[i])].text + " " + app::num(carried[i], 2));
-  std::string joined;
-  for (const std::string& p : parts) joined += (joined.empty() ? "" : ", ") + p;
-  text_wrapped(app::trf("output carries {0}", {joined}));
+  text_wrapped(app::trf("output carries {0}", {join_words(parts, ", ")}));
   ImGui::SameLine();
   help_marker(
       "How much of each target's value the final output still holds, from 0 to 1. 1: some head holds the "
