@@ -311,6 +311,17 @@ build_browser_tests() {
   configure --src "$ROOT/tests/browser" "$BUILD/browser-tests" -DHEADROOM_SITE="$BUILD/web"
 }
 
+# failure_lines: the lines that say what failed (a browser check's FAIL, a
+# doctest ERROR, a fuzzer's crash) and the line after each, from every
+# suite's log, so a CI log's end
+# names the failure without a search through the whole run.
+failure_lines() {
+  local logs=("$BUILD"/test-logs/*.log)
+  [[ -f "${logs[0]}" ]] || return 0
+  grep -HE -A1 --no-group-separator '(^|[[:space:]])FAIL([: ]|$)|: ERROR: |ERROR: (AddressSanitizer|libFuzzer)|runtime error:' \
+      "${logs[@]}" | sed "s|^$BUILD/||" | head -60 | sed 's/^/  /' || true
+}
+
 run_tests() {
   mkdir -p "$BUILD/test-logs"
   step "native suite: cmake -S . -B build/native, build, ctest"
@@ -329,6 +340,7 @@ run_tests() {
 
   step "summary"
   printf '%s\n' "${SUMMARY[@]}"
+  failure_lines
   echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
   ((TOTAL_FAILED == 0))
 }
