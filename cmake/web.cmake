@@ -118,7 +118,7 @@ add_custom_target(headroom_site ALL DEPENDS ${HEADROOM_WEB_COPIES})
 add_dependencies(headroom headroom_site)
 
 # The training program (issue 18): the engine's core + train rooms and the
-# app's Training (its verbs and state JSON, the page's own code), without
+# app's LiveTraining (its verbs and state JSON, the page's own code), without
 # ImGui, GL or the page's glue, as headroom-train.js + headroom-train.wasm for
 # a dedicated Worker (web/headroom-train-worker.js). The linker keeps only
 # what its exports reach. The engine keeps -O3, as in the page.

@@ -336,7 +336,7 @@ export const VERBS = Object.freeze({
     reveal: tourVerb((w) => void w._headroom_tour_reveal()),
     replay: tourVerb((w) => void w._headroom_tour_replay()),
   }),
-  // Live training (src/app/training.h): runs of 1, 2 and 4 heads side by side.
+  // Live training (src/app/live_training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({
     // reset({seed, r, lr, tieQK}): every run afresh; a missing field keeps
     // its value (tieQK: the page's query/key tie, the one setTieQK sets;
@@ -579,7 +579,7 @@ function bindApi(w) {
 // training program (headroom-train.mjs)
 // ---------------------------------------------------------------------------
 // The page's app trains nowhere itself once _headroom_train_use_worker() is
-// called (src/app/training.h "Where it trains"): its verbs come out through
+// called (src/app/live_training.h "Where it trains"): its verbs come out through
 // Module.headroomTrainSend(verb, a, b, c, d) and are handed to the program,
 // in order; the program's posts (bytes: src/app/train_wire.h) go into the
 // app's mirror, which every view and train.state() read. "start" (the first

@@ -109,7 +109,7 @@ void Demo::reject(std::string_view why) { error = tr_message(why); }
 namespace {
 // Runs a training verb, then puts the Scene on the chosen weights.
 template <class F>
-Status and_sync(Training& t, Scene& scene, F&& verb) {
+Status and_sync(LiveTraining& t, Scene& scene, F&& verb) {
   Status s = verb();
   t.sync_scene(scene);
   return s;
@@ -217,11 +217,11 @@ const std::array<DemoField, 8> kDemoFields = {{
      }},
     // Training: a new seed or r starts the runs afresh (the same ones keep
     // the runs going, so re-applying the page's own hash changes nothing),
-    // tied as the Scene is (tieqk came first). Read through Training, not its
-    // Trainer: a link without them does not build the Trainer (training.h
+    // tied as the Scene is (tieqk came first). Read through LiveTraining, not its
+    // Trainer: a link without them does not build the Trainer (live_training.h
     // "Lazy").
     {"seed", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
-       const Training& tr = d.training;
+       const LiveTraining& tr = d.training;
        if (s.tie_qk) d.training.set_tie_qk(d.scene.tie_qk());  // the link's tie, for the runs it resets
        if ((s.seed && *s.seed != tr.seed()) || (s.r && *s.r != tr.relations())) {
          const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
@@ -266,7 +266,7 @@ std::string Demo::hash() const {
   UrlState s = url_state_of(scene, scene.text(), view, theme);
   if (tab != kTabs[0]) s.tab = tab;
   // Training keys only when they differ from the defaults (a plain link stays short).
-  const Training& tr = training;
+  const LiveTraining& tr = training;
   if (tr.seed() != kDefaultSeed) s.seed = tr.seed();
   if (tr.relations() != kDefaultRelations) s.r = tr.relations();
   if (training.weights_choice() != kWeightChoices[0]) s.weights = training.weights_choice();

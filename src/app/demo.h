@@ -4,7 +4,7 @@
 // motion), remember the last refused input's message, and give the UI, the
 // JS API and the URL hash the same verbs (set heads, set sentence, select
 // token, set focus, set view, set theme, apply a hash), so a click, a key, a
-// link and a JS call behave identically. Owns the live training (training.h)
+// link and a JS call behave identically. Owns the live training (live_training.h)
 // and its verbs, and keeps the Scene on the chosen weights (built or
 // trained). Runs the stress mode's timed forward pass and the training's
 // steps once per frame (tick). Serialises the state the JS API's getState()
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "app/tour.h"
-#include "app/training.h"
+#include "app/live_training.h"
 #include "app/view_table.h"
 #include "engine/lesson/scene.h"
 
@@ -48,7 +48,7 @@ struct Demo {
   std::string error;  // message of the last refused input, "" when the last input was accepted
   StressClock stress;
   // The live training runs (1, 2 and 4 heads) and which weights the views show.
-  Training training;
+  LiveTraining training;
   // The guided lesson (tour.h): which step is open, predictions, reveals.
   Tour tour;
   std::string tour_error;  // the last tour verb's refusal, "" when accepted
@@ -77,7 +77,7 @@ struct Demo {
   // query and key (W_K = W_Q). Scene::set_knockout / set_tie_qk validate.
   // The tie has one meaning everywhere (hash tieqk): the Scene ties its built
   // weights, "trained" shows the tied run, and the next training reset
-  // trains tied runs beside the untied ones (training.h "The tie").
+  // trains tied runs beside the untied ones (live_training.h "The tie").
   bool set_knockout(const std::vector<int>& heads);
   bool set_tie_qk(bool tie);
   void reset_targets();
@@ -92,7 +92,7 @@ struct Demo {
   // Records a refusal made outside the verbs (the JS side's type checks).
   void reject(std::string_view why);
 
-  // Training verbs (training.h): the same validation and messages for the
+  // Training verbs (live_training.h): the same validation and messages for the
   // train panel, window.headroom.train, postMessage and the hash. Each keeps
   // the Scene on the chosen weights.
   bool set_weights(std::string_view choice);  // "built" | "trained"

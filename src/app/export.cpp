@@ -124,7 +124,7 @@ struct Parts {
 using PartFn = void (*)(Parts& p, JsonObject* json, Csv* csv);
 
 void part_header(Parts& p, JsonObject* json, Csv* csv) {
-  const Training& training = p.demo.training;
+  const LiveTraining& training = p.demo.training;
   if (json) {
     std::string& out = json->key("tokens");
     append_array(out, p.tokens, [&](const Token& t) { append_json_string(out, t.text); });
@@ -309,12 +309,12 @@ void part_steps(Parts& p, JsonObject* json, Csv* csv) {
 // Training: train.state() itself, or per run its loss history, floor and
 // each head's weight on each related token.
 void part_train(Parts& p, JsonObject* json, Csv* csv) {
-  const Training& training = p.demo.training;
+  const LiveTraining& training = p.demo.training;
   if (json) {
     json->key("train") += training.state_json();
     return;
   }
-  const Training& t = training;
+  const LiveTraining& t = training;
   const int R = t.relations();
   for (const TrainRun& run : t.runs()) {
     const std::string name = "h" + std::to_string(run.heads) + (run.tie_qk ? "-tied" : "");

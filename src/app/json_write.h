@@ -1,6 +1,6 @@
 // json_write.h: the few JSON writers every state serialiser in src/app shares
 // (getState in state_json.cpp, the training state and snapshot in
-// training_json.cpp).
+// live_training_json.cpp).
 //
 // Does: append numbers, strings, keys, arrays and objects (JsonObject: one
 // field(key, value) call per field) to a std::string. Floats are

@@ -68,7 +68,7 @@ std::string state_json(Demo& demo) {
     // with no trained run shows the built weights and the note says so), and
     // the training step of the shown trained weights.
     {
-      const Training& training = demo.training;
+      const LiveTraining& training = demo.training;
       JsonObject weights(o.key("modelWeights"));
       weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
       weights.string_or_null("note", training.weights_note());

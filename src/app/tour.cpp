@@ -477,7 +477,7 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
 void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m, bool ask) {
   const int64_t have = demo.training.step_count();
   if (have < kTourTrainSteps && ask) demo.train_step(static_cast<int>(kTourTrainSteps - have));
-  const Training& tr = demo.training;
+  const LiveTraining& tr = demo.training;
   o.field("steps", static_cast<long long>(tr.step_count())).field("r", tr.relations());
   float one = -1;
   append_array(o.key("runs"), tr.runs(), [&](const TrainRun& run) {

@@ -11,7 +11,7 @@
 // with one head); revealing puts it in the state the reveal shows (two
 // heads). Logs what the learner did (entered, predicted, revealed) as
 // numbered events, the postMessage bridge forwards them to a host page.
-// Does not: compute attention (every number comes from Scene and Training),
+// Does not: compute attention (every number comes from Scene and LiveTraining),
 // draw (src/ui/view_tour.cpp), or animate (the UI eases between the numbers
 // it is given; anim_generation tells it when to start again).
 #pragma once
@@ -104,7 +104,7 @@ class Tour {
   // Plays the open step's reveal animation again (refused before the reveal).
   Status replay();
   // Once per frame: a training reveal whose steps were asked of a training
-  // Worker (app/training.h "Where it trains") is measured, and its
+  // Worker (app/live_training.h "Where it trains") is measured, and its
   // "revealed" event logged, when they have arrived.
   void tick(Demo& demo);
 

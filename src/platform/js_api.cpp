@@ -47,7 +47,7 @@ void save_requested_download(app::Demo& d) {
     d.train_reject(s.error);
     return;
   }
-  const app::Training& t = d.training;
+  const app::LiveTraining& t = d.training;
   const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
                            "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
   offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
@@ -255,7 +255,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
 }
 
 // --- the training program (web/headroom.mjs trainLink) -----------------------
-// The page's runs train in a Worker (app/training.h "Where it trains"): the
+// The page's runs train in a Worker (app/live_training.h "Where it trains"): the
 // app's verbs come out through Module.headroomTrainSend(verb, a, b, c, d),
 // and the program's messages (app/train_wire.h) go in here.
 EMSCRIPTEN_KEEPALIVE int headroom_train_use_worker() {

@@ -285,7 +285,7 @@ void compact_training(Demo& demo) {
 //-----------------------------------------------------------------------------
 // The full lesson's cards, in the order of `ids`. The lazy ones (the
 // training cards, at its end) build the trainer the first time they are
-// drawn (app/training.h "Lazy"): until they scroll into view a card of about
+// drawn (app/live_training.h "Lazy"): until they scroll into view a card of about
 // their height stands in, so a reader who never scrolls there never pays
 // for it.
 template <size_t N>

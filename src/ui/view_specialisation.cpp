@@ -7,7 +7,7 @@
 //
 // Does: one small chart per run and head, lines coloured by slot (keyed
 // above), the step axis log10(1 + step) like the loss chart, up to
-// Training::chart_step(); names in each head's title the slot it serves (the
+// LiveTraining::chart_step(); names in each head's title the slot it serves (the
 // one it puts most weight on at the latest evaluation) with that weight,
 // marks where it settled there (its weight stays >= kPickWeight from that
 // evaluation to the latest) or says it has not; the tooltip gives the whole
@@ -126,8 +126,8 @@ void view_specialisation(Demo& demo) {
                 "more the head has picked it (the dashed mark shows from when), and a '?' says it has not "
                 "yet. Rows marked tied: query and key share one matrix. In symbols: weightOn[h][r] = mean of "
                 "a_{q, target_r}, a = softmax(q k^T / sqrt(d_head)); x = log10(1 + step).");
-  const app::Training& tr = demo.training;
-  const app::Training& t = tr;
+  const app::LiveTraining& tr = demo.training;
+  const app::LiveTraining& t = tr;
   const int R = t.relations();
   const int64_t shown_step = tr.chart_step();
 

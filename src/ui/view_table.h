@@ -29,7 +29,7 @@ struct ViewDraw {
   DrawFn lead;          // a single-view embed of its page draws this above the cards (nullptr: none)
   DrawFn picture_lead;  // its page's picture draws this above it (nullptr: none)
   // The full lesson shows a stand-in card until this one scrolls into view
-  // (drawing it builds the trainer: app/training.h "Lazy").
+  // (drawing it builds the trainer: app/live_training.h "Lazy").
   bool lazy = false;
 };
 

@@ -10,8 +10,8 @@
 // on the chosen weights, so the lesson's views follow); show seed, step,
 // steps/s and the last refusal or divergence; ask for a run's snapshot
 // download (Demo::request_download: the platform saves
-// app::Training::snapshot_json as a JSON file); draw the chart from each
-// run's held-out history up to Training::chart_step() (x = log10(1 + step),
+// app::LiveTraining::snapshot_json as a JSON file); draw the chart from each
+// run's held-out history up to LiveTraining::chart_step() (x = log10(1 + step),
 // y = loss), and record what it drew in layout() for the browser tests.
 // Does not: train, evaluate or compute a loss or a floor (engine/train/trainer.h
 // does; the chart only places its numbers).
@@ -40,7 +40,7 @@ namespace headroom::ui {
 
 namespace {
 
-using app::Training;
+using app::LiveTraining;
 
 // The loss chart's step axis reaches at least this far (ticks 1 .. 1000).
 constexpr int64_t kChartMinSteps = 1000;
@@ -85,8 +85,8 @@ std::string heads_words(int heads) {
 //
 // Play / pause, Step, New seed.
 void run_buttons(Demo& demo) {
-  Training& tr = demo.training;
-  const Training& t = tr;
+  LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
   std::vector<ImVec4>& buttons = layout().train_buttons;
 
   // Play / pause, step (held down: repeats), new seed, the seed itself.
@@ -124,8 +124,8 @@ void run_buttons(Demo& demo) {
 
 // Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
 void settings(Demo& demo) {
-  Training& tr = demo.training;
-  const Training& t = tr;
+  LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
   std::vector<ImVec4>& buttons = layout().train_buttons;
   const char* seed = app::tr("seed");
   same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
@@ -234,8 +234,8 @@ void settings(Demo& demo) {
 
 // Where training is: step, steps/s or paused.
 void progress(Demo& demo) {
-  Training& tr = demo.training;
-  const Training& t = tr;
+  LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
   const bool running = tr.running();
   ImGui::TextUnformatted(app::trf("step {0}", {std::to_string(t.step_count())}).c_str());
   ImGui::SameLine(0, 16);
@@ -258,7 +258,7 @@ void progress(Demo& demo) {
 
 // Snapshots of the runs' weights, batch, loss and gradients.
 void downloads(Demo& demo) {
-  const Training& t = demo.training;
+  const LiveTraining& t = demo.training;
   const char* title = app::tr("download snapshot:");
   same_line_if_fits(ImGui::CalcTextSize((std::string(title) + " " + heads_words(1) + " " + heads_words(2) + " " +
                                          heads_words(4)).c_str()).x + 40.f, 16.f);
@@ -291,13 +291,13 @@ void downloads(Demo& demo) {
 
 // Divergence, one line per message with the runs it stopped, then any refusal.
 void problems(Demo& demo) {
-  const Training& tr = demo.training;
-  const Training& t = tr;
+  const LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
   std::vector<std::pair<std::string, std::string>> stopped;  // message, head counts
-  std::string joined;  // app::Training::error()'s form of the same messages
+  std::string joined;  // app::LiveTraining::error()'s form of the same messages
   for (const TrainRun& run : t.runs()) {
     if (!run.diverged) continue;
     joined += (joined.empty() ? "" : "; ") + run.message;
@@ -366,8 +366,8 @@ void controls(Demo& demo) {
 // Lines of the chart: per run its curve up to the chart's step, its floor
 // dashed, its label at the curve's end; a legend keys colours to head counts.
 void loss_chart(Demo& demo, float width, float height) {
-  const Training& tr = demo.training;
-  const Training& t = tr;
+  const LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
   const int64_t shown_step = tr.chart_step();
   const Palette& pal = palette();
   const ImU32 faint = pal.text_faint;

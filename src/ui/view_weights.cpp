@@ -1,7 +1,7 @@
 // view_weights.cpp: the "weights: built / trained" switch, and the
 // statement of which weights the lesson's views show.
 //
-// Does: call Demo::set_weights (app::Training::sync_scene: the Scene then runs
+// Does: call Demo::set_weights (app::LiveTraining::sync_scene: the Scene then runs
 // its forward pass on the run's trained weights, so the value space,
 // attention bars, heatmaps, readout, concatenation and steps all show the
 // trained model); say which weights are shown, naming the run, its step and
@@ -10,7 +10,7 @@
 // the readout card shows under its sentence. "trained" chosen before any
 // training step says that its weights are the random starting ones and
 // offers Play beside the words (Demo::train_play).
-// Does not: swap any weight itself (app::Training::sync_scene does) or pick
+// Does not: swap any weight itself (app::LiveTraining::sync_scene does) or pick
 // which run fits (the run with the scene's head count, or none).
 #include <algorithm>
 #include <cstdio>
@@ -26,7 +26,7 @@
 namespace headroom::ui {
 
 std::string weights_statement(const Demo& demo) {
-  const app::Training& tr = demo.training;
+  const app::LiveTraining& tr = demo.training;
   if (tr.weights_shown() == "trained") {
     const int H = demo.scene.heads();
     const TrainRun* run = tr.run(H);
@@ -47,7 +47,7 @@ std::string weights_statement(const Demo& demo) {
 }
 
 void view_weights_switch(Demo& demo) {
-  app::Training& tr = demo.training;
+  app::LiveTraining& tr = demo.training;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(app::tr("Weights:"));
   // The choices' names as the buttons show them (the API's values stay "built" / "trained").
@@ -60,7 +60,7 @@ void view_weights_switch(Demo& demo) {
     push_button_colors(on ? palette().toggle_on : palette().heads_off);
     const std::string label = std::string(app::tr(kShown[i])) + "##weights_" + choice;
     if (ImGui::Button(label.c_str()) && !on) {
-      demo.set_weights(choice);  // the Scene follows (app::Training::sync_scene)
+      demo.set_weights(choice);  // the Scene follows (app::LiveTraining::sync_scene)
       request_frames(3);
     }
     ImGui::PopStyleColor(4);

@@ -1,10 +1,10 @@
 // train_wire_tests.cpp: the page's mirror of runs trained elsewhere
-// (app/train_wire.h, app/training.h "Where it trains"). A "page" Training in
-// remote mode is wired to a "program" Training (the Worker's, here in the
+// (app/train_wire.h, app/live_training.h "Where it trains"). A "page" LiveTraining in
+// remote mode is wired to a "program" LiveTraining (the Worker's, here in the
 // same process) by a fake link that runs each command on the program and
 // hands its bytes back, as headroom.mjs and headroom-train-worker.js do.
 // Checks: the page's runs equal the program's bit for bit and equal an
-// independent local Training driven by the same verbs; the page validates
+// independent local LiveTraining driven by the same verbs; the page validates
 // with the trainer's messages and sends nothing when it refuses; a cut,
 // foreign or NaN-carrying message is refused and changes nothing; the
 // weights come over exactly and drive the Scene; restart empties the
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "app/training.h"
+#include "app/live_training.h"
 #include "app/train_wire.h"
 #include "json_read.h"
 
@@ -30,8 +30,8 @@ const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8
 
 // The program and the page, linked.
 struct Linked {
-  Training program;
-  Training page;
+  LiveTraining program;
+  LiveTraining page;
   std::vector<std::string> sent;  // the verbs the page sent
   bool connected = true;          // false: commands are only recorded (a program not started yet)
   bool playing = false;
@@ -92,7 +92,7 @@ TEST_CASE("remote: the page's runs are the program's bit for bit, and an indepen
   CHECK(l.sent == std::vector<std::string>{"start", "reset"});
   CHECK(l.page.ready());  // the reset's answer came
 
-  Training local;
+  LiveTraining local;
   REQUIRE(l.page.reset(77, 4, 0.02f, true));
   REQUIRE(local.reset(77, 4, 0.02f, true));
   REQUIRE(l.page.step(12));
@@ -110,7 +110,7 @@ TEST_CASE("remote: the page's runs are the program's bit for bit, and an indepen
   CHECK(l.page.runs_tie_qk());
 
   // Another seed moves the curves (the comparison above can fail).
-  Training other;
+  LiveTraining other;
   REQUIRE(other.reset(78, 4, 0.02f, true));
   REQUIRE(other.step(17));
   CHECK(runs_of(other.state_json()) != runs_of(l.page.state_json()));
@@ -120,7 +120,7 @@ TEST_CASE("remote: refusals use the trainer's messages and send nothing") {
   Linked l;
   (void)l.page.runs();
   const size_t before = l.sent.size();
-  Training local;
+  LiveTraining local;
   CHECK_FALSE(l.page.reset(1, 3, 0.01f));
   CHECK_FALSE(local.reset(1, 3, 0.01f));
   CHECK(l.page.error() == local.error());
@@ -209,7 +209,7 @@ TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back tra
   CHECK(l.page.seed() == 9);
   CHECK(l.page.step_count() == 0);
   REQUIRE(l.page.step(2));
-  Training local;
+  LiveTraining local;
   REQUIRE(local.reset(9, 2, 0.01f));
   REQUIRE(local.step(2));
   CHECK(runs_of(l.page.state_json()) == runs_of(local.state_json()));

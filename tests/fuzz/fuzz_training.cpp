@@ -1,10 +1,10 @@
 // fuzz_training.cpp: libFuzzer target for live training as a state machine
-// (app/training.h): random sequences of its verbs with random values.
+// (app/live_training.h): random sequences of its verbs with random values.
 //
 // Does: read the input as a program of verbs (reset, step, set_lr, play,
 // pause, the speed cap, the weights choice, a frame tick, snapshot) with
 // values drawn from the bytes (every float bit pattern, out-of-range counts
-// and seeds, garbage choices), run it on one Training with a deterministic
+// and seeds, garbage choices), run it on one LiveTraining with a deterministic
 // clock, and after every verb parse train.state() with a strict JSON reader
 // (tests/app/json_read.h) and check:
 // - every number is present and finite (no NaN or Inf anywhere; a null in a
@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "../app/json_read.h"
-#include "app/training.h"
+#include "app/live_training.h"
 
 #define FUZZ_CHECK(cond) \
   do {                   \
@@ -76,7 +76,7 @@ struct Seen {
 };
 
 // Parses train.state() and checks the invariants that hold in any state.
-jsonr::Value checked_state(const Training& t) {
+jsonr::Value checked_state(const LiveTraining& t) {
   jsonr::Value s;
   FUZZ_CHECK(jsonr::parse(t.state_json(), s));
   for (const char* k : {"seed", "r", "lr", "step", "stepsPerSecond", "stepsPerFrame", "maxStepsPerFrame"})
@@ -104,7 +104,7 @@ jsonr::Value checked_state(const Training& t) {
 
 // Everything in a state but the fields a refusal may change (error) or that
 // measure time (stepsPerSecond): a refused verb must leave this alone.
-std::string without_error(const Training& t) {
+std::string without_error(const LiveTraining& t) {
   std::string s = t.state_json();
   const jsonr::Value v = checked_state(t);
   std::string out;
@@ -177,13 +177,13 @@ double naive_snapshot_loss(const jsonr::Value& s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // One Training for the whole run: a fresh one (its reset builds and
+  // One LiveTraining for the whole run: a fresh one (its reset builds and
   // evaluates the held-out set) costs about 0.5 s under ASan, so an input
   // starts where the last one left it, and the invariants are checked against
   // that state. Each clock read is 5 ms later, so the pacer sees every unit as
   // costly and a tick runs one or two of them: an input stays fast.
   static double clock = 0;
-  static Training t([] { return clock += 5.0; });
+  static LiveTraining t([] { return clock += 5.0; });
   Bytes in{data, size};
   jsonr::Value state = checked_state(t);
   Seen seen{state["step"].num, {}, {}};

@@ -1,14 +1,14 @@
 // train_api.cpp: the training program's C functions (headroom-train.wasm),
 // which web/headroom-train-worker.js calls inside a dedicated Worker.
 //
-// Does: own one app::Training (src/app/training.h: the runs of 1, 2 and 4
+// Does: own one app::LiveTraining (src/app/live_training.h: the runs of 1, 2 and 4
 // heads, the same code and JSON as the page's) and expose its verbs and its
 // state as JSON: reset(seed, r, lr, tie), step(n), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
 // state_json(), steps_ok(n) (step's range check alone). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
 // Does not: link ImGui, GL or the page's glue, draw anything, or keep a clock
-// of its own beyond Training::steady_ms.
+// of its own beyond LiveTraining::steady_ms.
 //
 // Build: cmake/web.cmake (target headroom_train: headroom-train.js + .wasm).
 #include <emscripten.h>
@@ -17,11 +17,11 @@
 #include <string>
 
 #include "app/train_wire.h"
-#include "app/training.h"
+#include "app/live_training.h"
 
 namespace {
-headroom::app::Training& training() {
-  static headroom::app::Training t;
+headroom::app::LiveTraining& training() {
+  static headroom::app::LiveTraining t;
   return t;
 }
 }  // namespace
@@ -62,14 +62,14 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) { return training().se
 // is left to train). Curves do not depend on how steps are grouped
 // (engine/train/trainer.h "Determinism").
 EMSCRIPTEN_KEEPALIVE int headroom_train_for(double ms) {
-  headroom::app::Training& t = training();
+  headroom::app::LiveTraining& t = training();
   const headroom::Trainer& tr = t.trainer();
   const int64_t before = tr.step_count();
-  const double end = headroom::app::Training::steady_ms() + ms;
+  const double end = headroom::app::LiveTraining::steady_ms() + ms;
   do {
     if (tr.next_unit() == headroom::TrainUnit::kNone) break;
     if (!t.step(1)) break;
-  } while (headroom::app::Training::steady_ms() < end);
+  } while (headroom::app::LiveTraining::steady_ms() < end);
   return static_cast<int>(tr.step_count() - before);
 }
 

@@ -1,5 +1,5 @@
-// training_json.cpp: train.state() and train.snapshot(heads) as JSON (the
-// formats are in training.h).
+// live_training_json.cpp: train.state() and train.snapshot(heads) as JSON (the
+// formats are in live_training.h).
 //
 // Does: write the Trainer's numbers with json_write.h (a non-finite number
 // would become null, but the Trainer hands out finite numbers only; the tests
@@ -10,7 +10,7 @@
 #include <initializer_list>
 
 #include "app/json_write.h"
-#include "app/training.h"
+#include "app/live_training.h"
 
 namespace headroom::app {
 
@@ -30,7 +30,7 @@ void append_mat(std::string& out, std::initializer_list<long long> shape, const 
 
 }  // namespace
 
-std::string Training::state_json() const {
+std::string LiveTraining::state_json() const {
   const int R = relations();
   std::string out;
   out.reserve(8192);
@@ -69,7 +69,7 @@ std::string Training::state_json() const {
   return out;
 }
 
-Status Training::snapshot_json(int heads, bool tied, std::string& out) const {
+Status LiveTraining::snapshot_json(int heads, bool tied, std::string& out) const {
   if (remote_) return Status::fail("the runs train in the training program: train.snapshot asks it");
   TrainSnapshot s;
   if (Status st = trainer().snapshot(heads, tied, s); !st) return st;

@@ -1,11 +1,11 @@
-// training.cpp: the demo's live training (see training.h).
+// live_training.cpp: the demo's live training (see live_training.h).
 //
 // Index of this file
 //   [SECTION] verbs
 //   [SECTION] the frame tick
 //   [SECTION] the weights the scene shows
 //   [SECTION] training elsewhere (the mirror)
-#include "app/training.h"
+#include "app/live_training.h"
 
 #include <chrono>
 #include <utility>
@@ -14,14 +14,14 @@
 
 namespace headroom::app {
 
-double Training::steady_ms() {
+double LiveTraining::steady_ms() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-Training::Training(Clock now) : now_(std::move(now)) { publish(); }
+LiveTraining::LiveTraining(Clock now) : now_(std::move(now)) { publish(); }
 
-const Trainer& Training::trainer() const {
+const Trainer& LiveTraining::trainer() const {
   if (!trainer_) {
     trainer_ = std::make_unique<Trainer>();
     // The defaults with the recorded tie (the defaults are in range: it cannot fail).
@@ -33,12 +33,12 @@ const Trainer& Training::trainer() const {
 //-----------------------------------------------------------------------------
 // [SECTION] verbs
 //-----------------------------------------------------------------------------
-Status Training::refuse(Status s) {
+Status LiveTraining::refuse(Status s) {
   refusal_ = s.error;
   return s;
 }
 
-Status Training::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
+Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
   const bool tied = tie.value_or(tie_);
   if (remote_) {
     if (Status s = check_train_settings(seed, r, lr); !s) return refuse(std::move(s));
@@ -61,7 +61,7 @@ Status Training::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
   return Status::ok();
 }
 
-Status Training::step(int n) {
+Status LiveTraining::step(int n) {
   if (remote_) {
     if (Status s = check_train_steps(n); !s) return refuse(std::move(s));
     refusal_.clear();
@@ -76,7 +76,7 @@ Status Training::step(int n) {
   return Status::ok();
 }
 
-Status Training::set_lr(float lr) {
+Status LiveTraining::set_lr(float lr) {
   if (remote_) {
     if (Status s = check_lr(lr); !s) return refuse(std::move(s));
     refusal_.clear();
@@ -90,7 +90,7 @@ Status Training::set_lr(float lr) {
   return Status::ok();
 }
 
-Status Training::play() {
+Status LiveTraining::play() {
   if (all_diverged())
     return refuse(Status::fail("every run has diverged: reset (a smaller learning rate helps) to train again"));
   refusal_.clear();
@@ -105,14 +105,14 @@ Status Training::play() {
   return Status::ok();
 }
 
-void Training::pause() {
+void LiveTraining::pause() {
   refusal_.clear();
   if (remote_ && remote_started_) send({"pause"});
   running_ = false;
   meter_.clear();
 }
 
-Status Training::set_max_steps_per_frame(int n) {
+Status LiveTraining::set_max_steps_per_frame(int n) {
   if (n < 1 || n > FramePacer::kMaxStepsPerFrame)
     return refuse(Status::fail("steps per frame must be a whole number from 1 to " +
                                std::to_string(FramePacer::kMaxStepsPerFrame) + ", got " + std::to_string(n)));
@@ -121,14 +121,14 @@ Status Training::set_max_steps_per_frame(int n) {
   return Status::ok();
 }
 
-Status Training::set_weights(std::string_view choice) {
+Status LiveTraining::set_weights(std::string_view choice) {
   if (Status s = check_choice("weights", kWeightChoices, choice); !s) return refuse(std::move(s));
   refusal_.clear();
   choice_ = std::string(choice);
   return Status::ok();
 }
 
-std::string Training::error() const {
+std::string LiveTraining::error() const {
   if (!refusal_.empty()) return refusal_;
   if (remote_) return mirror_.error;
   std::string out;
@@ -141,7 +141,7 @@ std::string Training::error() const {
   return out;
 }
 
-bool Training::all_diverged() const {
+bool LiveTraining::all_diverged() const {
   if (!ready()) return false;
   for (const TrainRun& run : runs())
     if (!run.diverged) return false;
@@ -151,12 +151,12 @@ bool Training::all_diverged() const {
 //-----------------------------------------------------------------------------
 // [SECTION] the frame tick
 //-----------------------------------------------------------------------------
-void Training::publish() {
+void LiveTraining::publish() {
   chart_step_ = remote_ ? mirror_.step : started() ? trainer_->step_count() : 0;
   ++chart_updates_;
 }
 
-bool Training::tick(bool reduced_motion) {
+bool LiveTraining::tick(bool reduced_motion) {
   reduced_motion_ = reduced_motion;
   if (remote_) {  // the program trains; a frame only shows what it sent
     if (!fresh_) return false;
@@ -200,14 +200,14 @@ bool Training::tick(bool reduced_motion) {
 //-----------------------------------------------------------------------------
 // [SECTION] the weights the scene shows
 //-----------------------------------------------------------------------------
-void Training::show_built(Scene& scene, std::string note) {
+void LiveTraining::show_built(Scene& scene, std::string note) {
   if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
   shown_ = kWeightChoices[0];
   note_ = std::move(note);
   synced_update_ = -1;
 }
 
-void Training::show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied) {
+void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied) {
   if (scene.weights_overridden() && synced_update_ == serial && synced_heads_ == heads && synced_tied_ == tied)
     return;
   if (Status s = scene.set_weights_override(&w); !s)
@@ -219,7 +219,7 @@ void Training::show_trained(Scene& scene, const AttentionWeights& w, long long s
   synced_tied_ = tied;
 }
 
-void Training::sync_scene(Scene& scene) {
+void LiveTraining::sync_scene(Scene& scene) {
   const int heads = scene.heads();
   auto show_built = [&](std::string note) { this->show_built(scene, std::move(note)); };
   if (choice_ == kWeightChoices[0]) {
@@ -253,7 +253,7 @@ void Training::sync_scene(Scene& scene) {
 //-----------------------------------------------------------------------------
 // [SECTION] training elsewhere (the mirror)
 //-----------------------------------------------------------------------------
-bool Training::use_remote(Sender send) {
+bool LiveTraining::use_remote(Sender send) {
   if (trainer_ != nullptr || !send) return false;
   remote_ = true;
   send_ = std::move(send);
@@ -264,12 +264,12 @@ bool Training::use_remote(Sender send) {
   return true;
 }
 
-void Training::send_reset() const {
+void LiveTraining::send_reset() const {
   send({"reset", static_cast<double>(mirror_.seed), static_cast<double>(mirror_.relations),
         static_cast<double>(mirror_.lr), tie_ ? 1.0 : 0.0});
 }
 
-void Training::ensure_remote_started() const {
+void LiveTraining::ensure_remote_started() const {
   if (!remote_ || remote_started_) return;
   remote_started_ = true;
   send({"start"});
@@ -277,28 +277,28 @@ void Training::ensure_remote_started() const {
   if (held_) send({"hold", 1.0});
 }
 
-const std::vector<TrainRun>& Training::runs() const {
+const std::vector<TrainRun>& LiveTraining::runs() const {
   if (!remote_) return trainer().runs();
   ensure_remote_started();
   return mirror_.runs;
 }
 
-const TrainRun* Training::run(int heads, bool tied) const {
+const TrainRun* LiveTraining::run(int heads, bool tied) const {
   if (!remote_) return trainer().run(heads, tied);
   for (const TrainRun& r : runs())
     if (r.heads == heads && r.tie_qk == tied) return &r;
   return nullptr;
 }
 
-int64_t Training::step_count() const {
+int64_t LiveTraining::step_count() const {
   if (!remote_) return trainer().step_count();
   ensure_remote_started();
   return mirror_.step;
 }
 
-bool Training::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : trainer().tie_qk(); }
+bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : trainer().tie_qk(); }
 
-Status Training::take_wire(const uint8_t* data, size_t n) {
+Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
   if (!remote_) return Status::fail("training runs here: no program sends to it");
   WireKind kind{};
   if (Status s = decode_kind(data, n, kind); !s) return s;
@@ -321,12 +321,12 @@ Status Training::take_wire(const uint8_t* data, size_t n) {
   return Status::ok();
 }
 
-void Training::hold(bool held) {
+void LiveTraining::hold(bool held) {
   held_ = held;
   if (remote_ && remote_started_) send({"hold", held ? 1.0 : 0.0});
 }
 
-void Training::restarted(std::string notice) {
+void LiveTraining::restarted(std::string notice) {
   if (!remote_) return;
   const bool was_running = mirror_.running;
   notice_ = std::move(notice);
@@ -346,7 +346,7 @@ void Training::restarted(std::string notice) {
   if (was_running) send({"play"});
 }
 
-void Training::fall_back(std::string why) {
+void LiveTraining::fall_back(std::string why) {
   if (!remote_) return;
   const TrainMirror settings = mirror_;
   remote_ = false;
@@ -365,13 +365,13 @@ void Training::fall_back(std::string why) {
   publish();
 }
 
-bool Training::ask_download(int heads) {
+bool LiveTraining::ask_download(int heads) {
   if (!remote_ || run(heads) == nullptr) return false;
   send({"download", static_cast<double>(heads)});
   return true;
 }
 
-void Training::sync_remote_scene(Scene& scene, bool tied, int heads) {
+void LiveTraining::sync_remote_scene(Scene& scene, bool tied, int heads) {
   if (wanted_heads_ != heads || wanted_tied_ != tied) {
     wanted_heads_ = heads;
     wanted_tied_ = tied;

@@ -1,6 +1,8 @@
-// training.h: the demo's live training, as the app sees it: play and pause,
+// live_training.h: the demo's live training, as the app sees it: play and pause,
 // how many steps a frame runs, what the chart shows, which weights the
 // lesson's views use, and the JSON of train.state() and train.snapshot(heads).
+// (LiveTraining, not Training: the engine's Trainer trains; this is the
+// app's live session around it.)
 //
 // Does: own the engine's Trainer (engine/train/trainer.h: one run per head count,
 // 1, 2 and 4, on the same batches from the same seed) and drive it:
@@ -51,7 +53,7 @@
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
 //
-// JSON (training_json.cpp), every number finite:
+// JSON (live_training_json.cpp), every number finite:
 //   state():   {seed, r, lr, tieQK, step, stepsPerSecond, stepsPerFrame,
 //               maxStepsPerFrame, running, error, weights: {choice, shown,
 //               note}, runs: [{heads, tieQK, loss, floor, steps, diverged,
@@ -92,12 +94,12 @@ struct TrainCommand {
   double a = 0, b = 0, c = 0, d = 0;
 };
 
-class Training {
+class LiveTraining {
  public:
   using Clock = std::function<double()>;  // milliseconds, never going back
   static double steady_ms();              // std::chrono::steady_clock in ms
 
-  explicit Training(Clock now = steady_ms);
+  explicit LiveTraining(Clock now = steady_ms);
 
   // [verbs] Each validates, then changes, and returns why it refused.
   // Ranges: engine/train/trainer.h. `tie` also becomes the recorded tie;
@@ -182,7 +184,7 @@ class Training {
   int64_t weights_step() const { return remote_ ? weights_.step : chart_step_; }
   long long chart_updates() const { return chart_updates_; }
 
-  // [JSON] (training_json.cpp)
+  // [JSON] (live_training_json.cpp)
   std::string state_json() const;
   // The snapshot of the run with `heads` heads (the tied one when `tied`),
   // or why not (no such run).

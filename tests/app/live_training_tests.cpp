@@ -1,4 +1,4 @@
-// training_tests.cpp: the app's live training: verbs refuse bad values and
+// live_training_tests.cpp: the app's live training: verbs refuse bad values and
 // keep the previous ones, step(n) and tick() train what they say, the frame
 // budget and reduced motion hold under a fake clock, divergence stops a run
 // with a message and reset recovers, the Scene shows the chosen weights, and
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/training.h"
+#include "app/live_training.h"
 #include "json_read.h"
 
 using namespace headroom;
@@ -25,14 +25,14 @@ namespace {
 struct StepClock {
   double t = 0, tick = 0;
 };
-Training::Clock clock_of(StepClock& c) {
+LiveTraining::Clock clock_of(StepClock& c) {
   return [&c] {
     c.t += c.tick;
     return c.t;
   };
 }
 
-jsonr::Value parse_state(const Training& t) {
+jsonr::Value parse_state(const LiveTraining& t) {
   jsonr::Value v;
   size_t where = 0;
   const std::string s = t.state_json();
@@ -51,7 +51,7 @@ std::string history_of(const jsonr::Value& state) {
 
 TEST_CASE("state(): the documented fields, runs of 1, 2 and 4 heads with their floors, valid JSON") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(5, 2, 3e-3f).is_ok());
   const jsonr::Value s = parse_state(t);
   CHECK(s["seed"].num == 5);
@@ -88,7 +88,7 @@ TEST_CASE("state(): the documented fields, runs of 1, 2 and 4 heads with their f
 
 TEST_CASE("refused values keep the previous ones and say why") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(9, 2, 1e-2f).is_ok());
   REQUIRE(t.step(3).is_ok());
   const std::string before = t.state_json();
@@ -130,7 +130,7 @@ TEST_CASE("refused values keep the previous ones and say why") {
 
 TEST_CASE("step(n) trains n steps of every run; the same seed gives the same curve, another seed another") {
   StepClock c;
-  Training a(clock_of(c)), b(clock_of(c)), other(clock_of(c));
+  LiveTraining a(clock_of(c)), b(clock_of(c)), other(clock_of(c));
   REQUIRE(a.reset(42, 2, 1e-2f).is_ok());
   REQUIRE(b.reset(42, 2, 1e-2f).is_ok());
   REQUIRE(other.reset(43, 2, 1e-2f).is_ok());
@@ -151,7 +151,7 @@ TEST_CASE("step(n) trains n steps of every run; the same seed gives the same cur
 TEST_CASE("tick: paused trains nothing; running fits units into the frame budget, counts whole steps, measures steps/s") {
   StepClock c;
   c.tick = 4.0;  // every clock read is 4 ms later, as if each unit took 4 ms
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(1, 2, 3e-3f).is_ok());
   CHECK_FALSE(t.tick(false));  // paused
   CHECK(t.trainer().step_count() == 0);
@@ -219,7 +219,7 @@ TEST_CASE("reduced motion trains every frame but updates the chart at most 4 tim
   for (bool reduced : {false, true}) {
     CAPTURE(reduced);
     StepClock c;
-    Training t(clock_of(c));
+    LiveTraining t(clock_of(c));
     REQUIRE(t.reset(1, 2, 3e-3f).is_ok());
     REQUIRE(t.set_max_steps_per_frame(1).is_ok());
     REQUIRE(t.play().is_ok());
@@ -242,7 +242,7 @@ TEST_CASE("reduced motion trains every frame but updates the chart at most 4 tim
 
 TEST_CASE("a learning rate that diverges stops the runs with the step and the rate; reset recovers") {
   StepClock c;  // units cost nothing: the cap of one step ends each frame
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(3, 2, kMaxLr).is_ok());
   REQUIRE(t.set_max_steps_per_frame(1).is_ok());
   REQUIRE(t.play().is_ok());
@@ -271,7 +271,7 @@ TEST_CASE("a learning rate that diverges stops the runs with the step and the ra
 
 TEST_CASE("weights 'trained' drive the scene; a head count with no run says so and shows built weights") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(11, 2, 1e-2f).is_ok());
   REQUIRE(t.step(2).is_ok());
   Scene scene;
@@ -421,7 +421,7 @@ size_t argmax_abs(const std::vector<double>& xs) {
 
 TEST_CASE("snapshot(heads): its loss and gradients recomputed from its own X, target, mask and weights") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(21, 2, 1e-2f).is_ok());
   REQUIRE(t.step(4).is_ok());
   std::string json;
@@ -470,7 +470,7 @@ TEST_CASE("snapshot(heads): its loss and gradients recomputed from its own X, ta
 
 TEST_CASE("snapshot(heads, tied): W_K is W_Q, grads.W_Q is the shared matrix's gradient, no grads.W_K") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   REQUIRE(t.reset(21, 2, 1e-2f, true).is_ok());
   REQUIRE(t.step(3).is_ok());
   std::string json;
@@ -535,7 +535,7 @@ TEST_CASE("snapshot(heads, tied): W_K is W_Q, grads.W_Q is the shared matrix's g
 
 TEST_CASE("state() with the tie: tieQK on top and per run, runs untied 1, 2, 4 then tied 1, 2, 4") {
   StepClock c;
-  Training t(clock_of(c));
+  LiveTraining t(clock_of(c));
   jsonr::Value s = parse_state(t);
   CHECK(s["tieQK"].kind == jsonr::Value::Bool);
   CHECK_FALSE(s["tieQK"].b);
