@@ -98,6 +98,28 @@ TEST_CASE("one word: the word is the query and its only possible target") {
   CHECK(s.target(1, Relation::Complement) == 0);
 }
 
+TEST_CASE("two words the lexicon does not know: the other word is the subject, and nothing is the complement") {
+  Scene s;
+  // One other word cannot be both: it is the subject (left first); the
+  // complement keeps a target (its block in X needs one) but does not fit.
+  for (const char* two : {"Birds fly.", "V\xC3\xB6gel fliegen."}) {
+    CAPTURE(two);
+    REQUIRE(s.set_sentence(two).is_ok());
+    const int q = 1, other = 0;
+    REQUIRE(s.set_query(q).is_ok());
+    CHECK(s.target(q, Relation::Subject) == other);
+    CHECK(s.fits(q, Relation::Subject));
+    CHECK_FALSE(s.fits(q, Relation::Complement));
+  }
+  // Three words: subject left, complement right, both fit.
+  REQUIRE(s.set_sentence("Hunde jagen Katzen.").is_ok());
+  REQUIRE(s.set_query(1).is_ok());
+  CHECK(text(s, s.target(1, Relation::Subject)) == "Hunde");
+  CHECK(text(s, s.target(1, Relation::Complement)) == "Katzen");
+  CHECK(s.fits(1, Relation::Subject));
+  CHECK(s.fits(1, Relation::Complement));
+}
+
 TEST_CASE("reassigning a target ends the guess for that query; reset brings it back") {
   Scene s;
   REQUIRE(s.set_sentence("研究者说它错了。").is_ok());

@@ -326,9 +326,13 @@ Parse parse_sentence(const std::vector<Token>& tokens) {
     fits = fitting(s, clause_head, i, t);  // pass 3
     fallbacks(s, i, fits, t);              // pass 4
     if (!english && s.word(i)) {
-      // another language: the guessed subject and complement are the best we have
-      for (Relation r : {Relation::Subject, Relation::Complement})
-        if (t[static_cast<size_t>(r)] != i && s.word(t[static_cast<size_t>(r)])) fits |= relation_bit(r);
+      // another language: the guessed subject and complement are the best we
+      // have; with one other word ("Birds fly."), that word is the subject
+      // and there is no complement (one word cannot be both).
+      const int subj = t[static_cast<size_t>(Relation::Subject)];
+      const int comp = t[static_cast<size_t>(Relation::Complement)];
+      if (subj != i && s.word(subj)) fits |= relation_bit(Relation::Subject);
+      if (comp != i && comp != subj && s.word(comp)) fits |= relation_bit(Relation::Complement);
     }
     if ((fits & relation_bit(Relation::Subject)) && s.has(i, kVerb) && clause_head[static_cast<size_t>(i)] < 0)
       p.roles[static_cast<size_t>(t[static_cast<size_t>(Relation::Subject)])] |= kSubject;
