@@ -236,9 +236,31 @@ const char* tr(const char* english) {
 std::string trf(const char* english, const std::vector<std::string>& args) { return fill(tr(english), args); }
 
 namespace {
+// A list of single words as join_words writes it, "2 or 4", "en, de or fr",
+// "1 and 3", with its last joiner (" or ", " and ") translated; false when
+// `s` is anything else (a user's quoted value that holds " or " stays as it is).
+bool translate_list(std::string_view s, std::string& out) {
+  if (s.find('"') != std::string_view::npos) return false;  // a quoted value is the user's, kept as given
+  for (const char* joiner : {N_(" or "), N_(" and ")}) {
+    const size_t at = s.rfind(joiner);
+    if (at == std::string_view::npos) continue;
+    const std::string_view head = s.substr(0, at), last = s.substr(at + std::string_view(joiner).size());
+    // every item one word: no space but the ", " between items
+    std::string items(head);
+    for (size_t k = items.find(", "); k != std::string::npos; k = items.find(", ", k + 1)) items.replace(k, 2, ",");
+    if (head.empty() || last.empty() || items.find(' ') != std::string::npos ||
+        last.find(' ') != std::string_view::npos || items.find(",,") != std::string::npos)
+      return false;
+    out = std::string(head) + tr(joiner) + std::string(last);
+    return true;
+  }
+  return false;
+}
+
 // tr_message; a part caught by a placeholder is translated when the
-// catalogue has it (a sentence inside a sentence) and kept as it is
-// otherwise, without counting it missing (a key, a value, a list of codes).
+// catalogue has it (a sentence inside a sentence), gets its joiner
+// translated when it is a list of words ("1, 2, 4 or 8"), and is kept as it
+// is otherwise, without counting it missing (a key, a value, a code).
 std::string translate(std::string_view english, bool count) {
   const Language& l = language();
   if (l.code == "en" || english.empty()) return std::string(english);
@@ -246,8 +268,12 @@ std::string translate(std::string_view english, bool count) {
   for (const auto& [id, str] : l.patterns) {
     std::vector<std::string> caps;
     if (!match(id, english, caps)) continue;
-    for (std::string& c : caps)
-      if (c.find(' ') != std::string::npos) c = translate(c, false);
+    for (std::string& c : caps) {
+      if (c.find(' ') == std::string::npos) continue;
+      std::string list;
+      if (lookup(c, false) == nullptr && translate_list(c, list)) c = std::move(list);
+      else c = translate(c, false);
+    }
     return fill(str, caps);
   }
   if (count) shown_language().missed.insert(std::string(english));
@@ -297,7 +323,7 @@ const std::vector<const char*>& refusal_patterns() {
       N_("no such relationship"),
       N_("\"{0}\" is fixed by position and cannot be reassigned"),
       N_("stress length must be 0 (off) or 1..{0} tokens, got {1}"),
-      // weights (engine/lesson/scene.cpp, app/training.cpp's notes on the weights shown)
+      // weights (engine/lesson/scene.cpp, app/live_training.cpp's notes on the weights shown)
       N_("trained weights have d_model {0}; the scene has {1}"),
       N_("trained weights have {0} heads; the scene shows {1}"),
       N_("the trained weights do not fit the scene ({0}): the views show the built weights"),
@@ -308,7 +334,7 @@ const std::vector<const char*>& refusal_patterns() {
       N_("no training run has {0} heads (the runs have {1} and {2}): the views show the built weights"),
       N_("the trained weights are on their way from the training program: the views show the built weights until "
          "they come"),
-      // training (engine/train/trainer.cpp, app/training.cpp, app/demo.cpp)
+      // training (engine/train/trainer.cpp, app/live_training.cpp, app/demo.cpp)
       N_("the learning rate must be from 1e-6 to 10, got {0}"),
       N_("seed must be a whole number from 0 to {0}, got {1}"),
       N_("r must be 2 or 4 related tokens, got {0}"),

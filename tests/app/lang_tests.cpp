@@ -157,6 +157,35 @@ TEST_CASE("composed refusals are translated by pattern; a miss falls back to Eng
   CHECK(app::missing_strings() == 0);
 }
 
+TEST_CASE("a list inside a refusal is joined in the language's word for or; a quoted value is kept as given") {
+  English back;
+  app::Demo d;
+  // The joiners as each catalogue writes them (read from the files, not the code).
+  for (const app::Language& l : app::languages()) {
+    if (l.code == "en") continue;
+    CAPTURE(l.code);
+    const auto found = l.strings.find(std::string_view(" or "));
+    REQUIRE(found != l.strings.end());
+    const std::string orw = found->second;
+    REQUIRE(d.set_language(l.code));
+    CHECK_FALSE(d.apply_hash("#lang=xx"));  // the shipped codes, "en, de, es, fr or zh"
+    CAPTURE(d.error);
+    CHECK(has(d.error, "es, fr" + orw + "zh"));
+    CHECK_FALSE(has(d.error, " or "));
+    CHECK_FALSE(d.apply_hash("#r=3"));  // the task's r, "2 or 4"
+    CAPTURE(d.error);
+    CHECK(has(d.error, "2" + orw + "4"));
+    CHECK_FALSE(has(d.error, " or "));
+    // The user's own value, quoted, keeps its words.
+    CHECK_FALSE(d.apply_hash("#lang=a%20or%20b"));
+    CAPTURE(d.error);
+    CHECK(has(d.error, "\"a or b\""));  // kept
+  }
+  REQUIRE(d.set_language("en"));
+  CHECK_FALSE(d.apply_hash("#r=3"));
+  CHECK(has(d.error, "2 or 4"));
+}
+
 TEST_CASE("the link's, the engine's and the JS API's refusals are translated whole in every language") {
   English back;
   in_every_translation([](app::Demo& d) {
