@@ -7,7 +7,8 @@
 // text), read each shipped catalogue's
 // msgid/msgstr entries (app/lang.h's format), and fail when a language other
 // than English lacks a key, has a key no code uses, leaves a placeholder
-// ({0}, {1}) out or adds one, or lacks an @-entry. With --list, prints the
+// ({0}, {1}) out or adds one, lacks an @-entry, or (with a decimal comma)
+// writes a pair of numbers "({0}, {1})" with a comma. With --list, prints the
 // keys (one per line, as PO msgids) for a course author's new file.
 // Does not: judge a translation (a person does), or run the app (the browser
 // suite tests/browser/lang.test.mjs renders every language).
@@ -93,6 +94,14 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith('.po'))) {
     if (id.startsWith('@')) continue;
     if (!keys.has(id)) fail(`${name}: ${JSON.stringify(id)} is used by no code in src/`);
     else if (placeholders(id) !== placeholders(str) && str) fail(`${name}: ${JSON.stringify(id)} has placeholders {${placeholders(str)}}`);
+  }
+  // A language that writes 0,34 for 0.34 cannot also separate a pair of
+  // numbers with a comma: "(0,34, 0,47)" reads as three or four numbers.
+  if (cat.get('@decimal') === ',') {
+    for (const [id, str] of cat) {
+      if (/\(\{\d\}, \{\d\}\)/.test(id) && /\{\d\}\s*,\s*\{\d\}/.test(str.match(/\([^()]*\)/g)?.join(' ') ?? ''))
+        fail(`${name}: ${JSON.stringify(str)} separates a pair of numbers with the decimal mark; use ";"`);
+    }
   }
   if (code === 'en') continue;  // English is the source text
   for (const [k, f] of keys) if (!cat.get(k)) fail(`${name}: lacks ${JSON.stringify(k)} (${f.slice(root.length + 1)})`);
