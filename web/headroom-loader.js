@@ -35,6 +35,9 @@
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')
+//   headroom.translate(english) the shown language's text for a catalogue key
+//                               ("Apply"; English when the catalogue lacks it,
+//                               counted in state.missingStrings)
 //   headroom.tables()           the wasm's fixed lists: the order a link's
 //                               fields are applied in, the values the verbs
 //                               accept, the wheel's bits (src/app/tables.h)
@@ -73,7 +76,9 @@
 // and a 'headroom:tour-event' for each tour event.
 // Follows the state's theme: <html data-theme="light|dark"> (headroom.css
 // colours the chrome from it), from the hash before the wasm runs and from
-// the state's own hash after.
+// the state's own hash after; and its language: <html lang> and the text of
+// elements marked data-tr (index.html's title among them), through
+// headroom.translate (English while the wasm loads).
 // Does not: compute or validate anything itself, or bridge postMessage for
 // cross-origin hosts (headroom-embed.js does).
 import { apiShape, createHeadroom } from './headroom.mjs';
@@ -138,11 +143,31 @@ function need() {
   if (!inst) throw new Error(failed ? 'Headroom failed to start' : 'Headroom is not ready yet: await headroom.ready');
 }
 
+// --- the page's own words in the shown language -----------------------------------
+// The English of each (src/app/lang.cpp page_words): every element marked
+// data-tr (its text; index.html's <title> is one). Read once, before any
+// change. (The canvas's aria-label is the wasm's: page_glue.cpp.)
+const pageWords = [...document.querySelectorAll('[data-tr]')].map((e) => [e, e.textContent]);
+let shownLang = 'en';
+// `english` ("Refused: {0}") in the shown language with {0} filled (the
+// message itself already is: the wasm translates it).
+const say = (english, arg = '') => (inst ? inst.translate(english) : english).replace('{0}', arg);
+// The shown language from the state's own hash (C++ writes lang= unless it
+// is English): <html lang> and the page's words follow it.
+function showLanguage(hash) {
+  const langs = new URLSearchParams(hash).getAll('lang');
+  const lang = langs.length === 1 ? langs[0] : 'en';
+  if (lang === shownLang) return;
+  shownLang = lang;
+  document.documentElement.lang = lang;
+  for (const [node, english] of pageWords) node.textContent = say(english);
+}
+
 // --- state in the URL hash ------------------------------------------------------
 let lastHash = null;
 function showHashError(state) {
   const box = $('sentence-error') || $('hash-error');
-  if (box && state.error) box.textContent = `Link: ${state.error}`;
+  if (box && state.error) box.textContent = say('Link: {0}', state.error);
 }
 // The sentence field shows the current sentence after every change (API,
 // hash, postMessage, a click); it is rewritten only when the sentence itself
@@ -174,6 +199,7 @@ function syncHash() {
   lastHash = h;
   showSentence();
   showTheme(h);
+  showLanguage(h);
   try { history.replaceState(history.state, '', `#${h}`); } catch (e) { /* opaque origin: keep going */ }
   window.dispatchEvent(new CustomEvent('headroom:statechange'));
 }
@@ -221,7 +247,7 @@ function wireSentenceForm() {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const s = window.headroom.setSentence(input.value);
-    if (error) error.textContent = s.error ? `Refused: ${s.error}` : '';
+    if (error) error.textContent = s.error ? say('Refused: {0}', s.error) : '';
     if (s.error) {
       input.setAttribute('aria-invalid', 'true');
       if (error) input.setAttribute('aria-errormessage', 'sentence-error');

@@ -14,7 +14,7 @@
 // setKnockout, setTieQK, setWeights, applyHash: each returns getState();
 // tour.go, tour.predict, tour.reveal, tour.replay: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state()) and
-// its readers (getState, hash, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
+// its readers (getState, hash, translate, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
@@ -467,6 +467,14 @@ export const READERS = Object.freeze({
   },
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
+  // `english` in the shown language (the catalogue's entry; a key it lacks
+  // comes back in English and counts in state.missingStrings): the page's
+  // own words around the canvas (headroom-loader.js).
+  translate: (w, english) => {
+    if (typeof english !== 'string') throw new TypeError(`translate needs English text, not ${shown(english)}`);
+    const t = withCString(w, english, (p) => w.UTF8ToString(w._headroom_translate(p)));
+    return t === null ? english : t;
+  },
   // The wasm's fixed lists (frozen): {applyOrder: [{key, field}], heads,
   // trainR, trainHeads, maxSeed, lrRange, maxStepsPerCall, weights, themes,
   // views, tabs, exportFormats, languages, tourSteps, wheel: {up, down,

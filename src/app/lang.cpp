@@ -235,6 +235,35 @@ const char* tr(const char* english) {
 
 std::string trf(const char* english, const std::vector<std::string>& args) { return fill(tr(english), args); }
 
+Phrase Phrase::number(double v, int decimals) {
+  Phrase p;
+  p.kind_ = Kind::Number;
+  p.value_ = v;
+  p.decimals_ = decimals;
+  return p;
+}
+
+Phrase Phrase::key(const char* english, std::vector<Phrase> args) {
+  Phrase p;
+  p.kind_ = Kind::Key;
+  p.key_ = english;
+  p.args_ = std::move(args);
+  return p;
+}
+
+std::string Phrase::str() const {
+  switch (kind_) {
+    case Kind::Number: return num(value_, decimals_);
+    case Kind::Key: {
+      std::vector<std::string> args;
+      args.reserve(args_.size());
+      for (const Phrase& a : args_) args.push_back(a.str());
+      return trf(key_, args);
+    }
+    default: return text_;
+  }
+}
+
 namespace {
 // A list of single words as join_words writes it, "2 or 4", "en, de or fr",
 // "1 and 3", with its last joiner (" or ", " and ") translated; false when
@@ -379,6 +408,17 @@ const std::vector<const char*>& refusal_patterns() {
       N_("download needs a head count (1, 2 or 4), not {0}"),
   };
   return patterns;
+}
+
+const std::vector<const char*>& page_words() {
+  static const std::vector<const char*> words = {
+      N_("Headroom: why attention has more than one head"),  // index.html's title
+      N_("Sentence"),                                        // the field's label
+      N_("Apply"),                                           // its button
+      N_("Refused: {0}"),                                    // a sentence refused, under the field
+      N_("Link: {0}"),                                       // a link's setting refused
+  };
+  return words;
 }
 
 namespace {

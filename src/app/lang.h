@@ -68,6 +68,39 @@ const char* tr(const char* english);
 // tr(english) with {0}, {1}, ... replaced by args (already in the language:
 // numbers through num, words as they are).
 std::string trf(const char* english, const std::vector<std::string>& args);
+// A sentence kept as its catalogue key and arguments and put into words
+// only when read (str()), in the language shown then: a tour reveal made in
+// English reads in German once German is chosen. An argument is a word kept
+// as given (a token of the sentence, a count), a number (written with the
+// reading language's decimal mark) or a phrase itself (a catalogue key with
+// arguments of its own).
+class Phrase {
+ public:
+  Phrase() = default;
+  // A word, kept as given (implicit: a token's text passes as it is; a
+  // string literal does not, so a key is never taken for a word by mistake).
+  Phrase(std::string word) : text_(std::move(word)) {}  // NOLINT(google-explicit-constructor)
+  static Phrase number(double v, int decimals);
+  // `english` (a catalogue key, N_-marked or an engine name the catalogue
+  // carries) with {0}, {1}, ... filled by `args`.
+  static Phrase key(const char* english, std::vector<Phrase> args = {});
+  std::string str() const;
+  bool empty() const { return kind_ == Kind::Word && text_.empty(); }
+
+ private:
+  enum class Kind { Word, Number, Key };
+  Kind kind_ = Kind::Word;
+  std::string text_;
+  const char* key_ = nullptr;
+  double value_ = 0;
+  int decimals_ = 0;
+  std::vector<Phrase> args_;
+};
+// Phrase::key, for call sites that read like trf (catalogue_keys.mjs finds
+// its first literal as a key, as it does trf's).
+inline Phrase phrase(const char* english, std::vector<Phrase> args = {}) {
+  return Phrase::key(english, std::move(args));
+}
 // A composed English message (an engine refusal, a link's message) in the
 // shown language: the catalogue entry that equals it, else the first
 // placeholder entry whose literal parts match it, with the captured parts
@@ -80,6 +113,14 @@ std::string tr_message(std::string_view english);
 // placeholder patterns tr_message matches, so the catalogues carry them.
 // The tests trigger each kind and check it is translated whole.
 const std::vector<const char*>& refusal_patterns();
+// The page's own words around the canvas (web/index.html and
+// headroom-loader.js: the title, the sentence field's label and button, the
+// prefixes of a refusal shown under the field). The page asks for each
+// through headroom.translate once the wasm runs and whenever the language
+// changes; the tests check every language carries them. While the wasm
+// loads, the page is in English. (The canvas's accessible name is the
+// wasm's own: platform/page_glue.cpp writes it with the state in words.)
+const std::vector<const char*>& page_words();
 // `v` with `decimals` digits after the language's decimal mark ("0,49").
 std::string num(double v, int decimals);
 // `v` in scientific notation (C's %.{decimals}e) with the language's decimal mark ("1,0e-02").

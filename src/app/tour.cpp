@@ -98,8 +98,8 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
 //-----------------------------------------------------------------------------
 namespace {
 
-// A number in the shown language's format (the reveal's words are read in it).
-std::string fmt(float v, int digits = 2) { return num(static_cast<double>(v), digits); }
+// A number, written in the language the reveal is read in (Phrase).
+Phrase fmt(float v, int digits = 2) { return Phrase::number(static_cast<double>(v), digits); }
 
 const std::string& word(const Scene& s, int token) {
   static const std::string none = "-";
@@ -146,10 +146,10 @@ namespace {
 
 float dist(float x0, float y0, float x1, float y1) { return std::hypot(x0 - x1, y0 - y1); }
 
-const char* choice_label(const TourStepInfo& info, const std::string& id) {
+Phrase choice_label(const TourStepInfo& info, const std::string& id) {
   for (const TourChoice& c : info.choices)
-    if (id == c.id) return tr(c.label);
-  return "";
+    if (id == c.id) return Phrase::key(c.label);
+  return {};
 }
 
 void prediction_json(std::string& out, const TourRecord& r) {
@@ -224,8 +224,8 @@ namespace {
 // What one reveal produces, before it is stored in the step's record.
 struct Reveal {
   std::string measured;  // JSON object
-  std::vector<std::string> lines;
-  std::string feedback;
+  std::vector<Phrase> lines;  // read in the language shown when they are read
+  Phrase feedback;
   float score = -1;
   std::vector<float> from, to;
 };
@@ -251,9 +251,9 @@ void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec
   append_values(o.key("cos"), std::vector<float>{c0, c1});
   o.field("lands", where);
   const std::string &wa = word(s, t[0]), &wb = word(s, t[1]);
-  r.lines.push_back(trf("{0}'s output lands {1} ({2}, {3}); the midpoint of {4} and {5} is ({6}, {7}).",
+  r.lines.push_back(phrase("{0}'s output lands {1} ({2}, {3}); the midpoint of {4} and {5} is ({6}, {7}).",
                         {word(s, q), choice_label(info, where), fmt(pl.ox), fmt(pl.oy), wa, wb, fmt(mx), fmt(my)}));
-  r.lines.push_back(trf("weights {0} {1}, {2} {3}; cos to {0} {4}, to {2} {5}.",
+  r.lines.push_back(phrase("weights {0} {1}, {2} {3}; cos to {0} {4}, to {2} {5}.",
                         {wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
   r.from = {0.f, 0.f};
   r.to = {pl.ox, pl.oy};
@@ -262,10 +262,10 @@ void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     o.field("guessDistance", d);
     r.score = clamp01(1.f - d / span);
     r.from = {p.xy[0], p.xy[1]};
-    r.feedback = trf("Your marker was {0} from the output (the two targets are {1} apart).", {fmt(d), fmt(span)});
+    r.feedback = phrase("Your marker was {0} from the output (the two targets are {1} apart).", {fmt(d), fmt(span)});
   } else if (rec.predicted) {
     r.score = p.choice == where ? 1.f : 0.f;
-    r.feedback = trf("You said {0}; it lands {1}.", {choice_label(info, p.choice), choice_label(info, where)});
+    r.feedback = phrase("You said {0}; it lands {1}.", {choice_label(info, p.choice), choice_label(info, where)});
   }
 }
 
@@ -299,17 +299,17 @@ void measure_options(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     append_values(e.key("cos"), std::vector<float>{c0, c1});
     append_values(e.key("carried"), carried);
     e.field("keepsBoth", keep);
-    r.lines.push_back(trf("{0}: carries {1} {2}, {3} {4} (cos {5} / {6})",
+    r.lines.push_back(phrase("{0}: carries {1} {2}, {3} {4} (cos {5} / {6})",
                           {choice_label(info, op.id), wa, fmt(carried[0]), wb, fmt(carried[1]), fmt(c0), fmt(c1)}));
   });
   o.field("best", best).field("bestKeepsBoth", best_keep);
-  r.lines.push_back(trf(best_keep < 0.9f ? "None keeps both whole: the most any keeps of both is {0} ({1}), and a "
+  r.lines.push_back(phrase(best_keep < 0.9f ? "None keeps both whole: the most any keeps of both is {0} ({1}), and a "
                                            "split output is the midpoint of two meanings."
                                          : "Measured here, {1} keeps {0} of both targets.",
                         {fmt(best_keep), choice_label(info, best)}));
   if (rec.predicted) {
     r.score = best_keep > 0 ? clamp01(chosen_keep / best_keep) : 0.f;
-    r.feedback = trf("You chose {0}: it keeps {1} of both; the best keeps {2}.",
+    r.feedback = phrase("You chose {0}: it keeps {1} of both; the best keeps {2}.",
                      {choice_label(info, rec.prediction.choice), fmt(chosen_keep), fmt(best_keep)});
   }
 }
@@ -334,7 +334,7 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
     append_values(e.key("output"), std::vector<float>{pl.ox, pl.oy});
     append_values(e.key("weights"), std::vector<float>{w0, w1});
     append_values(e.key("cos"), std::vector<float>{c0, c1});
-    r.lines.push_back(trf("head {0}: weights {1} {2}, {3} {4}; cos to {1} {5}, to {3} {6}",
+    r.lines.push_back(phrase("head {0}: weights {1} {2}, {3} {4}; cos to {1} {5}, to {3} {6}",
                           {std::to_string(h + 1), wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
   });
   r.from = {one.ox, one.oy, one.ox, one.oy};
@@ -348,7 +348,7 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
                                span);
     };
     r.score = std::max(0.5f * (sc(0, 0) + sc(1, 1)), 0.5f * (sc(0, 1) + sc(1, 0)));
-    r.feedback = trf("Your two markers score {0} (1: on the heads' outputs; 0: as far off as the two targets are apart).",
+    r.feedback = phrase("Your two markers score {0} (1: on the heads' outputs; 0: as far off as the two targets are apart).",
                      {fmt(r.score)});
   }
 }
@@ -374,16 +374,16 @@ void measure_coordinates(Demo& demo, const TourStepInfo& info, const TourRecord&
     append_values(c.key("withoutHead2"), w2);
   }
   o.field("loses", loses);
-  r.lines.push_back(trf("every head: the output carries {0} {1}, {2} {3}", {wa, fmt(all[0]), wb, fmt(all[1])}));
-  r.lines.push_back(trf("head {0} knocked out: {1} {2}, {3} {4}", {"1", wa, fmt(w1[0]), wb, fmt(w1[1])}));
-  r.lines.push_back(trf("head {0} knocked out: {1} {2}, {3} {4}", {"2", wa, fmt(w2[0]), wb, fmt(w2[1])}));
-  r.lines.push_back(trf(lost_a != lost_b ? "Without head 2 the output loses {0} and keeps the other: each head's result "
+  r.lines.push_back(phrase("every head: the output carries {0} {1}, {2} {3}", {wa, fmt(all[0]), wb, fmt(all[1])}));
+  r.lines.push_back(phrase("head {0} knocked out: {1} {2}, {3} {4}", {std::string("1"), wa, fmt(w1[0]), wb, fmt(w1[1])}));
+  r.lines.push_back(phrase("head {0} knocked out: {1} {2}, {3} {4}", {std::string("2"), wa, fmt(w2[0]), wb, fmt(w2[1])}));
+  r.lines.push_back(phrase(lost_a != lost_b ? "Without head 2 the output loses {0} and keeps the other: each head's result "
                                            "has coordinates of its own."
                                          : "Without head 2 the output loses {0}.",
                         {choice_label(info, loses)}));
   if (rec.predicted) {
     r.score = rec.prediction.choice == loses ? 1.f : 0.f;
-    r.feedback = trf("You said {0}; measured: {1}.", {choice_label(info, rec.prediction.choice), choice_label(info, loses)});
+    r.feedback = phrase("You said {0}; measured: {1}.", {choice_label(info, rec.prediction.choice), choice_label(info, loses)});
   }
 }
 
@@ -411,12 +411,12 @@ void measure_more_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject
     JsonObject e(m);
     e.field("relation", relation_name(rel)).field("query", q).field("head", head).field("token", token);
     e.field("word", word(s, token)).field("weight", row[looks]);
-    r.lines.push_back(trf("{0} (from {1}): head {2} looks at {3} (weight {4})",
-                          {relation_word(rel), word(s, q), std::to_string(head + 1), word(s, token), fmt(row[looks])}));
+    r.lines.push_back(phrase("{0} (from {1}): head {2} looks at {3} (weight {4})",
+                          {Phrase::key(relation_name(rel)), word(s, q), std::to_string(head + 1), word(s, token), fmt(row[looks])}));
   });
   if (rec.predicted) {
     r.score = static_cast<float>(right) / static_cast<float>(kMatchRelations.size());
-    r.feedback = trf("{0} of {1} matched.", {std::to_string(right), std::to_string(kMatchRelations.size())});
+    r.feedback = phrase("{0} of {1} matched.", {std::to_string(right), std::to_string(kMatchRelations.size())});
   }
 }
 
@@ -459,18 +459,18 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
     append_values(m, std::vector<float>{weight_on(s, static_cast<int>(k), q, t[0]), weight_on(s, static_cast<int>(k), q, t[1])});
   });
   append_values(o.key("carried"), carried);
-  r.lines.push_back(trf("head {0} untied: {1} -> {2} {3}, {2} -> {1} {4}",
+  r.lines.push_back(phrase("head {0} untied: {1} -> {2} {3}, {2} -> {1} {4}",
                         {std::to_string(h + 1), wq, wa, fmt(before(q, t[0]), 1), fmt(before(t[0], q), 1)}));
-  r.lines.push_back(trf("tied: {0} -> {1} {2}, {1} -> {0} {3}; the largest |score(i->j) - score(j->i)| is {4} (untied {5})",
+  r.lines.push_back(phrase("tied: {0} -> {1} {2}, {1} -> {0} {3}; the largest |score(i->j) - score(j->i)| is {4} (untied {5})",
                         {wq, wa, fmt(after(q, t[0]), 1), fmt(after(t[0], q), 1), fmt(asym, 6), fmt(asym_before, 1)}));
-  r.lines.push_back(trf("With the tie the output carries {0} {1}, {2} {3}: \"my subject is there\" is not a two-way "
+  r.lines.push_back(phrase("With the tie the output carries {0} {1}, {2} {3}: \"my subject is there\" is not a two-way "
                         "relation, so a shared vector cannot ask for it.",
                         {wa, fmt(carried[0]), wb, fmt(carried[1])}));
   if (rec.predicted) {
     r.score = rec.prediction.choice == answer ? 1.f : 0.f;
-    r.feedback = trf("You said {0}; measured: {1}.",
+    r.feedback = phrase("You said {0}; measured: {1}.",
                      {choice_label(info, rec.prediction.choice),
-                      std::string(answer) == "other" ? tr("something else") : choice_label(info, answer)});
+                      std::string(answer) == "other" ? phrase("something else") : choice_label(info, answer)});
   }
 }
 
@@ -488,19 +488,19 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
         {N_("{0} heads: loss {1} (floor {2})"), N_("{0} heads: loss {1} (floor {2}), diverged")},
         {N_("{0} head: loss {1} (floor {2})"), N_("{0} head: loss {1} (floor {2}), diverged")}};
     const char* line = kLines[run.heads == 1][run.diverged ? 1 : 0];
-    r.lines.push_back(trf(line, {std::to_string(run.heads), fmt(run.loss(), 3), fmt(run.floor)}));
+    r.lines.push_back(phrase(line, {std::to_string(run.heads), fmt(run.loss(), 3), fmt(run.floor)}));
   });
   o.field("oneHeadLoss", one);
-  r.lines.insert(r.lines.begin(), trf("After {0} training steps (R = {1}):",
+  r.lines.insert(r.lines.begin(), phrase("After {0} training steps (R = {1}):",
                                       {std::to_string(tr.step_count()), std::to_string(tr.relations())}));
   // Training in another program (a Worker): the steps asked for arrive
   // later, and the reveal is measured again then (Tour::tick).
   if (tr.step_count() < kTourTrainSteps)
-    r.lines.insert(r.lines.begin() + 1, trf("(the training program is still running the {0} steps: the numbers follow)",
+    r.lines.insert(r.lines.begin() + 1, phrase("(the training program is still running the {0} steps: the numbers follow)",
                                             {std::to_string(kTourTrainSteps)}));
   if (rec.predicted && one >= 0) {
     r.score = clamp01(1.f - std::fabs(rec.prediction.number - one));
-    r.feedback = trf("You guessed {0}; the one-head run ends at {1}.", {fmt(rec.prediction.number), fmt(one, 3)});
+    r.feedback = phrase("You guessed {0}; the one-head run ends at {1}.", {fmt(rec.prediction.number), fmt(one, 3)});
   }
 }
 
@@ -535,12 +535,12 @@ Status Tour::measure(Demo& demo, bool emit, int step) {
         JsonObject e(r.measured);
         e.field("id", si.id).field("predicted", x.predicted).field("revealed", x.revealed);
         if (x.score >= 0) e.field("score", x.score); else e.key("score") += "null";
-        const std::string how = !x.revealed ? tr("not revealed")
-                                : x.score >= 0 ? trf("your answer scored {0}", {fmt(x.score)})
-                                               : tr("revealed without a prediction");
+        const Phrase how = !x.revealed ? phrase("not revealed")
+                                : x.score >= 0 ? phrase("your answer scored {0}", {fmt(x.score)})
+                                               : phrase("revealed without a prediction");
         r.lines.push_back(x.revealed && !x.result.empty()
-                              ? trf("{0}. {1}: {2}; {3}", {std::to_string(i + 1), tr(si.title), how, x.result.front()})
-                              : trf("{0}. {1}: {2}", {std::to_string(i + 1), tr(si.title), how}));
+                              ? phrase("{0}. {1}: {2}; {3}", {std::to_string(i + 1), Phrase::key(si.title), how, x.result.front()})
+                              : phrase("{0}. {1}: {2}", {std::to_string(i + 1), Phrase::key(si.title), how}));
       });
     }
   }
@@ -746,8 +746,8 @@ std::string Tour::state_json(std::string_view error) const {
       prediction_json(st.key("predicted"), rec);
       st.field("revealed", rec.revealed);
       if (rec.revealed) st.key("measured") += rec.measured; else st.key("measured") += "null";
-      append_array(st.key("result"), rec.result, [&](const std::string& l) { append_json_string(out, l); });
-      st.string_or_null("feedback", rec.feedback);
+      append_array(st.key("result"), rec.result, [&](const Phrase& l) { append_json_string(out, l.str()); });
+      st.string_or_null("feedback", rec.feedback.str());
       if (rec.score >= 0) st.field("score", rec.score); else st.key("score") += "null";
     });
   }

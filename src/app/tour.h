@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/lang.h"
 #include "engine/core/status.h"
 #include "engine/lesson/scene.h"
 
@@ -70,8 +71,11 @@ struct TourRecord {
   Prediction prediction;
   bool revealed = false;
   std::string measured;         // JSON object of the engine's numbers
-  std::vector<std::string> result;  // the reveal in words, line by line (panel and screen reader)
-  std::string feedback;         // how the prediction compares, in words ("" when nothing was predicted)
+  // The reveal in words, line by line (panel and screen reader), and how the
+  // prediction compares (empty when nothing was predicted): Phrases, read
+  // (str()) in the language shown when they are read, not when measured.
+  std::vector<Phrase> result;
+  Phrase feedback;
   float score = -1;             // 0..1, or < 0: not scored
   // Numbers the panel draws (valueSpace coordinates of the live Scene).
   std::vector<float> from;      // where an animation starts: x, y per moving point

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/export.h"
+#include "app/lang.h"
 #include "app/tables.h"
 #include "platform/web_app.h"
 #include "ui/probes.h"
@@ -150,6 +151,16 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_hash() {
   static std::string hash;
   hash = demo().hash();
   return hash.c_str();
+}
+
+// `english` (a catalogue key, "Apply", or a message) in the shown language:
+// app::tr_message, so a key the language lacks comes back in English and is
+// counted in state.missingStrings. For the page's own words (app::page_words).
+// Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* headroom_translate(const char* english) {
+  static std::string out;
+  out = headroom::app::tr_message(english ? english : "");
+  return out.c_str();
 }
 
 // UTF-8 JSON, owned here, valid until the next call.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/describe.h"
+#include "app/lang.h"
 #include "ui/views.h"
 #include "imgui.h"
 #include "platform/web_app.h"
@@ -35,11 +36,11 @@ EM_JS(int, js_reduced_motion, (), {
   return Module.headroomMotionQuery && Module.headroomMotionQuery.matches ? 1 : 0;
 });
 
-EM_JS(void, js_set_state_text, (const char* utf8), {
+EM_JS(void, js_set_state_text, (const char* utf8, const char* name_utf8), {
   const text = UTF8ToString(utf8);
   const live = document.getElementById('headroom-state');
   if (live) live.textContent = text;
-  if (Module.canvas) Module.canvas.setAttribute('aria-label', 'Headroom, multi-head attention demo. ' + text);
+  if (Module.canvas) Module.canvas.setAttribute('aria-label', UTF8ToString(name_utf8) + '. ' + text);
 });
 
 // The touch that drives the pointer, and who owns its drag: undecided
@@ -128,11 +129,15 @@ void install_touch(const char* canvas) {
 void sync_page(app::Demo& demo) {
   demo.set_reduced_motion(js_reduced_motion() != 0);
   static std::string last;
+  static const char* last_name = nullptr;
   std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_state(demo.scene);
-  if (!demo.error.empty()) text += " Refused: " + demo.error;
-  if (text != last) {
-    js_set_state_text(text.c_str());
+  if (!demo.error.empty()) text += " " + app::trf("Refused: {0}", {demo.error});  // the error is translated already
+  // The canvas's name (index.html's aria-label, in the shown language) before the state in words.
+  const char* name = app::tr("Headroom: multi-head attention demo");
+  if (text != last || name != last_name) {
+    js_set_state_text(text.c_str(), name);
     last = std::move(text);
+    last_name = name;
   }
 }
 

@@ -391,8 +391,8 @@ std::string tour_description(Demo& demo) {
   if (rec.predicted) s += std::string(" ") + app::tr("You have answered.");
   if (rec.revealed) {
     s += std::string(" ") + app::tr("Result:");
-    for (const std::string& l : rec.result) s += " " + l;
-    if (!rec.feedback.empty()) s += " " + rec.feedback;
+    for (const app::Phrase& l : rec.result) s += " " + l.str();
+    if (!rec.feedback.empty()) s += " " + rec.feedback.str();
   }
   return s;
 }
@@ -452,8 +452,10 @@ void view_tour(Demo& demo) {
   ImGui::PopStyleColor();
 
   // the result's height, known before the widget so the plane can take the rest
-  std::vector<std::string> result = rec.revealed ? rec.result : std::vector<std::string>{};
-  if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback);
+  std::vector<std::string> result;  // in the language shown now
+  if (rec.revealed)
+    for (const app::Phrase& l : rec.result) result.push_back(l.str());
+  if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback.str());
   if (rec.revealed && rec.score >= 0) {
     result.push_back(app::trf("score {0} (1 = spot on)", {app::num(rec.score, 2)}));
   }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <regex>
 #include <string>
 
 #include "app/demo.h"
@@ -284,6 +285,44 @@ TEST_CASE("a diverged run's message is translated with its reason inside; the we
   }
 }
 
+TEST_CASE("a tour reveal made in English reads in the language chosen after it, its numbers too") {
+  English back;
+  app::Demo d;
+  REQUIRE(d.tour_go(1));
+  app::Prediction p;
+  p.kind = app::AnswerKind::Point;
+  p.xy = {0.f, 0.f};
+  REQUIRE(d.tour_predict(p));
+  REQUIRE(d.tour_reveal());
+  std::vector<std::string> en;
+  for (const app::Phrase& l : d.tour.record(1).result) en.push_back(l.str());
+  const std::string en_feedback = d.tour.record(1).feedback.str();
+  REQUIRE(!en.empty());
+  CHECK(has(en[0], "output lands"));
+  CHECK(has(en_feedback, "Your marker was"));
+  REQUIRE(d.set_language("de"));
+  const std::string de = d.tour.record(1).result.front().str(), de_feedback = d.tour.record(1).feedback.str();
+  CAPTURE(en[0]);
+  CAPTURE(de);
+  CHECK(has(de, "landet"));
+  CHECK_FALSE(has(de, "output lands"));
+  CHECK_FALSE(has(de_feedback, "Your marker"));
+  CHECK(has(d.tour_state_json(), "landet"));
+  // Every number of the English line is in the German one with a decimal comma.
+  const std::regex number("[0-9]+\\.[0-9]+");
+  int numbers = 0;
+  for (std::sregex_iterator it(en[0].begin(), en[0].end(), number), end; it != end; ++it, ++numbers) {
+    std::string n = it->str();
+    n[n.find('.')] = ',';
+    CHECK(has(de, n));
+  }
+  CHECK(numbers >= 4);
+  CHECK(app::missing_strings() == 0);
+  // And back: the same lines as first measured.
+  REQUIRE(d.set_language("en"));
+  for (size_t i = 0; i < en.size(); ++i) CHECK(d.tour.record(1).result[i].str() == en[i]);
+}
+
 TEST_CASE("the tour's texts and the views' words are the language's; English keys name the engine's words") {
   English back;
   for (int r = 0; r < kRelations; ++r)
@@ -306,7 +345,7 @@ TEST_CASE("the tour's texts and the views' words are the language's; English key
     for (int i = 0; i < static_cast<int>(e.scene.tokens().size()); ++i) (void)app::role_words(e.scene, i);
     for (const std::string& k : app::missing_keys()) MESSAGE(k);
     CHECK(app::missing_strings() == 0);
-    const std::string first = e.tour.record(1).result.front();
+    const std::string first = e.tour.record(1).result.front().str();
     CAPTURE(first);
     CHECK_FALSE(has(first, "output lands"));
   });

@@ -21,7 +21,11 @@
 // step before and after its reveal, each with getState().missingStrings 0
 // and no missing glyph; view=train and the tour fit (no cut text, no inner
 // scrolling) at 360, 540 and 720 x 560 in every language. A host page
-// receives state.lang in headroom:state and sets it with headroom:set.
+// receives state.lang in headroom:state and sets it with headroom:set. The
+// full page's own words (title, the field's label and button, the canvas's
+// name, <html lang>, a refusal typed into the field) follow the language,
+// and a tour reveal made in English reads in German after the switch (its
+// lines' pixels change; saved as lang-tour-reveal-en-then-de.png).
 // Does not: judge the translations (a person does), or check the catalogues'
 // keys (tests/lang/catalogue_keys.mjs does).
 //
@@ -29,6 +33,7 @@
 import path from 'node:path';
 import { misfits } from './fit.mjs';
 import { assert, test } from './harness.mjs';
+import { decodePng } from './png.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const SUITE_TIMEOUT_MS = 900_000;
@@ -209,6 +214,83 @@ async function langTests({ browser, url, watch, artifacts }) {
       assert(bad.length === 0, bad.join('\n'));
     });
   }
+
+  // The page around the canvas (index.html): its words as German readers
+  // expect them, written out here (not read from the catalogue).
+  await test('the full page around the canvas follows the language: title, label, button, canvas name, <html lang>, a refusal typed in the field', async () => {
+    const page = await open('de', 1000, { height: 700, file: 'index.html' });
+    const shell = () => page.evaluate(() => ({
+      lang: document.documentElement.lang, title: document.title,
+      label: document.querySelector('label[for=sentence]').textContent,
+      button: document.querySelector('#sentence-form button').textContent,
+      canvas: document.getElementById('canvas').getAttribute('aria-label'),
+      error: document.getElementById('sentence-error').textContent }));
+    const de = await shell();
+    assert(de.lang === 'de' && de.label === 'Satz' && de.button === 'Übernehmen' && /Kopf/.test(de.title) &&
+      de.canvas.startsWith('Headroom: Attention mit mehreren Köpfen') && /Forscherin/.test(de.canvas),
+      `German page: ${JSON.stringify(de)}`);
+    // A refusal typed as a reader would: click the field, replace its text, Enter.
+    await page.click('#sentence');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('   ');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('sentence-error').textContent !== '', null, { timeout: 5_000 });
+    const refused = await shell();
+    assert(refused.error.startsWith('Abgelehnt: ') && !/Refused|type at least/.test(refused.error), `refusal: ${refused.error}`);
+    const top = decodePng(await page.screenshot({ path: path.join(artifacts, 'lang-de-page-shell.png'), clip: { x: 0, y: 0, width: 1000, height: 90 } }));
+    const s = await state(page);
+    assert(s.missingStrings === 0, `${s.missingStrings} strings in English: ${JSON.stringify((await page.evaluate(() => window.headroom.debug.layout())).missingKeys)}`);
+    // Back to English: the same places say it in English, and the pixels of the field's row change with them.
+    await page.evaluate(() => window.headroom.setLanguage('en'));
+    await page.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: 5_000 });
+    const en = await shell();
+    assert(en.label === 'Sentence' && en.button === 'Apply' && en.title === 'Headroom: why attention has more than one head' &&
+      en.canvas.startsWith('Headroom: multi-head attention demo. '), `English page: ${JSON.stringify(en)}`);
+    const topEn = decodePng(await page.screenshot({ path: path.join(artifacts, 'lang-en-page-shell.png'), clip: { x: 0, y: 0, width: 1000, height: 90 } }));
+    let differ = 0;
+    for (let i = 0; i < top.rgba.length; i += 4) if (Math.abs(top.rgba[i] - topEn.rgba[i]) > 40) ++differ;
+    assert(differ > 50, `the field's row looks the same in German and English (${differ} pixels differ)`);
+    await page.context().close();
+  });
+
+  // A reveal is measured once; its words are read when drawn, so a language
+  // chosen after it shows the reveal in that language. The reader's own
+  // sentence stays across the switch (only the lesson sentence is swapped),
+  // so what changes on screen is the words, not the numbers.
+  await test('a tour reveal made in English reads in German once German is chosen (panel pixels and tour.state)', async () => {
+    const own = encodeURIComponent('The farmer who owns the horse said it was sick.');
+    const page = await open('en', 720, { hash: `&sentence=${own}&tour=1` });
+    await page.evaluate(() => window.headroom.tour.reveal());
+    await settle(page);
+    const resultOf = () => page.evaluate(() => window.headroom.tour.state().steps[0].result);
+    const en = await resultOf();
+    assert(en.length > 0 && /output lands/.test(en[0]), `English reveal: ${JSON.stringify(en)}`);
+    const l = await page.evaluate(() => window.headroom.debug.layout());
+    const [, , , planeBottom] = l.tourPlane.rect;
+    const buttonsTop = Math.max(...l.tourButtons.map((r) => r[1]));  // Back, Reveal, Next (the close button is at the top)
+    assert(buttonsTop > planeBottom + 10, `no room for the result between the plane (${planeBottom}) and the buttons (${buttonsTop})`);
+    const clip = { x: 0, y: planeBottom, width: 720, height: buttonsTop - planeBottom };
+    const before = decodePng(await page.screenshot({ path: path.join(artifacts, 'lang-tour-reveal-en.png') }));
+    await page.evaluate(() => window.headroom.setLanguage('de'));
+    await settle(page);
+    const s = await state(page);
+    const de = await resultOf();
+    assert(s.lang === 'de' && s.tokens[1] === 'farmer', `after setLanguage('de'): ${s.lang}, ${JSON.stringify(s.tokens)}`);
+    assert(/landet/.test(de[0]) && !/output lands/.test(de.join(' ')), `German reveal: ${JSON.stringify(de)}`);
+    const n = en[0].match(/[0-9]+\.[0-9]+/g);
+    assert(n && n.every((x) => de[0].includes(x.replace('.', ','))), `numbers ${JSON.stringify(n)} not in ${de[0]}`);
+    assert(s.missingStrings === 0 && s.missingGlyphs === 0, `${s.missingStrings} strings in English, ${s.missingGlyphs} missing glyphs`);
+    const after = decodePng(await page.screenshot({ path: path.join(artifacts, 'lang-tour-reveal-en-then-de.png') }));
+    let differ = 0;
+    for (let y = Math.round(clip.y); y < clip.y + clip.height; ++y) {
+      for (let x = 0; x < clip.width; ++x) {
+        const i = (y * before.width + x) * 4;
+        if (Math.abs(before.rgba[i] - after.rgba[i]) > 40) ++differ;
+      }
+    }
+    assert(differ > 200, `the reveal's lines look the same after the switch (${differ} pixels differ)`);
+    await page.context().close();
+  });
 
   await test('a host page: headroom:state carries lang, and headroom:set takes lang (before a sentence in the same message)', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 640 } });

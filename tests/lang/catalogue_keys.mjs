@@ -2,13 +2,14 @@
 // the strings the code asks for.
 //
 // Does: extract every catalogue key used in src/ (the first string literal
-// of tr("..."), trf("...", N_("..."), and the keywords help_marker("..."),
+// of tr("..."), trf("...", phrase("..."), N_("..."), and the keywords help_marker("..."),
 // section_title("..." and open_view(demo, "...", "...", which translate their
 // text), read each shipped catalogue's
 // msgid/msgstr entries (app/lang.h's format), and fail when a language other
 // than English lacks a key, has a key no code uses, leaves a placeholder
 // ({0}, {1}) out or adds one, lacks an @-entry, or (with a decimal comma)
-// writes a pair of numbers "({0}, {1})" with a comma. With --list, prints the
+// writes a pair of numbers "({0}, {1})" with a comma; and fail when a word
+// of the page around the canvas (web/) is no key. With --list, prints the
 // keys (one per line, as PO msgids) for a course author's new file.
 // Does not: judge a translation (a person does), or run the app (the browser
 // suite tests/browser/lang.test.mjs renders every language).
@@ -48,7 +49,7 @@ const literals = (s) => [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unesc
 export function usedKeys() {
   const keys = new Map();  // key -> first file using it
   const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
-  const re = new RegExp(String.raw`\b(?:tr|trf|N_|help_marker|section_title|open_view)\(\s*(?:demo,\s*)?(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
+  const re = new RegExp(String.raw`\b(?:tr|trf|phrase|N_|help_marker|section_title|open_view)\(\s*(?:demo,\s*)?(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
   for (const f of files(join(root, 'src'))) {
     const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(re)) {
@@ -86,6 +87,26 @@ if (process.argv.includes('--list')) {
 const dir = join(root, 'src', 'app', 'lang');
 let failures = 0;
 const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
+
+// The page's own words (web/: the text of elements marked data-tr, every
+// aria-label, the loader's say('...')) are translated through the wasm
+// (headroom.translate): each must be a key the code lists (app/lang.cpp
+// page_words), or the page would show it in English and count it missing.
+const web = join(root, 'web');
+let pageWords = 0;
+for (const name of readdirSync(web).filter((n) => /\.(html|js|mjs)$/.test(n))) {
+  const text = readFileSync(join(web, name), 'utf8');
+  const found = [
+    ...[...text.matchAll(/<(\w+)[^>]*\bdata-tr\b[^>]*>([^<]*)<\/\1>/g)].map((m) => m[2]),
+    ...[...text.matchAll(/\baria-label="([^"]*)"/g)].map((m) => m[1]),
+    ...[...text.matchAll(/\bsay\('((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]),
+  ];
+  for (const w of found) {
+    ++pageWords;
+    if (!keys.has(w)) fail(`web/${name}: the page's word ${JSON.stringify(w)} is no key in src/ (add it to page_words)`);
+  }
+}
+if (pageWords < 5) fail(`found only ${pageWords} of the page's words in web/ (the patterns above no longer match the pages)`);
 for (const name of readdirSync(dir).filter((n) => n.endsWith('.po'))) {
   const code = name.slice(0, -3);
   const cat = readCatalogue(join(dir, name));
