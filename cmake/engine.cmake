@@ -15,7 +15,8 @@
 # (rooms/<room>/engine/<room> -> src/engine/<room>), so a room sees exactly the
 # headers of the rooms it links: `#include "engine/lesson/parser.h"` in a
 # train file is "file not found", a build error. CTest's engine_rooms_* tests
-# prove it (tests/rooms/).
+# prove it (tests/rooms/), and engine_rooms_includes that no quoted include
+# walks around a root ("../lesson/parser.h").
 # Does not: build anything outside src/engine.
 
 set(HEADROOM_ROOMS_DIR ${CMAKE_BINARY_DIR}/rooms)
@@ -96,4 +97,7 @@ if(NOT EMSCRIPTEN AND NOT HEADROOM_FUZZ AND BUILD_TESTING_ROOMS)
     set_tests_properties(engine_rooms_${wall}_forbidden PROPERTIES
       PASS_REGULAR_EXPRESSION "engine/[a-z]+/[a-z_]+\\.h: No such file|'engine/[a-z]+/[a-z_]+\\.h' file not found")
   endforeach()
+  # ... and no include walks around them ("../lesson/parser.h", "engine/train/../lesson/...").
+  add_test(NAME engine_rooms_includes
+    COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/src -P ${CMAKE_SOURCE_DIR}/tests/rooms/includes.cmake)
 endif()
