@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/view_table.h"
 #include "app/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
@@ -204,11 +205,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
 }  // namespace
 
 void view_attention(Demo& demo) {
-  section_title("Attention from the selected token",
-                "Where each head looks from the selected token: one bar per token and head, as tall (or long) "
-                "as the weight the head gives that token, and an arc of that thickness; each head's weights "
-                "add up to 1. Outlined: the token that head should read (its target). Formula: a_h[q, j] = "
-                "softmax_j(q_h . k_j / sqrt(d_head)).");
+  section_title(app::view_row(app::ViewId::Attention).title, app::view_row(app::ViewId::Attention).help);
   const std::vector<HeadReadout>& readout = demo.scene.readout();
   // One arrangement per card width, whatever the sentence's length: columns
   // (arcs above the names, a bar row per head) from kColumnsFrom px, squeezed

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/view_table.h"
 #include "app/describe.h"
 #include "app/lang.h"
 #include "ui/text.h"
@@ -32,12 +33,7 @@ void strip_tooltip(int hovered, const char* what, const Vec& v) {
 
 void view_concat(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
-      open_view(demo, "Heads side by side, then mixed",
-                "The heads' results for the selected token, laid side by side in one list of 128 numbers: "
-                "each head fills its own stretch, so none is averaged away. Then one matrix, W_O, mixes them "
-                "into the layer's output; each head's share of the output is drawn on its own row, and the "
-                "shares add up to it. Formulas: concat = [o_1 | ... | o_H] (1 x D, head h in columns "
-                "h*d_head..(h+1)*d_head-1); y = concat W_O = sum_h o_h W_O[h rows].");
+      open_view(demo, app::view_row(app::ViewId::Concat).title, app::view_row(app::ViewId::Concat).help);
   const AttentionWeights& w = demo.scene.weights();
   const std::vector<HeadReadout>& readout = demo.scene.readout();
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/view_table.h"
 #include "app/lang.h"
 #include "engine/common/words.h"
 #include "ui/probes.h"
@@ -50,11 +51,7 @@ void view_lesson_controls(Demo& demo) {
   record_visible_item(layout().tie_rects);
   record_control_frame(true);
   ImGui::SameLine();
-  help_marker(
-      "Knock out a head: its result is thrown away (set to zero) before the heads' results are mixed, so "
-      "the final output no longer sees it. Tie query = key: every head uses one matrix both to ask and to "
-      "be found, so token i scores token j exactly as j scores i. Formulas: knocked out, o_h = 0 before "
-      "W_O; tied, W_K = W_Q and score(i -> j) = q_i . q_j / sqrt(d_head) = score(j -> i).");
+  help_marker(app::view_row(app::ViewId::Controls).help);
   ImGui::PopStyleVar(2);
 
   // What the final output carries of each of the query's two lesson targets.

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/view_table.h"
 #include "app/describe.h"
 #include "app/lang.h"
 #include "ui/text.h"
@@ -17,13 +18,7 @@
 namespace headroom::ui {
 
 void view_heads_hold(Demo& demo) {
-  section_title("What each head holds",
-                "Each head is built to look for one relationship (the verb's subject, the token before, ...): "
-                "its matrices give that relationship's target the highest score. With H heads they are dealt "
-                "out one per head; one head has to hold two at once. Similarity: how closely the head's output "
-                "points the same way as the target's value (1 = same direction); nearest: the token whose value "
-                "it is most similar to. In symbols: relationship = bilinear form x_i W_Q W_K^T x_j; similarity "
-                "= cos(o_h, v_target); nearest = argmax_j cos(o_h, v_j).");
+  section_title(app::view_row(app::ViewId::Heads).title, app::view_row(app::ViewId::Heads).help);
   const std::vector<HeadReadout>& readout = demo.scene.readout();
   const auto& tokens = demo.scene.tokens();
   const int H = demo.scene.heads();

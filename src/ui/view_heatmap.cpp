@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/view_table.h"
 #include "app/lang.h"
 #include "ui/heatmap_textures.h"
 #include "ui/probes.h"
@@ -52,11 +53,7 @@ PinnedCell& pinned() {
 
 void view_heatmap(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
-      open_view(demo, "Every token's attention, per head",
-                "Each square is a grid of weights: row i is the token that looks, column j the token it takes "
-                "from, and the colour says how much (dark 0, yellow 1); every row adds up to 1. The framed "
-                "row is the selected token. Tap or click a square to read it (and to select that row's token). "
-                "Formula: A_h = softmax(Q_h K_h^T / sqrt(d_head)), L x L, colour = viridis(a_ij).");
+      open_view(demo, app::view_row(app::ViewId::Heatmap).title, app::view_row(app::ViewId::Heatmap).help);
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   text_disabled_wrapped("%s", app::tr("rows: the token that looks \xc2\xb7 columns (names below): the token it reads"));

@@ -9,6 +9,7 @@
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
+#include "app/view_table.h"
 #include "app/describe.h"
 #include "app/lang.h"
 #include "ui/probes.h"
@@ -26,12 +27,7 @@ void view_sentence_strip(Demo& demo) {
   ViewState& vs = view_state();
   const std::vector<HeadReadout>& readout = demo.scene.readout();
 
-  section_title("Sentence",
-                "The sentence's words and marks (tokens). The selected token asks the question (the query): "
-                "each head compares it with every token to decide how much to take from each. A mark under "
-                "a token: that head's target. The buttons below name the selected token's relationships "
-                "and their targets, each in its relationship's colour. In symbols: tokens x_1..x_L "
-                "(L x d_model); q_h = x W_Q^h is compared with every key k_j = x_j W_K^h.");
+  section_title(app::view_row(app::ViewId::Sentence).title, app::view_row(app::ViewId::Sentence).help);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", app::tr(vs.reassign >= 0 ? "click the token that should be the new target"
                                                      : "click a token to make it the query"));

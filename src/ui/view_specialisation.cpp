@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app/view_table.h"
 #include "engine/train/train_task.h"
 #include "app/lang.h"
 #include "ui/palette.h"
@@ -118,14 +119,7 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
 }  // namespace
 
 void view_specialisation(Demo& demo) {
-  section_title("Which token each head attends to, as it trains",
-                "For every run and each of its heads: how much weight the selected token puts on each of its "
-                "related tokens, on average over held-out examples, as training goes on (one line per "
-                "relationship, in that relationship's colour everywhere). Each head's title names the "
-                "relationship it puts most weight on now, with that weight; once the weight stays at 0.5 or "
-                "more the head has picked it (the dashed mark shows from when), and a '?' says it has not "
-                "yet. Rows marked tied: query and key share one matrix. In symbols: weightOn[h][r] = mean of "
-                "a_{q, target_r}, a = softmax(q k^T / sqrt(d_head)); x = log10(1 + step).");
+  section_title(app::view_row(app::ViewId::Specialisation).title, app::view_row(app::ViewId::Specialisation).help);
   const app::LiveTraining& tr = demo.training;
   const app::LiveTraining& t = tr;
   const int R = t.relations();

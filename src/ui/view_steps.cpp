@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/view_table.h"
 #include "app/lang.h"
 #include "ui/text.h"
 #include "ui/view_state.h"
@@ -21,13 +22,10 @@ namespace headroom::ui {
 
 namespace {
 
-// Symbols stay as they are; the words are catalogue keys (N_), shown through tr().
-struct StepName {
-  const char* text;
-  bool word;  // a catalogue key; a symbol is the same in every language
-};
-const StepName kStepNames[] = {{"Q", false},          {"K", false},          {N_("scores"), true}, {"softmax", false},
-                               {N_("weighted sum"), true}, {N_("concat"), true}, {"W_O", false}};
+// Each step's button: a word first, its symbol after (catalogue keys, N_;
+// shown through tr()).
+const char* const kStepNames[] = {N_("queries (Q)"), N_("keys (K)"),    N_("scores"),   N_("weights (softmax)"),
+                                  N_("weighted sum"), N_("concat"), N_("mix (W_O)")};
 constexpr int kSteps = 7;
 // What each step does, in one sentence a first-week student can follow; the
 // step's formula and shapes come after it.
@@ -89,12 +87,7 @@ void token_row(const Demo& demo, const float* v, int decimals, int highlight_a, 
 
 void view_steps(Demo& demo) {
   const auto [tr, tokens, L, q, H, D, dh] =
-      open_view(demo, "Step through the forward pass",
-                "The layer's work for the selected token, one step at a time, with the engine's own numbers: "
-                "queries and keys, their match scores, the weights, each head's weighted average, the heads "
-                "side by side, and the final mix. Formulas: Q_h = X W_Q^h, K_h = X W_K^h, V_h = X W_V^h; "
-                "S_h = Q_h K_h^T / sqrt(d_head); A_h = softmax(S_h); O_h = A_h V_h; C = [O_1 | ... | O_H]; "
-                "Y = C W_O.");
+      open_view(demo, app::view_row(app::ViewId::Steps).title, app::view_row(app::ViewId::Steps).help);
   ViewState& vs = view_state();
   vs.step = std::clamp(vs.step, 0, kSteps - 1);
   vs.step_head = std::clamp(vs.step_head, 0, H - 1);
@@ -102,7 +95,7 @@ void view_steps(Demo& demo) {
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && vs.step > 0) --vs.step;
   ImGui::SameLine();
   for (int s = 0; s < kSteps; ++s) {
-    const std::string label = std::to_string(s + 1) + " " + (kStepNames[s].word ? app::tr(kStepNames[s].text) : kStepNames[s].text) + "##step" + std::to_string(s);
+    const std::string label = std::to_string(s + 1) + " " + app::tr(kStepNames[s]) + "##step" + std::to_string(s);
     const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (ImGui::GetContentRegionAvail().x < w + 40) ImGui::NewLine();
     const bool on = s == vs.step;

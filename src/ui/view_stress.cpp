@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/view_table.h"
 #include "app/lang.h"
 #include "ui/heatmap_textures.h"
 #include "ui/views.h"
@@ -33,11 +34,7 @@ StressView& stress_view() {
 
 void view_stress(Demo& demo) {
   StressView& st = stress_view();
-  section_title("Stress: the engine at real sizes",
-                "The sentence repeated up to 512 tokens, and the whole layer worked out again every frame, to "
-                "show how fast the engine is at sizes real models use. Time = the median of the last 60 "
-                "frames. Formulas: Y = concat_h(softmax(Q_h K_h^T / sqrt(d_head)) V_h) W_O for L tokens; "
-                "FLOPs = 2 L D^2 * 4 + 4 L^2 D.");
+  section_title(app::view_row(app::ViewId::Stress).title, app::view_row(app::ViewId::Stress).help);
   bool on = demo.scene.stress() > 0;
   if (on) st.tokens = demo.scene.stress();  // may be switched on elsewhere (JS API, link)
   push_control_frames();

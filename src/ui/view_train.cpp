@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/view_table.h"
 #include "engine/common/random.h"
 #include "app/lang.h"
 #include "ui/palette.h"
@@ -564,14 +565,7 @@ void loss_chart(Demo& demo, float width, float height) {
 // [SECTION] the view
 //-----------------------------------------------------------------------------
 void view_train(Demo& demo) {
-  section_title("Training from random weights",
-                "Three small models, with 1, 2 and 4 heads, learn the same task from random weights, side by "
-                "side: the same seed, the same examples and the same number of parameters (each head gets "
-                "128 / H numbers). The task: the selected token must copy out the contents of its related "
-                "tokens, each into its own slot. The curve is the error on examples held out from training "
-                "(predicting zero scores 1); the dashed line is the lowest error each head count can reach. "
-                "Formulas: loss = sum over masked positions of |y - target|^2 / (positions * T * R/T); floor "
-                "= 1 - min(H, R) / R; Adam; x = log10(1 + step).");
+  section_title(app::view_row(app::ViewId::Train).title, app::view_row(app::ViewId::Train).help);
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;

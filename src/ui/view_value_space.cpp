@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/view_table.h"
 #include "app/describe.h"
 #include "app/lang.h"
 #include "app/output_kind.h"
@@ -323,9 +324,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 
 void view_value_space(Demo& demo) {
   const ImVec2 view_top = ImGui::GetCursorScreenPos();
-  section_title("Value space",
-                "o_h = sum_j a_j v_j: each head outputs ONE weighted average of its value vectors v_j = x_j W_V^h; "
-                "drawn in the plane of the query's two targets' v_j (exact lengths and angles; linear, so o_h lands at the same average of the points).");
+  section_title(app::view_row(app::ViewId::Values).title, app::view_row(app::ViewId::Values).help);
   const std::vector<HeadReadout>& readout = demo.scene.readout();
   const std::vector<ValueMap>& maps = demo.scene.value_maps();
   const float progress = split_progress(demo, readout);

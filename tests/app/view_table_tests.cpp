@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/demo.h"
+#include "app/lang.h"
 #include "app/url_state.h"
 #include "app/view_table.h"
 
@@ -67,4 +68,38 @@ TEST_CASE("view table: the training page's tabs and every card's page") {
     CHECK_MESSAGE(std::string(row->page ? row->page : "") == page, card);
   }
   CHECK(kViewCount == cards.size());
+}
+
+TEST_CASE("view table: every view's help starts in words, and every language carries its title and help") {
+  // "Words first": the first four words hold no formula (no '_', '^', '=' or
+  // "sum"); a symbol may come later, after the sentence that says it in words.
+  auto first_words = [](const std::string& s) {
+    std::string out;
+    int words = 0;
+    for (char c : s) {
+      if (c == ' ' && ++words == 4) break;
+      out += c;
+    }
+    return out;
+  };
+  int helps = 0;
+  for (const app::ViewRow& row : app::kViewTable) {
+    CAPTURE(row.card);
+    REQUIRE(row.help != nullptr);
+    ++helps;
+    const std::string head = first_words(row.help);
+    CAPTURE(head);
+    CHECK(head.find_first_of("_^=") == std::string::npos);
+    CHECK(head.find("sum") == std::string::npos);
+    for (const app::Language& l : app::languages()) {
+      if (l.code == "en") continue;
+      CAPTURE(l.code);
+      CHECK(l.strings.count(std::string(row.help)) == 1);
+      if (row.title) CHECK(l.strings.count(std::string(row.title)) == 1);
+    }
+  }
+  CHECK(helps == static_cast<int>(app::kViewCount));
+  // The check itself: the old value-space help, which opened with its formula, fails it.
+  CHECK(first_words("o_h = sum_j a_j v_j: each head outputs ONE weighted average").find_first_of("_^=") !=
+        std::string::npos);
 }

@@ -8,8 +8,9 @@
 // msgid/msgstr entries (app/lang.h's format), and fail when a language other
 // than English lacks a key, has a key no code uses, leaves a placeholder
 // ({0}, {1}) out or adds one, lacks an @-entry, or (with a decimal comma)
-// writes a pair of numbers "({0}, {1})" with a comma; and fail when a word
-// of the page around the canvas (web/) is no key. With --list, prints the
+// writes a pair of numbers "({0}, {1})" with a comma; fail when a word of
+// the page around the canvas (web/) is no key, or a help text's first
+// sentence is a formula. With --list, prints the
 // keys (one per line, as PO msgids) for a course author's new file.
 // Does not: judge a translation (a person does), or run the app (the browser
 // suite tests/browser/lang.test.mjs renders every language).
@@ -87,6 +88,25 @@ if (process.argv.includes('--list')) {
 const dir = join(root, 'src', 'app', 'lang');
 let failures = 0;
 const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
+
+// Every help text written at its call (a help marker's, a section's; the views'
+// own are in app/view_table.h, checked by view_table_tests) starts in
+// words a first-week student knows: its first four words hold no formula
+// (no "_", "^", "=" or "sum"); symbols may follow.
+let helpTexts = 0;
+{
+  const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
+  const help = new RegExp(String.raw`\b(?:help_marker\(\s*|(?:section_title|open_view)\(\s*(?:demo,\s*)?"(?:[^"\\]|\\.)*",\s*)` + lit, 'g');
+  for (const f of files(join(root, 'src'))) {
+    for (const m of readFileSync(f, 'utf8').matchAll(help)) {
+      const text = literals(m[1]);
+      ++helpTexts;
+      const first = text.split(/\s+/).slice(0, 4).join(' ');  // its first four words
+      if (/[_^=]|\bsum\b/.test(first)) fail(`${f.slice(root.length + 1)}: a help text starts with symbols: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+  }
+  if (helpTexts < 5) fail(`found only ${helpTexts} help texts in src/ (the pattern no longer matches the code)`);
+}
 
 // The page's own words (web/: the text of elements marked data-tr, every
 // aria-label, the loader's say('...')) are translated through the wasm
