@@ -285,6 +285,25 @@ TEST_CASE("a diverged run's message is translated with its reason inside; the we
   }
 }
 
+TEST_CASE("the page's own words (page_words) are in every catalogue and come back translated") {
+  English back;
+  REQUIRE(app::page_words().size() >= 5u);
+  app::Demo d;
+  REQUIRE(d.set_language("de"));
+  // Hand-known German for two of them: what headroom.translate hands the page.
+  CHECK(app::tr_message("Sentence") == "Satz");
+  CHECK(app::tr_message("Refused: {0}") == "Abgelehnt: {0}");
+  for (const app::Language& l : app::languages()) {
+    if (l.code == "en") continue;
+    CAPTURE(l.code);
+    for (const char* w : app::page_words()) {
+      CAPTURE(w);
+      CHECK(l.strings.count(std::string(w)) == 1);
+    }
+  }
+  CHECK(app::missing_strings() == 0);
+}
+
 TEST_CASE("a tour reveal made in English reads in the language chosen after it, its numbers too") {
   English back;
   app::Demo d;

@@ -9,8 +9,8 @@
 // than English lacks a key, has a key no code uses, leaves a placeholder
 // ({0}, {1}) out or adds one, lacks an @-entry, or (with a decimal comma)
 // writes a pair of numbers "({0}, {1})" with a comma; fail when a word of
-// the page around the canvas (web/) is no key, or a help text's first
-// sentence is a formula. With --list, prints the
+// the page around the canvas (web/) is no key, or a help text's first four
+// words hold a formula. With --list, prints the
 // keys (one per line, as PO msgids) for a course author's new file.
 // Does not: judge a translation (a person does), or run the app (the browser
 // suite tests/browser/lang.test.mjs renders every language).
@@ -47,9 +47,12 @@ function unescapeC(s) {
 // Adjacent literals ("a" "b") are one string, as in C++.
 const literals = (s) => [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unescapeC(m[1])).join('');
 
+// One C++ string argument: adjacent literals, caught whole.
+const LIT = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
+
 export function usedKeys() {
   const keys = new Map();  // key -> first file using it
-  const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
+  const lit = LIT;
   const re = new RegExp(String.raw`\b(?:tr|trf|phrase|N_|help_marker|section_title|open_view)\(\s*(?:demo,\s*)?(?:[^";{}]*?\?\s*)?` + lit + String.raw`(?:[:,]\s*` + lit + ')?', 'g');
   for (const f of files(join(root, 'src'))) {
     const text = readFileSync(f, 'utf8');
@@ -95,8 +98,7 @@ const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
 // (no "_", "^", "=" or "sum"); symbols may follow.
 let helpTexts = 0;
 {
-  const lit = String.raw`((?:"(?:[^"\\]|\\.)*"\s*)+)`;
-  const help = new RegExp(String.raw`\b(?:help_marker\(\s*|(?:section_title|open_view)\(\s*(?:demo,\s*)?"(?:[^"\\]|\\.)*",\s*)` + lit, 'g');
+  const help = new RegExp(String.raw`\b(?:help_marker\(\s*|(?:section_title|open_view)\(\s*(?:demo,\s*)?"(?:[^"\\]|\\.)*",\s*)` + LIT, 'g');
   for (const f of files(join(root, 'src'))) {
     for (const m of readFileSync(f, 'utf8').matchAll(help)) {
       const text = literals(m[1]);
