@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <set>
 
 #include "app/url_state.h"
@@ -138,7 +139,7 @@ std::string fill(std::string_view pattern, const std::vector<std::string>& args)
 }
 
 struct Shown {
-  size_t index = 0;              // into languages()
+  size_t index = 0;              // into language_code_list()
   std::set<std::string, std::less<>> missed;  // English keys the shown language lacked
 };
 Shown& shown_language() {
@@ -148,36 +149,78 @@ Shown& shown_language() {
 
 }  // namespace
 
-const std::vector<Language>& languages() {
-  static const std::vector<Language> all = [] {
-    std::vector<Language> out;
-    for (const lang_files::File& f : lang_files::kFiles) {
-      Language l;
-      if (parse_catalogue(f.code, f.text, l)) out.push_back(std::move(l));  // the tests check every shipped file parses
-    }
-    std::stable_sort(out.begin(), out.end(), [](const Language& a, const Language& b) {
-      return (a.code == "en") > (b.code == "en") || ((a.code == "en") == (b.code == "en") && a.code < b.code);
+namespace {
+
+// The shipped catalogues in the page's order, English first, then by code:
+// indices into lang_files::kFiles. Nothing is parsed here.
+const std::vector<size_t>& catalogue_order() {
+  static const std::vector<size_t> order = [] {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < std::size(lang_files::kFiles); ++i) out.push_back(i);
+    const auto code = [](size_t i) { return std::string_view(lang_files::kFiles[i].code); };
+    std::stable_sort(out.begin(), out.end(), [&](size_t a, size_t b) {
+      return (code(a) == "en") > (code(b) == "en") || ((code(a) == "en") == (code(b) == "en") && code(a) < code(b));
     });
     return out;
   }();
-  return all;
+  return order;
 }
 
-const Language& language() { return languages()[shown_language().index]; }
-
-std::string language_codes() {
-  std::vector<std::string> codes;
-  for (const Language& l : languages()) codes.push_back(l.code);
-  return join_words(codes, " or ");
+// One Language per catalogue, in that order; filled by language_at. The
+// vector never grows, so references to its elements last.
+std::vector<Language>& catalogue_store() {
+  static std::vector<Language> store(catalogue_order().size());
+  return store;
 }
 
+// Catalogue i, parsed the first time it is asked for: the page parses only
+// the languages it shows (parsing all five cost about 25 ms of its start,
+// tests/bench/page_load.mjs).
+const Language& language_at(size_t i) {
+  static std::vector<bool> parsed(catalogue_order().size(), false);
+  Language& l = catalogue_store()[i];
+  if (parsed[i]) return l;
+  parsed[i] = true;
+  const lang_files::File& f = lang_files::kFiles[catalogue_order()[i]];
+  if (const Status s = parse_catalogue(f.code, f.text, l); !s) {
+    // The tests parse every shipped file, so only a build that skipped them
+    // gets here: say so, and show the code with English words and lesson.
+    std::fprintf(stderr, "headroom: %s\n", s.error.c_str());
+    l = Language{};
+    l.code = f.code;
+    l.name = f.code;
+    if (i != 0) l.lesson = language_at(0).lesson;
+  }
+  return l;
+}
+
+}  // namespace
+
+const std::vector<std::string>& language_code_list() {
+  static const std::vector<std::string> codes = [] {
+    std::vector<std::string> out;
+    for (size_t i : catalogue_order()) out.emplace_back(lang_files::kFiles[i].code);
+    return out;
+  }();
+  return codes;
+}
+
+const std::vector<Language>& languages() {
+  for (size_t i = 0; i < catalogue_order().size(); ++i) language_at(i);
+  return catalogue_store();
+}
+
+const Language& language() { return language_at(shown_language().index); }
+
+std::string language_codes() { return join_words(language_code_list(), " or "); }
 std::string language_refusal(std::string_view code) {
   return fill(N_("lang={0} is not a language of this page ({1})"), {shown_value(code), language_codes()});
 }
 
 Status set_language(std::string_view code) {
-  for (size_t i = 0; i < languages().size(); ++i) {
-    if (languages()[i].code != code) continue;
+  const std::vector<std::string>& codes = language_code_list();
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (codes[i] != code) continue;
     if (i != shown_language().index) shown_language() = Shown{i, {}};
     return Status::ok();
   }

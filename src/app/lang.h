@@ -47,7 +47,11 @@ struct Language {
   std::string text;  // every translated string, joined: the glyphs the UI's fonts need
 };
 
-// Every built-in language, English first, then in the order of their codes.
+// Every built-in language's code, English first, then in the order of the
+// codes ("en", "de", ...); nothing is parsed.
+const std::vector<std::string>& language_code_list();
+// Every built-in language, in that order, each catalogue parsed (the tests
+// read them all; the page parses only the languages it shows).
 const std::vector<Language>& languages();
 // The shown language (English until set_language).
 const Language& language();

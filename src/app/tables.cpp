@@ -28,7 +28,7 @@ void append_tables(JsonObject& o) {
   append_values(o.key("tabs"), kTabs);
   append_values(o.key("exportFormats"), kExportFormats);
   std::string& langs = o.key("languages");
-  append_array(langs, languages(), [&](const Language& l) { append_json_string(langs, l.code); });
+  append_array(langs, language_code_list(), [&](const std::string& code) { append_json_string(langs, code); });
   o.field("tourSteps", kTourSteps);
 }
 

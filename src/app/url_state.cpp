@@ -290,8 +290,8 @@ const std::array<Key, 14> kKeys = {{
      [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
     {"lang", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
-       for (const Language& l : languages())
-         if (l.code == v) {
+       for (const std::string& code : language_code_list())
+         if (code == v) {
            s.lang = std::move(v);
            return true;
          }
@@ -577,7 +577,7 @@ UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string
   if (sentence != language().lesson.sentence) s.sentence = std::string(sentence);
   if (!view.empty() && view != kViews[0]) s.view = std::string(view);
   if (!theme.empty() && theme != kThemes[0]) s.theme = std::string(theme);
-  if (language().code != languages()[0].code) s.lang = language().code;
+  if (language().code != language_code_list()[0]) s.lang = language().code;
   if (!scene.knockout().empty()) s.knockout = scene.knockout();
   if (scene.tie_qk()) s.tie_qk = true;
   return s;

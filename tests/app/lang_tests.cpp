@@ -4,6 +4,7 @@
 // catalogues; the numbers are formatted here from the engine's own values.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <string>
@@ -55,6 +56,19 @@ TEST_CASE("the five shipped languages parse, English first") {
     CHECK_MESSAGE(found, l.code);
   }
   CHECK(app::language().code == "en");
+}
+
+TEST_CASE("the code list (read without parsing) names the parsed catalogues, in their order") {
+  const std::vector<std::string>& codes = app::language_code_list();
+  REQUIRE(codes.size() == app::languages().size());
+  for (size_t i = 0; i < codes.size(); ++i) CHECK(codes[i] == app::languages()[i].code);
+  CHECK(codes[0] == "en");
+  CHECK(std::is_sorted(codes.begin() + 1, codes.end()));
+  // set_language finds a language by that list, and the shown one is parsed.
+  REQUIRE(app::set_language("fr"));
+  CHECK(app::language().code == "fr");
+  CHECK(!app::language().strings.empty());
+  REQUIRE(app::set_language("en"));
 }
 
 TEST_CASE("each language opens on its own lesson with the query and both targets as named, not guessed") {
