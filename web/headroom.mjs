@@ -48,6 +48,11 @@ const base = new URL('.', import.meta.url);
 // ---------------------------------------------------------------------------
 // Why this browser or page cannot run Headroom, or null.
 export function missingFeature() {
+  return missingWasmFeature() || missingWebGL2();
+}
+
+// The WebAssembly half of missingFeature: cheap, so it runs before any fetch.
+function missingWasmFeature() {
   if (typeof WebAssembly !== 'object') return 'This browser has no WebAssembly.';
   // A module with one v128 instruction (as in wasm-feature-detect's simd test).
   const simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
@@ -60,6 +65,13 @@ export function missingFeature() {
     return 'This page\'s Content Security Policy does not allow WebAssembly, so Headroom cannot run here. ' +
            'The page that embeds it needs script-src \'self\' \'wasm-unsafe-eval\'.';
   }
+  return null;
+}
+
+// The WebGL half: a throwaway context costs 30-50 ms of headless Chromium's
+// start (tests/bench/page_load.mjs), so createHeadroom asks while the bytes
+// are on their way.
+function missingWebGL2() {
   const gl = document.createElement('canvas').getContext('webgl2');
   if (!gl) return 'This browser (or its GPU settings) gives no WebGL 2 context.';
   const lose = gl.getExtension('WEBGL_lose_context');
@@ -771,9 +783,15 @@ function trainLink(w, canvas) {
 // ---------------------------------------------------------------------------
 export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } = {}) {
   if (!(canvas instanceof HTMLCanvasElement)) throw new TypeError('createHeadroom needs { canvas: <canvas> }');
-  const missing = missingFeature();
-  if (missing) throw new Error(missing);
-  const [create, module] = await Promise.all([loadFactory(), loadWasm(onProgress)]);
+  const wasmMissing = missingWasmFeature();
+  if (wasmMissing) throw new Error(wasmMissing);
+  const loads = Promise.all([loadFactory(), loadWasm(onProgress)]);
+  const glMissing = missingWebGL2();
+  if (glMissing) {
+    loads.catch(() => {});  // nobody waits for the bytes now
+    throw new Error(glMissing);
+  }
+  const [create, module] = await loads;
   let stopped;
   let module_ = null;  // the wasm module, once started (headroomTrainSend's link)
   const aborted = new Promise((resolve, reject) => { stopped = reject; });

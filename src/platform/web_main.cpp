@@ -30,6 +30,7 @@
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -288,11 +289,22 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  g.window = glfwCreateWindow(960, 640, "Headroom", nullptr, nullptr);
+  // The drawing buffer starts at the canvas's CSS size x devicePixelRatio, so
+  // the first frame does not resize it (a resize waits for the browser's GPU
+  // side: 80-150 ms of headless Chromium's first frame here, see
+  // tests/bench/page_load.mjs).
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int fb_w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+  const int fb_h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+  g.window = glfwCreateWindow(fb_w, fb_h, "Headroom", nullptr, nullptr);
   if (!g.window) {
     std::fprintf(stderr, "headroom: could not create a WebGL2 context\n");
     return 1;
   }
+  g.fb_w = fb_w;
+  g.fb_h = fb_h;
   glfwMakeContextCurrent(g.window);
 
   IMGUI_CHECKVERSION();
