@@ -152,14 +152,17 @@ void install_callbacks(GLFWwindow* w) {
   ImGui_ImplGlfw_CursorEnterCallback(w, 1);  // see on_cursor_enter
 }
 
+// A CSS length in physical pixels (at least 1: GLFW refuses an empty window).
+int backing_pixels(double css, double dpr) { return std::max(1, static_cast<int>(std::lround(css * dpr))); }
+
 // Matches the canvas's backing store to its CSS size x devicePixelRatio;
 // returns whether anything changed.
 bool track_canvas_size() {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
-  const int fb_w = static_cast<int>(std::lround(css_w * dpr));
-  const int fb_h = static_cast<int>(std::lround(css_h * dpr));
+  const int fb_w = backing_pixels(css_w, dpr);
+  const int fb_h = backing_pixels(css_h, dpr);
   bool changed = css_w != g.css_w || css_h != g.css_h;
   if (fb_w != g.fb_w || fb_h != g.fb_h) {
     emscripten_set_canvas_element_size(kCanvas, fb_w, fb_h);
@@ -290,14 +293,14 @@ int main() {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   // The drawing buffer starts at the canvas's CSS size x devicePixelRatio, so
-  // the first frame does not resize it (a resize waits for the browser's GPU
-  // side: 80-150 ms of headless Chromium's first frame here, see
-  // tests/bench/page_load.mjs).
+  // the first frame does not resize it (the resize took 80-155 ms of the first
+  // frame in profiles of headless Chromium here; the page's ready time did not
+  // move measurably without it, tests/bench/page_load.mjs).
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
-  const int fb_w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
-  const int fb_h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+  const int fb_w = backing_pixels(css_w, dpr);
+  const int fb_h = backing_pixels(css_h, dpr);
   g.window = glfwCreateWindow(fb_w, fb_h, "Headroom", nullptr, nullptr);
   if (!g.window) {
     std::fprintf(stderr, "headroom: could not create a WebGL2 context\n");

@@ -153,6 +153,16 @@ async function pageTests({ browser, url, watch, artifacts: ARTIFACTS }) {
     const hi = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 2 });
     const p2 = await hi.newPage();
     watch(p2, 'dpr2');
+    // Every backing size the canvas takes: the app creates its drawing buffer
+    // at the final size, so no other size may be seen on the way.
+    await p2.addInitScript(() => {
+      window.__canvasSizes = [];
+      document.addEventListener('DOMContentLoaded', () => {
+        const c = document.getElementById('canvas');
+        new MutationObserver(() => window.__canvasSizes.push({ w: c.width, h: c.height }))
+          .observe(c, { attributes: true, attributeFilter: ['width', 'height'] });
+      });
+    });
     await p2.goto(url);
     await p2.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
     await p2.evaluate(() => window.headroom.ready);
@@ -162,6 +172,9 @@ async function pageTests({ browser, url, watch, artifacts: ARTIFACTS }) {
       return { w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight };
     });
     assert(dims.w === 2 * dims.cw && dims.h === 2 * dims.ch, JSON.stringify(dims));
+    const sizes = await p2.evaluate(() => window.__canvasSizes);
+    assert(sizes.length > 0 && sizes.every((e) => e.w === dims.w && e.h === dims.h),
+      `the drawing buffer took other sizes before ${dims.w} x ${dims.h}: ${JSON.stringify(sizes)}`);
     // A real click at devicePixelRatio 2 lands on the token under the pointer.
     const s0 = await p2.evaluate(() => window.headroom.getState());
     const target = s0.tokens.indexOf('researcher');
