@@ -292,6 +292,13 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // Nothing here tests depth or stencil, and every frame clears to an opaque
+  // colour: a context without depth, stencil or alpha (Emscripten's GLFW asks
+  // for all three by default) keeps no depth-stencil buffer beside the canvas
+  // and lets the page composite it as opaque.
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
   // The drawing buffer starts at the canvas's CSS size x devicePixelRatio, so
   // the first frame does not resize it (the resize took 80-155 ms of the first
   // frame in profiles of headless Chromium here; the page's ready time did not
