@@ -67,6 +67,10 @@
 //                               ...; valueSpace: {view, plots, labels,
 //                               markers}: where the value space drew its
 //                               labels and markers}
+//   headroom.debug.frames()     for tests and benchmarks: {drawn, painted}:
+//                               frames drawn so far, and how many of them
+//                               painted the canvas (a frame the same as the
+//                               one shown paints nothing)
 // The verbs and their validation are headroom.mjs's (VERBS, READERS): a verb
 // added there appears here without a change to this file.
 //

@@ -550,6 +550,9 @@ export const READERS = Object.freeze({
         settled: () => link.answered(link.sent) }
         : { where: 'main thread', restarts: 0, pings: 0, pending: 0, kill: () => {}, settled: () => Promise.resolve() };
     },
+    // Frames drawn since start, and how many of them painted the canvas (a
+    // frame that would paint what the canvas shows paints nothing).
+    frames: (w) => ({ drawn: w._headroom_frame_count(), painted: w._headroom_painted_count() }),
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
       return Object.fromEntries(Object.entries(tablesOf(w).wheel).map(([way, bit]) => [way, (bits & bit) !== 0]));

@@ -263,7 +263,9 @@ EMSCRIPTEN_KEEPALIVE void headroom_context_restored() {
   headroom::platform::wake(3);
 }
 
-// Frames actually drawn since start (idle ticks do not count).
+// Frames actually drawn since start (idle ticks do not count), and of those
+// the frames that painted the canvas (web_main.cpp render_frame).
 EMSCRIPTEN_KEEPALIVE double headroom_frame_count() { return static_cast<double>(guest().frames); }
+EMSCRIPTEN_KEEPALIVE double headroom_painted_count() { return static_cast<double>(guest().painted); }
 
 }  // extern "C"

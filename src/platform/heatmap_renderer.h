@@ -5,12 +5,17 @@
 // Does: keep one target (weights texture + colour texture + framebuffer) per
 // slot; render(slot, ...) uploads the weights as an R32F texture and runs the
 // viridis program into a colour texture of exactly the requested physical
-// pixel size, restoring every piece of GL state it changes.
+// pixel size, restoring every piece of GL state it changes; a slot asked for
+// what it already holds (the same weights, query, size and grid) is returned
+// as it is, with no GL call; content_changes() counts the renders that did
+// change a texture (web_main.cpp's frame fingerprint: a frame whose draw data
+// and textures are unchanged is not painted again).
 // Does not: compute or rescale weights, or draw anything on screen itself
 // (the view shows the returned texture with ImGui::Image).
 //
 // Build: web only (WebGL2 / GLES 3.0); cmake/web.cmake.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "engine/core/tensor.h"
@@ -30,11 +35,14 @@ class HeatmapRenderer : public ui::HeatmapTextures {
   // Deletes every GL object (call while the context is current, e.g. before
   // re-creating it); the next render() builds them again.
   void release();
+  // Renders so far that changed what a slot's texture holds.
+  unsigned long long content_changes() const { return content_changes_; }
 
  private:
   struct Target {
     unsigned fbo = 0, color = 0, weights = 0;
     int w = 0, h = 0;
+    uint64_t key = 0;  // input_key() of what the colour texture holds (0: nothing yet)
   };
   bool ensure_program();
 
@@ -44,6 +52,7 @@ class HeatmapRenderer : public ui::HeatmapTextures {
   int u_weights_ = -1, u_cells_ = -1, u_size_ = -1, u_query_ = -1, u_grid_ = -1;
   std::vector<Target> targets_;
   std::vector<float> upload_;  // row-major copy of the weights being uploaded
+  unsigned long long content_changes_ = 0;
 };
 
 }  // namespace headroom::platform

@@ -107,6 +107,7 @@ ui::TextImage BrowserText::rasterize(std::string_view utf8, float px, float asce
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, out[0], out[1], 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  ++uploads_;
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
   std::free(rgba);
 

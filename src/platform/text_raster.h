@@ -7,7 +7,8 @@
 // (key: all five + the device pixel ratio); the cache holds at most
 // kMaxEntries strings and kMaxPixels texels and drops the least recently used
 // first; after a lost WebGL context comes back (Guest::gl_generation) it
-// forgets every texture (they died with the context) and draws them again.
+// forgets every texture (they died with the context) and draws them again;
+// uploads() counts the textures made (web_main.cpp's frame fingerprint).
 // Does not: lay text out (src/ui/text.cpp does) or decide which strings need
 // the browser (the font atlas does).
 //
@@ -28,6 +29,8 @@ class BrowserText : public ui::TextRasterizer {
   ~BrowserText() override;
   ui::TextImage rasterize(std::string_view utf8, float px, float ascent, bool bold, ImU32 color) override;
   int entries() const { return static_cast<int>(cache_.size()); }
+  // Textures made so far (a new one may reuse an evicted one's GL name).
+  unsigned long long uploads() const { return uploads_; }
 
  private:
   struct Entry {
@@ -41,6 +44,7 @@ class BrowserText : public ui::TextRasterizer {
   std::unordered_map<std::string, Entry> cache_;
   long long pixels_ = 0;
   unsigned long long clock_ = 0;
+  unsigned long long uploads_ = 0;
   int generation_ = 0;  // Guest::gl_generation the textures belong to
 };
 

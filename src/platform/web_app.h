@@ -21,6 +21,8 @@ app::Demo& demo();
 struct Guest {
   int wake = 3;                   // frames still to draw after the last input
   long long frames = 0;           // frames drawn since start
+  long long painted = 0;          // of those, frames that painted the canvas (a frame that
+                                  // would paint what it shows already paints nothing)
   bool paused = false;            // page hidden or canvas out of view
   bool context_lost = false;      // WebGL context lost, not yet restored
   bool context_restored = false;  // restored: rebuild GL objects next frame

@@ -11,7 +11,8 @@
 // app's theme changed and draw ui::draw_ui. Draws only when something
 // changed (input, an API call, a resize, frames the UI or the tick asked
 // for; see guest.cpp and ui::take_frame_request) and then until two frames
-// in a row draw the same (settled), counts the frames it draws,
+// in a row draw the same (settled), paints the canvas only with a frame that
+// differs from what it shows, counts the frames it draws and paints,
 // and rebuilds its GL objects after a lost WebGL context comes back. After a
 // drawn frame, hands what the UI asked for to the page (a snapshot, an
 // export: export_png.cpp). draw_frame_now() draws a frame outside the loop
@@ -41,6 +42,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "platform/fingerprint.h"
 #include "platform/heatmap_renderer.h"
 #include "platform/page_glue.h"
 #include "platform/text_raster.h"
@@ -60,6 +62,8 @@ struct Platform {
   bool first_frame_done = false;
   std::string theme;            // app::Demo::theme the ImGui style was set up for
   uint64_t last_draw = 0;       // draw_fingerprint of the last drawn frame
+  headroom::platform::HeatmapRenderer* heatmaps = nullptr;  // textures that change in place
+  headroom::platform::BrowserText* text = nullptr;
 };
 Platform g;
 
@@ -87,36 +91,34 @@ EM_JS(double, js_message_room, (), {
 });
 
 // A fingerprint of everything a frame draws: vertices, indices, clip rects,
-// textures and callbacks of every command. Two equal fingerprints in a row
-// mean the frame has settled: ImGui's layout (a card sized to last frame's
-// content, a button's new highlight) and every tween have stopped moving.
-uint64_t draw_fingerprint(const ImDrawData* d) {
-  uint64_t h = 0x9E3779B97F4A7C15ull;
-  auto mix = [&h](const void* p, size_t n) {
-    const unsigned char* b = static_cast<const unsigned char*>(p);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      uint64_t w;
-      std::memcpy(&w, b + i, 8);
-      h = (h ^ w) * 0x100000001B3ull;
-      h ^= h >> 29;
-    }
-    for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001B3ull;
-  };
-  mix(&d->DisplaySize, sizeof d->DisplaySize);
+// textures and callbacks of every command, and what the canvas shows them
+// with (its size in device pixels, the clear colour, the serials of the
+// textures that change in place: heatmaps, browser-drawn text). Two equal
+// fingerprints in a row mean the frame has settled: ImGui's layout (a card
+// sized to last frame's content, a button's new highlight) and every tween
+// have stopped moving; and that the second frame would paint the very pixels
+// the canvas already shows.
+uint64_t draw_fingerprint(const ImDrawData* d, ImU32 clear) {
+  headroom::platform::Fingerprint f;
+  f.mix(d->DisplaySize);
   for (int l = 0; l < d->CmdListsCount; ++l) {
     const ImDrawList* list = d->CmdLists[l];
-    mix(list->VtxBuffer.Data, static_cast<size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert));
-    mix(list->IdxBuffer.Data, static_cast<size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    f.mix(list->VtxBuffer.Data, static_cast<size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+    f.mix(list->IdxBuffer.Data, static_cast<size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
     for (const ImDrawCmd& c : list->CmdBuffer) {
-      mix(&c.ClipRect, sizeof c.ClipRect);
-      mix(&c.TextureId, sizeof c.TextureId);
-      mix(&c.ElemCount, sizeof c.ElemCount);
-      mix(&c.UserCallback, sizeof c.UserCallback);
-      mix(&c.UserCallbackData, sizeof c.UserCallbackData);
+      f.mix(c.ClipRect);
+      f.mix(c.TextureId);
+      f.mix(c.ElemCount);
+      f.mix(c.UserCallback);
+      f.mix(c.UserCallbackData);
     }
   }
-  return h;
+  const int fb[2] = {g.fb_w, g.fb_h};
+  f.mix(fb);
+  f.mix(clear);
+  if (g.heatmaps) f.mix(g.heatmaps->content_changes());
+  if (g.text) f.mix(g.text->uploads());
+  return f.value;
 }
 
 // Backing-store pixels per CSS pixel, as Emscripten's GLFW scales mouse events.
@@ -185,7 +187,7 @@ bool track_canvas_size() {
   return changed;
 }
 
-void render_frame();
+void render_frame(bool must_paint);
 
 void frame(void*) {
   using headroom::platform::guest;
@@ -198,7 +200,8 @@ void frame(void*) {
     headroom::platform::demo().tick();
     return;
   }
-  if (gs.context_restored) {  // every GL object died with the old context
+  const bool restored = gs.context_restored;
+  if (restored) {  // every GL object died with the old context (and the canvas is blank)
     gs.context_restored = false;
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplOpenGL3_Init("#version 300 es");
@@ -210,12 +213,18 @@ void frame(void*) {
   if (resized) headroom::platform::wake(3);
   if (!headroom::ui::take_frame_request() && !resized && gs.wake <= 0) return;  // idle: draw nothing
   if (gs.wake > 0) --gs.wake;
-  render_frame();
+  render_frame(resized || restored);
 }
 
 // One frame: the app's tick, the UI, GL; then what the UI asked the page for
-// (a snapshot download, an export).
-void render_frame() {
+// (a snapshot download, an export). The canvas is painted only when the frame
+// differs from the last one (draw_fingerprint) or `must_paint` (a resize, a
+// restored context, a picture read back from the canvas): the settling frame
+// after every change draws the same pixels, and under software GL (headless
+// Chromium here) each painted frame costs the GPU process a full raster and
+// the page a read-back of the canvas (tests/bench/page_load.mjs,
+// paintedPerSecond).
+void render_frame(bool must_paint) {
   auto& gs = headroom::platform::guest();
   if (!g.first_frame_done) js_startup_mark("frame1-start");
   auto& demo = headroom::platform::demo();
@@ -240,15 +249,20 @@ void render_frame() {
   ImGui::Render();
   // Frames until settled: after any input keep drawing until two frames in a
   // row draw the same (then, with nothing else asking, the loop idles).
-  const uint64_t drawn = draw_fingerprint(ImGui::GetDrawData());
-  if (drawn != g.last_draw) headroom::platform::wake(1);
+  const ImU32 window = headroom::ui::palette().window;
+  const uint64_t drawn = draw_fingerprint(ImGui::GetDrawData(), window);
+  const bool changed = drawn != g.last_draw;
+  if (changed) headroom::platform::wake(1);
   g.last_draw = drawn;
   gs.missing_glyphs = headroom::ui::missing_glyphs(ImGui::GetDrawData());
-  glViewport(0, 0, g.fb_w, g.fb_h);
-  const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(headroom::ui::palette().window);
-  glClearColor(clear.x, clear.y, clear.z, 1.f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (changed || must_paint || !g.first_frame_done) {
+    glViewport(0, 0, g.fb_w, g.fb_h);
+    const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(window);
+    glClearColor(clear.x, clear.y, clear.z, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++gs.painted;
+  }
 
   ++gs.frames;
   if (!g.first_frame_done) {
@@ -270,7 +284,7 @@ CanvasSize canvas_size() { return {g.css_w, g.css_h, g.fb_w, g.fb_h}; }
 bool draw_frame_now() {
   if (guest().context_lost || !g.window) return false;
   track_canvas_size();
-  render_frame();
+  render_frame(true);  // the caller reads the canvas back
   return true;
 }
 
@@ -334,8 +348,10 @@ int main() {
   ImGui_ImplOpenGL3_Init("#version 300 es");
   static headroom::platform::HeatmapRenderer heatmaps;  // the GL half of the heatmap views
   headroom::ui::set_heatmap_textures(&heatmaps);
+  g.heatmaps = &heatmaps;
   static headroom::platform::BrowserText browser_text;  // text the embedded fonts lack
   headroom::ui::set_text_rasterizer(&browser_text);
+  g.text = &browser_text;
 
   emscripten_set_main_loop_arg(frame, nullptr, 0, false);
   js_startup_mark("main-end");

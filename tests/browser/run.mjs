@@ -18,6 +18,7 @@ import path from 'node:path';
 import { themeSuite } from './theme.test.mjs';
 import { viewsSuite } from './views.test.mjs';
 import { assert, test } from './harness.mjs';
+import { decodePng } from './png.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const LESSON = 'The researcher who wrote the paper said it was wrong.';
@@ -145,6 +146,47 @@ async function pageTests({ browser, url, watch, artifacts: ARTIFACTS }) {
     await settle();
     s = await state();
     assert(s.query === q, `after ArrowLeft: query ${s.query}`);
+  });
+
+  await test('a frame that would paint what the canvas shows paints nothing; the canvas shows the settled frame', async () => {
+    const frames = () => page.evaluate(() => window.headroom.debug.frames());
+    // Idle: no frame drawn for 400 ms.
+    const idle = async () => {
+      for (let last = -1, same = 0; same < 8; await page.waitForTimeout(50)) {
+        const { drawn } = await frames();
+        same = drawn === last ? same + 1 : 0;
+        last = drawn;
+      }
+    };
+    const box = await page.locator('#canvas').boundingBox();
+    await page.mouse.move(box.x + 2, box.y + 2);  // nothing hovered
+    await idle();
+    const f0 = await frames();
+    // A real click on "it": the query moves, the views change, then settle.
+    const s0 = await state();
+    const target = tokenIndex(s0, 'it');
+    const [x0, y0, x1, y1] = (await page.evaluate(() => window.headroom.debug.layout())).tokens[target];
+    await page.mouse.click(box.x + (x0 + x1) / 2, box.y + (y0 + y1) / 2);
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await idle();
+    const f1 = await frames();
+    assert((await state()).query === target, `the click on "it" (${target}) did not move the query`);
+    const drawn = f1.drawn - f0.drawn, painted = f1.painted - f0.painted;
+    // At least one frame changed the picture, and the frame that found it
+    // settled (the same as the one before) was drawn but not painted.
+    assert(painted >= 1 && painted < drawn, `${drawn} frames drawn, ${painted} painted`);
+    // What the page shows is what painting the frame now gives: exportView's
+    // "lesson" picture draws a frame and reads the canvas back at once.
+    const shown = decodePng(await page.locator('#canvas').screenshot());
+    const fresh = decodePng(Buffer.from(await page.evaluate(async () =>
+      Array.from(new Uint8Array(await (await window.headroom.exportView('lesson', 'png')).arrayBuffer())))));
+    assert(shown.width === fresh.width && shown.height === fresh.height,
+      `screenshot ${shown.width} x ${shown.height}, picture ${fresh.width} x ${fresh.height}`);
+    let off = 0;
+    for (let i = 0; i < shown.rgba.length; i += 4) {
+      for (let c = 0; c < 3; ++c) if (Math.abs(shown.rgba[i + c] - fresh.rgba[i + c]) > 8) { ++off; break; }
+    }
+    assert(off <= shown.width * shown.height / 1000, `${off} pixels differ between the canvas shown and a frame painted now`);
   });
 
   await test('high-DPI: backing store is CSS size x devicePixelRatio, clicks hit the token under the pointer', async () => {
