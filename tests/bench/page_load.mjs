@@ -30,15 +30,28 @@
 //     Worker: fetching, compiling and starting headroom-train.wasm; files
 //     with raw and gzip -9 sizes (not counted in page-size)
 //   {"variant":"train-play", "path": "worker" | "main thread", "loads", "splitMs",
-//    "splitStep", "stepsPerSecond", "longestTaskMs", "where"}
+//    "splitStep", "stepsPerSecond", "longestTaskMs", "drawnPerSecond",
+//    "paintedPerSecond", "where"}
 //     training played (issue 18's targets): the page opened with view=train,
 //     seed 4242 at the default learning rate, play() until the split (1 head
 //     above 0.45 and 2 heads below 0.25 held out, polled every 20 ms) and at
 //     least 3 s; splitMs = play() -> the split seen, stepsPerSecond = steps
 //     between play's and pause's answers over that wall time, longestTaskMs =
 //     the Long Tasks API's longest main-thread task meanwhile (SwiftShader's
-//     painting included); medians. "worker": index.html; "main thread": the
+//     painting included), drawnPerSecond / paintedPerSecond = frames the
+//     app drew meanwhile and how many of them painted the canvas
+//     (headroom.debug.frames(); under software GL each painted frame costs
+//     a raster in the GPU process and a read-back of the canvas, on the
+//     same two cores as the training); medians. "worker": index.html; "main thread": the
 //     same page served with worker-src 'none' (the fallback).
+//   {"variant":"train-play-tasks", "path": "worker", "tasks", "longestMs",
+//    "appFrameMs", "readBackMs", "otherMs"}
+//     one more play of the Worker path, traced (Chrome's trace events): every
+//     main-thread task over 50 ms while playing, split into the app's frame
+//     (the main loop's JS and wasm), the compositor's read-back of the canvas
+//     (GLES2::ReadPixels: with software compositing the page waits for the
+//     GPU process to raster and return the frame) and the rest; tasks =
+//     how many, the others are each task's maximum over them
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
 // script, so the page needs no bench code: an instantiate(bytes) call is
 // split into compile + instantiate, which is what it does inside.
@@ -167,18 +180,60 @@ async function playOnce(browser, url, csp) {
         if (split === null && st.runs.length > 1 && st.step > 0 && st.runs[0].loss > 0.45 && st.runs[1].loss < 0.25)
           split = { ms: performance.now() - t0, step: st.step };
       }, 20);
+      // (A build from before debug.frames() gives nulls, so builds compare.)
+      const frames = () => (h.debug.frames ? h.debug.frames() : { drawn: NaN, painted: NaN });
+      const f1 = frames();
       const started = await h.train.play();
       const t1 = performance.now();
       while ((split === null || performance.now() - t1 < 3000) && performance.now() - t1 < 60_000)
         await new Promise((r) => setTimeout(r, 50));
       const stopped = await h.train.pause();
       const t2 = performance.now();
+      const f2 = frames();
+      const perSecond = (n) => (Number.isFinite(n) ? n / ((t2 - t1) / 1000) : null);
       clearInterval(poll);
       await new Promise((r) => setTimeout(r, 100));
       obs.disconnect();
       return { splitMs: split ? split.ms : null, splitStep: split ? split.step : null,
-        stepsPerSecond: (stopped.step - started.step) / ((t2 - t1) / 1000), longestTaskMs: longest, where: stopped.where };
+        stepsPerSecond: (stopped.step - started.step) / ((t2 - t1) / 1000), longestTaskMs: longest,
+        drawnPerSecond: perSecond(f2.drawn - f1.drawn), paintedPerSecond: perSecond(f2.painted - f1.painted), where: stopped.where };
     });
+  } finally {
+    await context.close();
+  }
+}
+
+// The Worker path played once under Chrome's tracing: what the main thread's
+// long tasks (> 50 ms) spend their time on.
+async function tracedPlay(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${url}index.html#view=train`);
+    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.ready);
+    await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 60_000 });
+    await page.evaluate(() => window.headroom.train.reset({ seed: 4242 }));
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'gpu'] });
+    await page.evaluate(async () => {
+      await window.headroom.train.play();
+      await new Promise((r) => setTimeout(r, 3000));
+      await window.headroom.train.pause();
+    });
+    const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+    const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`));
+    const spans = events.filter((e) => e.ph === 'X' && e.dur && main.has(`${e.pid}:${e.tid}`));
+    const inside = (t, name, test = () => true) => spans.filter((e) => e.name === name && test(e) &&
+      e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur).reduce((a, e) => Math.max(a, e.dur / 1000), 0);
+    const tasks = spans.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000).map((t) => {
+      const appFrameMs = inside(t, 'FunctionCall', (e) => e.args?.data?.functionName === 'Browser_mainLoop_runner');
+      const readBackMs = inside(t, 'GLES2::ReadPixels');
+      return { ms: t.dur / 1000, appFrameMs, readBackMs, otherMs: t.dur / 1000 - appFrameMs - readBackMs };
+    });
+    const most = (k) => round(tasks.reduce((a, t) => Math.max(a, t[k]), 0));
+    return { tasks: tasks.length, longestMs: most('ms'), appFrameMs: most('appFrameMs'), readBackMs: most('readBackMs'),
+      otherMs: most('otherMs') };
   } finally {
     await context.close();
   }
@@ -234,8 +289,10 @@ async function main() {
       const med = (k) => { const v = rs.map((r) => r[k]).filter((x) => x !== null); return v.length ? round(median(v)) : null; };
       console.log(JSON.stringify({ variant: 'train-play', path: label, loads: plays, splitMs: med('splitMs'),
         splitStep: med('splitStep'), stepsPerSecond: med('stepsPerSecond'), longestTaskMs: med('longestTaskMs'),
+        drawnPerSecond: med('drawnPerSecond'), paintedPerSecond: med('paintedPerSecond'),
         where: rs[0].where }));
     }
+    console.log(JSON.stringify({ variant: 'train-play-tasks', path: 'worker', ...await tracedPlay(browser, url) }));
   } finally {
     await browser.close();
     server.close();
