@@ -44,6 +44,10 @@
 //     a raster in the GPU process and a read-back of the canvas, on the
 //     same two cores as the training); medians. "worker": index.html; "main thread": the
 //     same page served with worker-src 'none' (the fallback).
+//   {"variant":"train-steps", "path", "loads", "steps", "stepsPerSecond", "where"}
+//     the same runs from the same reset, train.step(80) timed from the call
+//     to its answer: the page draws nothing meanwhile, so this is the rate
+//     play could reach on that path if painting took no CPU (median)
 //   {"variant":"train-play-tasks", "path": "worker", "tasks", "longestMs",
 //    "appFrameMs", "readBackMs", "otherMs"}
 //     one more play of the Worker path, traced (Chrome's trace events): every
@@ -73,6 +77,7 @@ import { startWorker } from '../browser/train_worker_start.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = path.resolve(process.argv[2] || path.join(ROOT, 'build/web'));
 const LOADS = Number(process.argv[3] || 5);
+const STEPS_ALONE = 80;  // train-steps: about the steps play takes to the split
 
 // Runs in the page before its own scripts: times WebAssembly's compile and
 // instantiate steps, whichever way the loader calls them.
@@ -152,9 +157,10 @@ async function trainProgramOnce(browser, url) {
   }
 }
 
-// One play of the default run in a fresh context: the Worker (index.html) or,
-// with `csp`, the main-thread fallback.
-async function playOnce(browser, url, csp) {
+// A fresh context on index.html#view=train (with `csp`: served with that
+// Content-Security-Policy), ready, its runs reset to seed 4242 (r and lr:
+// the defaults); `use(page)` measures, then the context closes.
+async function onTrainPage(browser, url, csp, use) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
   try {
     if (csp) {
@@ -168,76 +174,77 @@ async function playOnce(browser, url, csp) {
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
     await page.evaluate(() => window.headroom.ready);
     await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 60_000 });
-    return await page.evaluate(async () => {
-      const h = window.headroom;
-      await h.train.reset({ seed: 4242 });  // r and lr: the defaults
-      let longest = 0, split = null;
-      const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) longest = Math.max(longest, e.duration); });
-      obs.observe({ type: 'longtask' });
-      const t0 = performance.now();
-      const poll = setInterval(() => {
-        const st = h.train.state();
-        if (split === null && st.runs.length > 1 && st.step > 0 && st.runs[0].loss > 0.45 && st.runs[1].loss < 0.25)
-          split = { ms: performance.now() - t0, step: st.step };
-      }, 20);
-      // (A build from before debug.frames() gives nulls, so builds compare.)
-      const frames = () => (h.debug.frames ? h.debug.frames() : { drawn: NaN, painted: NaN });
-      const f1 = frames();
-      const started = await h.train.play();
-      const t1 = performance.now();
-      while ((split === null || performance.now() - t1 < 3000) && performance.now() - t1 < 60_000)
-        await new Promise((r) => setTimeout(r, 50));
-      const stopped = await h.train.pause();
-      const t2 = performance.now();
-      const f2 = frames();
-      const perSecond = (n) => (Number.isFinite(n) ? n / ((t2 - t1) / 1000) : null);
-      clearInterval(poll);
-      await new Promise((r) => setTimeout(r, 100));
-      obs.disconnect();
-      return { splitMs: split ? split.ms : null, splitStep: split ? split.step : null,
-        stepsPerSecond: (stopped.step - started.step) / ((t2 - t1) / 1000), longestTaskMs: longest,
-        drawnPerSecond: perSecond(f2.drawn - f1.drawn), paintedPerSecond: perSecond(f2.painted - f1.painted), where: stopped.where };
-    });
+    await page.evaluate(() => window.headroom.train.reset({ seed: 4242 }));
+    return await use(page);
   } finally {
     await context.close();
   }
 }
 
+// One play of the default run: the Worker (index.html) or, with `csp`, the
+// main-thread fallback.
+const playOnce = (browser, url, csp) => onTrainPage(browser, url, csp, (page) => page.evaluate(async () => {
+  const h = window.headroom;
+  let longest = 0, split = null;
+  const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) longest = Math.max(longest, e.duration); });
+  obs.observe({ type: 'longtask' });
+  const t0 = performance.now();
+  const poll = setInterval(() => {
+    const st = h.train.state();
+    if (split === null && st.runs.length > 1 && st.step > 0 && st.runs[0].loss > 0.45 && st.runs[1].loss < 0.25)
+      split = { ms: performance.now() - t0, step: st.step };
+  }, 20);
+  // (A build from before debug.frames() gives nulls, so builds compare.)
+  const frames = () => (h.debug.frames ? h.debug.frames() : { drawn: NaN, painted: NaN });
+  const f1 = frames();
+  const started = await h.train.play();
+  const t1 = performance.now();
+  while ((split === null || performance.now() - t1 < 3000) && performance.now() - t1 < 60_000)
+    await new Promise((r) => setTimeout(r, 50));
+  const stopped = await h.train.pause();
+  const t2 = performance.now();
+  const f2 = frames();
+  const perSecond = (n) => (Number.isFinite(n) ? n / ((t2 - t1) / 1000) : null);
+  clearInterval(poll);
+  await new Promise((r) => setTimeout(r, 100));
+  obs.disconnect();
+  return { splitMs: split ? split.ms : null, splitStep: split ? split.step : null,
+    stepsPerSecond: (stopped.step - started.step) / ((t2 - t1) / 1000), longestTaskMs: longest,
+    drawnPerSecond: perSecond(f2.drawn - f1.drawn), paintedPerSecond: perSecond(f2.painted - f1.painted), where: stopped.where };
+}));
+
+// train.step(n) from the reset, timed: the program's rate with the page
+// drawing nothing meanwhile (one answer, one frame), the ceiling of play's.
+const stepsOnce = (browser, url, csp, n) => onTrainPage(browser, url, csp, (page) => page.evaluate(async (count) => {
+  const t0 = performance.now();
+  const s = await window.headroom.train.step(count);
+  return { stepsPerSecond: s.step / ((performance.now() - t0) / 1000), where: s.where };
+}, n));
+
 // The Worker path played once under Chrome's tracing: what the main thread's
 // long tasks (> 50 ms) spend their time on.
-async function tracedPlay(browser, url) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
-  try {
-    const page = await context.newPage();
-    await page.goto(`${url}index.html#view=train`);
-    await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
-    await page.evaluate(() => window.headroom.ready);
-    await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 60_000 });
-    await page.evaluate(() => window.headroom.train.reset({ seed: 4242 }));
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'gpu'] });
-    await page.evaluate(async () => {
-      await window.headroom.train.play();
-      await new Promise((r) => setTimeout(r, 3000));
-      await window.headroom.train.pause();
-    });
-    const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-    const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`));
-    const spans = events.filter((e) => e.ph === 'X' && e.dur && main.has(`${e.pid}:${e.tid}`));
-    const inside = (t, name, test = () => true) => spans.filter((e) => e.name === name && test(e) &&
-      e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur).reduce((a, e) => Math.max(a, e.dur / 1000), 0);
-    const tasks = spans.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000).map((t) => {
-      const appFrameMs = inside(t, 'FunctionCall', (e) => e.args?.data?.functionName === 'Browser_mainLoop_runner');
-      const readBackMs = inside(t, 'GLES2::ReadPixels');
-      return { ms: t.dur / 1000, appFrameMs, readBackMs, otherMs: t.dur / 1000 - appFrameMs - readBackMs };
-    });
-    const most = (k) => round(tasks.reduce((a, t) => Math.max(a, t[k]), 0));
-    return { tasks: tasks.length, longestMs: most('ms'), appFrameMs: most('appFrameMs'), readBackMs: most('readBackMs'),
-      otherMs: most('otherMs') };
-  } finally {
-    await context.close();
-  }
-}
+const tracedPlay = (browser, url) => onTrainPage(browser, url, null, async (page) => {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'gpu'] });
+  await page.evaluate(async () => {
+    await window.headroom.train.play();
+    await new Promise((r) => setTimeout(r, 3000));
+    await window.headroom.train.pause();
+  });
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`));
+  const spans = events.filter((e) => e.ph === 'X' && e.dur && main.has(`${e.pid}:${e.tid}`));
+  const inside = (t, name, test = () => true) => spans.filter((e) => e.name === name && test(e) &&
+    e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur).reduce((a, e) => Math.max(a, e.dur / 1000), 0);
+  const tasks = spans.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000).map((t) => {
+    const appFrameMs = inside(t, 'FunctionCall', (e) => e.args?.data?.functionName === 'Browser_mainLoop_runner');
+    const readBackMs = inside(t, 'GLES2::ReadPixels');
+    return { ms: t.dur / 1000, appFrameMs, readBackMs, otherMs: t.dur / 1000 - appFrameMs - readBackMs };
+  });
+  const most = (k) => round(tasks.reduce((a, t) => Math.max(a, t[k]), 0));
+  return { tasks: tasks.length, longestMs: most('ms'), appFrameMs: most('appFrameMs'), readBackMs: most('readBackMs'),
+    otherMs: most('otherMs') };
+});
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
@@ -291,6 +298,10 @@ async function main() {
         splitStep: med('splitStep'), stepsPerSecond: med('stepsPerSecond'), longestTaskMs: med('longestTaskMs'),
         drawnPerSecond: med('drawnPerSecond'), paintedPerSecond: med('paintedPerSecond'),
         where: rs[0].where }));
+      const ss = [];
+      for (let i = 0; i < plays; i++) ss.push(await stepsOnce(browser, url, csp, STEPS_ALONE));
+      console.log(JSON.stringify({ variant: 'train-steps', path: label, loads: plays, steps: STEPS_ALONE,
+        stepsPerSecond: round(median(ss.map((r) => r.stepsPerSecond))), where: ss[0].where }));
     }
     console.log(JSON.stringify({ variant: 'train-play-tasks', path: 'worker', ...await tracedPlay(browser, url) }));
   } finally {
