@@ -228,6 +228,8 @@ struct Reveal {
   Phrase feedback;
   float score = -1;
   std::vector<float> from, to;
+  int head = 0;
+  Mat scores_before, scores_after;
 };
 
 void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec, Reveal& r, JsonObject& o) {
@@ -282,12 +284,16 @@ void measure_options(Demo& demo, const TourStepInfo& info, const TourRecord& rec
   const Option opts[] = {{"one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
   float best_keep = -1, chosen_keep = 0;
   const char* best = opts[1].id;
+  const Plane split = plane(s, 0);
   append_array(o.key("outcomes"), opts, [&](const Option& op) {
     Scene c = s;  // the same weights with another focus
     (void)c.set_focus(op.focus);
     const std::vector<float> carried = c.carried();
     const float keep = std::min(carried[0], carried[1]);
     const float c0 = cos_to(c, 0, t[0]), c1 = cos_to(c, 0, t[1]);
+    const Plane pl = plane(c, 0);  // the option's output, in the same plane (same anchors)
+    r.from.insert(r.from.end(), {split.ox, split.oy});
+    r.to.insert(r.to.end(), {pl.ox, pl.oy});
     if (keep > best_keep) {
       best_keep = keep;
       best = op.id;
@@ -436,6 +442,9 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   demo.set_tie_qk(true);  // the reveal shows the tie
   const Trace& trace = s.trace();
   const Mat& after = trace.heads[static_cast<size_t>(h)].scores;
+  r.head = h;
+  r.scores_before = before;
+  r.scores_after = after;
   float asym = 0, scale = 1, asym_before = 0;
   for (size_t k = 0; k < trace.heads.size(); ++k) {
     const Mat& sc = trace.heads[k].scores;
@@ -551,6 +560,9 @@ Status Tour::measure(Demo& demo, bool emit, int step) {
   rec.score = r.score;
   rec.from = std::move(r.from);
   rec.to = std::move(r.to);
+  rec.head = r.head;
+  rec.scores_before = std::move(r.scores_before);
+  rec.scores_after = std::move(r.scores_after);
   ++anim_;
   if (id == "training" && demo.training.step_count() < kTourTrainSteps) {  // the Worker's steps are on their way
     awaiting_ = n;

@@ -79,7 +79,11 @@ struct TourRecord {
   float score = -1;             // 0..1, or < 0: not scored
   // Numbers the panel draws (valueSpace coordinates of the live Scene).
   std::vector<float> from;      // where an animation starts: x, y per moving point
-  std::vector<float> to;        // where it ends
+  std::vector<float> to;        // where it ends (options: one point per choice, in the choices' order)
+  // Step query-key's picture: the score matrix (L x L, scaled scores) of
+  // `head` before and after the tie, as measured.
+  int head = 0;
+  Mat scores_before, scores_after;
 };
 
 class Tour {
