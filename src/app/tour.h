@@ -77,6 +77,17 @@ struct TourRecord {
   std::vector<Phrase> result;
   Phrase feedback;
   float score = -1;             // 0..1, or < 0: not scored
+  // The mark of a predicted step after its reveal: one entry per part of
+  // the answer (one for a choice, a point or a number; one per relationship
+  // for a match), empty when nothing was predicted; and the reason, one or
+  // two plain sentences saying why the answer is right, or what it would
+  // have meant and why the measurement says otherwise.
+  std::vector<bool> correct;
+  Phrase reason;
+  // The recap's columns in words: the learner's answer ("between them,
+  // close to neither") and what was measured ("between them, close to
+  // neither: weight 0.50 on researcher, 0.50 on it").
+  Phrase answer_text, measured_text;
   // Numbers the panel draws (valueSpace coordinates of the live Scene).
   std::vector<float> from;      // where an animation starts: x, y per moving point
   std::vector<float> to;        // where it ends (options: one point per choice, in the choices' order)
