@@ -29,12 +29,12 @@ std::string guessed_note(const Scene& scene) {
 
 // The lesson's own wording leaves the subject and complement of heads 1 and 2
 // unnamed ("head 1 reads researcher"); every other relationship is named, and
-// one that does not fit the query's word (a spare head's) says what the head
-// does instead: "antecedent: said has none, so the nearest word".
+// one that does not fit the query's word says what the head does instead:
+// "antecedent: said has none, so the head looks at said itself".
 std::string relation_label(const Scene& scene, Relation r) {
   const int q = scene.query();
   if (scene.fits(q, r)) return relation_word(r);
-  return trf("{0}: {1} has none, so the nearest word", {relation_word(r), word(scene, q)});
+  return trf("{0}: {1} has none, so the head looks at {1} itself", {relation_word(r), word(scene, q)});
 }
 
 bool lesson_pair(const Scene& scene, const HeadReadout& r) {

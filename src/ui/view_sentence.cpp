@@ -114,8 +114,8 @@ void view_sentence_strip(Demo& demo) {
       if (!relation_reassignable(rel)) continue;
       const int t = r.targets[k];
       const bool armed = vs.reassign == static_cast<int>(rel);
-      // A spare head's relationship that the word does not have (Scene::fits)
-      // is shown in parentheses: its target is only the nearest word.
+      // A relationship the word does not have (Scene::fits) is shown in
+      // parentheses: its head looks at the word itself (Scene::looks_at).
       const bool fits = demo.scene.fits(q, rel);
       const std::string name = fits ? app::relation_word(rel) : "(" + std::string(app::relation_word(rel)) + ")";
       const std::string label =
@@ -135,7 +135,7 @@ void view_sentence_strip(Demo& demo) {
       const std::string tip =
           fits ? app::trf("head {0}, {1}: {2}. Click, then click a token to move this target.",
                           {std::to_string(h + 1), app::relation_word(rel), app::relation_help_word(rel)})
-               : app::trf("head {0}, {1}: \"{2}\" has none, so this spare head looks at the nearest word. Click, "
+               : app::trf("head {0}, {1}: \"{2}\" has none, so this head looks at \"{2}\" itself. Click, "
                           "then click a token to give it one.",
                           {std::to_string(h + 1), app::relation_word(rel), tokens[static_cast<size_t>(q)].text});
       ImGui::SetItemTooltip("%s", tip.c_str());

@@ -75,30 +75,34 @@ TEST_CASE("the readout names each query's own relationships, and what spare head
     return -1;
   };
   const int it = index("it"), paper = index("paper"), said = index("said"), was = index("was");
-  // "it" is a pronoun: its one head reads its antecedent, named, with the
-  // weight the trace puts there.
+  // One model for every row: "it" is a pronoun, and the head that holds
+  // the antecedent (head 4 of four) reads "paper" from it, with the weight
+  // the trace puts there; the subject and complement heads have nothing to
+  // find for "it" and look at "it" itself, and say so.
+  REQUIRE(s.set_heads(4).is_ok());
   REQUIRE(s.set_query(it).is_ok());
   std::string text = app::readout_sentence(s);
   CAPTURE(text);
-  const Mat& w1 = s.trace().heads[0].weights;
-  CHECK(has(text, "1 head: it = " + two(w1(it, paper)) + " paper (antecedent)"));
-  CHECK_FALSE(has(text, "subject"));
-  REQUIRE(s.set_heads(2).is_ok());
-  text = app::readout_sentence(s);
-  CHECK(has(text, "head 1 (antecedent) reads paper (similarity " + two(cos_to(s, 0, paper))));
-  // "said" at four heads: no antecedent (a verb has none); the previous and
-  // next words by position.
+  CHECK(has(text, "head 4 (antecedent) reads paper (similarity " + two(cos_to(s, 3, paper))));
+  CHECK(has(text, "head 1 (subject: it has none, so the head looks at it itself) reads it"));
+  CHECK(has(text, "head 3 (previous token) reads said"));
+  // "said" at four heads: subject and complement unnamed (the lesson's
+  // pair), the previous word by position, and no antecedent of its own.
   REQUIRE(s.set_query(said).is_ok());
-  REQUIRE(s.set_heads(4).is_ok());
   text = app::readout_sentence(s);
+  CHECK(has(text, "head 1 reads researcher"));
+  CHECK(has(text, "head 2 reads it"));
   CHECK(has(text, "head 3 (previous token) reads paper"));
-  CHECK(has(text, "head 4 (next token) reads it"));
-  CHECK_FALSE(has(text, "antecedent"));
-  // Eight heads: a spare pointer head says that the word has none of it.
-  REQUIRE(s.set_heads(8).is_ok());
+  CHECK(has(text, "head 4 (antecedent: said has none, so the head looks at said itself) reads said"));
+  // One head on "it": neither of its relationships has a target, so one
+  // named stand-in and the weight the trace puts on "it" itself.
+  REQUIRE(s.set_heads(1).is_ok());
+  REQUIRE(s.set_query(it).is_ok());
   text = app::readout_sentence(s);
-  CHECK(has(text, "(antecedent: said has none, so the nearest word) reads paper"));
-  // Perturbation: the same head count on "was" deals its own relationships.
+  const Mat& w1 = s.trace().heads[0].weights;
+  CHECK(has(text, "1 head: it = " + two(w1(it, it)) + " it (subject: it has none, so the head looks at it itself)"));
+  // Perturbation: "was" has its own subject and complement, and the same
+  // two heads read them.
   REQUIRE(s.set_heads(2).is_ok());
   REQUIRE(s.set_query(was).is_ok());
   text = app::readout_sentence(s);

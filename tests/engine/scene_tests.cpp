@@ -223,8 +223,8 @@ TEST_CASE("four and eight heads take further named relationships") {
     for (int h = 0; h < H; ++h) {
       CAPTURE(h);
       REQUIRE(r[static_cast<size_t>(h)].relations.size() == 1u);
-      const int t = s.target(q, r[static_cast<size_t>(h)].relations[0]);
-      CHECK(weight(s, h, t) >= 0.9f);  // each head reads its own target
+      const int t = s.looks_at(q, r[static_cast<size_t>(h)].relations[0]);
+      CHECK(weight(s, h, t) >= 0.9f);  // each head reads its own target (or, idle, the query itself)
     }
     CHECK(s.target(q, Relation::Previous) == q - 1);
   }
@@ -399,4 +399,79 @@ TEST_CASE("trained weights override: the trace follows them, refusals keep state
   CHECK_FALSE(s.weights_overridden());
   REQUIRE(s.set_heads(2).is_ok());
   CHECK(weight(s, 0, subj) >= 0.9f);
+}
+
+TEST_CASE("one model whatever the query: selecting any token changes neither X nor a weight") {
+  for (const LessonCase& c : kCases) {
+    CAPTURE(c.sentence);
+    Scene s;
+    REQUIRE(s.set_sentence(c.sentence).is_ok());
+    for (int H : kHeadCounts) {
+      CAPTURE(H);
+      REQUIRE(s.set_heads(H).is_ok());
+      REQUIRE(s.set_query(0).is_ok());
+      const Mat x = s.x();
+      const AttentionWeights w = s.weights();
+      std::vector<Mat> p;
+      for (const HeadTrace& ht : s.trace().heads) p.push_back(ht.weights);
+      const int L = static_cast<int>(s.tokens().size());
+      for (int q = 1; q < L; ++q) {
+        REQUIRE(s.set_query(q).is_ok());
+        CHECK(s.x() == x);
+        for (int h = 0; h < H; ++h) {
+          CHECK(s.weights().wq[static_cast<size_t>(h)] == w.wq[static_cast<size_t>(h)]);
+          CHECK(s.weights().wk[static_cast<size_t>(h)] == w.wk[static_cast<size_t>(h)]);
+          CHECK(s.trace().heads[static_cast<size_t>(h)].weights == p[static_cast<size_t>(h)]);  // the same heatmap
+          CHECK(s.head_relations(h) == (H == 1 ? std::vector<Relation>{Relation::Subject, Relation::Complement}
+                                               : std::vector<Relation>{static_cast<Relation>(h)}));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("one model: every row's head looks where its relationship points, or at itself when it has none") {
+  for (const LessonCase& c : kCases) {
+    CAPTURE(c.sentence);
+    Scene s;
+    REQUIRE(s.set_sentence(c.sentence).is_ok());
+    REQUIRE(s.set_heads(4).is_ok());
+    const int L = static_cast<int>(s.tokens().size());
+    for (int i = 0; i < L; ++i)
+      for (int h = 0; h < 4; ++h) {
+        CAPTURE(i);
+        CAPTURE(h);
+        const Relation r = static_cast<Relation>(h);
+        const int t = s.looks_at(i, r);
+        // the hand-derived rule: the target where the relationship fits, else the token itself
+        CHECK(t == (s.fits(i, r) ? s.target(i, r) : i));
+        const auto& row = s.trace().heads[static_cast<size_t>(h)].weights.row(i);
+        Eigen::Index top = 0;
+        row.maxCoeff(&top);
+        CHECK(static_cast<int>(top) == t);
+      }
+    // and the lesson's verb keeps its claims: one head splits, two separate
+    const int v = index_of(s, c.verb), subj = index_of(s, c.subject), comp = index_of(s, c.complement);
+    REQUIRE(s.set_query(v).is_ok());
+    REQUIRE(s.set_heads(1).is_ok());
+    CHECK(weight(s, 0, subj) == doctest::Approx(weight(s, 0, comp)).epsilon(0.05));
+    CHECK(weight(s, 0, subj) + weight(s, 0, comp) >= 0.9f);
+    REQUIRE(s.set_heads(2).is_ok());
+    CHECK(weight(s, 0, subj) >= 0.9f);
+    CHECK(weight(s, 1, comp) >= 0.9f);
+  }
+}
+
+TEST_CASE("one model, tied query and key: every row's scores are symmetric, the self-scores the largest") {
+  Scene s;
+  REQUIRE(s.set_heads(2).is_ok());
+  REQUIRE(s.set_tie_qk(true).is_ok());
+  for (const HeadTrace& ht : s.trace().heads) {
+    const Mat& sc = ht.scores;
+    const float scale = sc.cwiseAbs().maxCoeff();
+    CHECK((sc - sc.transpose()).cwiseAbs().maxCoeff() <= 1e-5f * scale);
+    // x W . y W <= |x W| |y W| (Cauchy-Schwarz): score(i, j) <= max(score(i, i), score(j, j))
+    for (int i = 0; i < sc.rows(); ++i)
+      for (int j = 0; j < sc.cols(); ++j) CHECK(sc(i, j) <= std::max(sc(i, i), sc(j, j)) + 1e-4f * scale);
+  }
 }

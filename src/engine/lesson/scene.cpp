@@ -109,6 +109,17 @@ void add_query_map(Mat& wq, Relation r, float gain) {
     return;
   }
   // Previous / Next: rotate each (cos, sin) pair by -w / +w, p(i) -> p(i -+ 1)
+  if (r == Relation::Previous) {
+    // The first token has no previous one: its role feature "first" turns
+    // the rotated p(-1) back into p(0), so it looks at itself (an idle head;
+    // unmended, p(-1) aliases onto a token far ahead).
+    float p0[kCode], pm[kCode];
+    position_code(0, p0);
+    position_code(-1, pm);
+    int bit = 0;
+    while ((1u << bit) != static_cast<unsigned>(kFirst)) ++bit;
+    for (int c = 0; c < kCode; ++c) wq(embed::kRoles + bit, c) += gain * (p0[c] - pm[c]);
+  }
   const float dir = r == Relation::Previous ? 1.f : -1.f;
   for (int k = 0; k < kFreqs; ++k) {
     const float c = std::cos(kFreq[k]), s = dir * std::sin(kFreq[k]);
@@ -150,6 +161,11 @@ void Scene::parse() {
       (*t)[q][static_cast<size_t>(Relation::Complement)] = lesson_->complement;
     }
     fits_[q] |= relation_bit(Relation::Subject) | relation_bit(Relation::Complement);
+    if (lesson_->pronoun >= 0 && std::max(lesson_->pronoun, lesson_->antecedent) < n) {
+      const size_t p = static_cast<size_t>(lesson_->pronoun);
+      for (auto* t : {&targets_, &default_targets_}) (*t)[p][static_cast<size_t>(Relation::Antecedent)] = lesson_->antecedent;
+      fits_[p] |= relation_bit(Relation::Antecedent);
+    }
     default_query_ = lesson_->query;
     guessed_ = false;
   }
@@ -196,6 +212,9 @@ Status Scene::load_sentence(std::string_view utf8, const std::optional<LessonTar
         return Status::fail("token " + std::to_string(i) + " does not exist; tokens are 0.." + std::to_string(n - 1));
     if (lesson->subject == lesson->query || lesson->complement == lesson->query)
       return Status::fail("a lesson target cannot be the query itself");
+    if ((lesson->pronoun < 0) != (lesson->antecedent < 0) ||
+        (lesson->pronoun >= 0 && (std::max(lesson->pronoun, lesson->antecedent) >= n || lesson->pronoun == lesson->antecedent)))
+      return Status::fail("a lesson's pronoun and antecedent are two different tokens, or neither is given");
   }
   lesson_ = lesson;
   text_ = std::string(utf8);
@@ -253,10 +272,7 @@ Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
     return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
                         std::to_string(tokens_.size() - 1));
-  if (token != query_) cache_.query_changed();  // X stays
-  // The built weights deal the query's relationships: another list, other W_Q.
-  if (!override_ && (relations_for(token) != relations_for(query_) || fresh_relations(token) != fresh_relations(query_)))
-    cache_.inputs_changed();
+  if (token != query_) cache_.query_changed();  // X, the weights and the Trace stay: one model for every row
   query_ = token;
   return Status::ok();
 }
@@ -334,8 +350,7 @@ Status Scene::set_tie_qk(bool tie) {
 }
 
 std::vector<int> Scene::lesson_targets() const {
-  const std::vector<Relation> rel = relations_for(query_);
-  return {target(query_, rel[0]), target(query_, rel[1])};
+  return {target(query_, order_[0]), target(query_, order_[1])};
 }
 
 int Scene::target(int token, Relation r) const {
@@ -348,59 +363,11 @@ bool Scene::fits(int token, Relation r) const {
   return (fits_[i] & relation_bit(r)) != 0 || targets_[i][k] != default_targets_[i][k];  // found, or set by the user
 }
 
-namespace {
-// Passes over `order` for relations_for: tiers 1..6 (scene.h), and how many
-// lead with a target of their own.
-struct Dealt {
-  std::vector<Relation> order;
-  int fresh = 0;
-};
-
-Dealt deal(const Scene& s, const std::vector<unsigned>& roles, const std::array<Relation, kRelations>& order,
-                  int q) {
-  auto content = [&](int t) {
-    return t != q && !(roles[static_cast<size_t>(t)] & (kPunctuation | kDeterminer));
-  };
-  Dealt d;
-  std::vector<int> named;
-  std::array<bool, kRelations> taken{};
-  auto take = [&](int tier) {
-    for (size_t k = 0; k < order.size(); ++k) {
-      const Relation r = order[k];
-      if (taken[k]) continue;
-      const int t = s.target(q, r);
-      const bool pointer = relation_reassignable(r);
-      const bool fresh = std::find(named.begin(), named.end(), t) == named.end();
-      const bool ok = tier == 1   ? pointer && s.fits(q, r)
-                      : tier == 2 ? !pointer && content(t) && fresh
-                      : tier == 3 ? s.fits(q, r) && content(t)
-                      : tier == 4 ? content(t) && fresh
-                      : tier == 5 ? content(t)
-                                  : true;
-      if (!ok) continue;
-      taken[k] = true;
-      d.order.push_back(r);
-      named.push_back(t);
-      if (tier <= 2) ++d.fresh;
-    }
-  };
-  for (int tier = 1; tier <= 6; ++tier) take(tier);
-  return d;
-}
-}  // namespace
-
-std::vector<Relation> Scene::relations_for(int token) const { return deal(*this, role_bits_, order_, token).order; }
-
-int Scene::fresh_relations(int token) const { return deal(*this, role_bits_, order_, token).fresh; }
+int Scene::looks_at(int token, Relation r) const { return fits(token, r) ? target(token, r) : token; }
 
 std::vector<Relation> Scene::head_relations(int head) const {
-  const Dealt d = deal(*this, role_bits_, order_, query_);
-  if (override_) return {d.order[0], d.order[1]};
-  if (heads_ == 1) {
-    if (d.fresh <= 1) return {d.order[0]};
-    return {d.order[0], d.order[1]};
-  }
-  return {d.order[static_cast<size_t>(head)]};
+  if (override_ || heads_ == 1) return {order_[0], order_[1]};
+  return {order_[static_cast<size_t>(head)]};
 }
 
 //-----------------------------------------------------------------------------
@@ -414,8 +381,8 @@ void Scene::build() const {
   x.setZero(L, D);
   for (int i = 0; i < L; ++i) {
     const Vec content = content_vector(tokens_[static_cast<size_t>(i)].text);
-    const int pointers[embed::kPointers] = {target(i, Relation::Subject), target(i, Relation::Complement),
-                                            target(i, Relation::Antecedent), target(i, Relation::Object)};
+    const int pointers[embed::kPointers] = {looks_at(i, Relation::Subject), looks_at(i, Relation::Complement),
+                                            looks_at(i, Relation::Antecedent), looks_at(i, Relation::Object)};
     embed::embed_token(&x(i, 0), content.data(), role_bits_[static_cast<size_t>(i)], i, pointers);
   }
 
@@ -529,9 +496,17 @@ const std::vector<HeadReadout>& Scene::readout() const {
   if (!cache_.readout_stale) return readout;
   readout.clear();
   for (int h = 0; h < heads_; ++h) {
-    const std::vector<Relation> rel = head_relations(h);
+    // Where each of the head's relationships makes the query look; a second
+    // relationship with nothing to find (it looks at the query, as the
+    // first does or not) adds no target of its own.
+    std::vector<Relation> rel;
     std::vector<int> targets;
-    for (Relation r : rel) targets.push_back(target(query_, r));
+    for (Relation r : head_relations(h)) {
+      const int t = override_ ? target(query_, r) : looks_at(query_, r);
+      if (!targets.empty() && (t == query_ || t == targets.front())) continue;
+      rel.push_back(r);
+      targets.push_back(t);
+    }
     readout.push_back(head_readout(tr.heads[static_cast<size_t>(h)], query_, rel, targets));
   }
   cache_.readout_stale = false;

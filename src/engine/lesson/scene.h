@@ -2,9 +2,9 @@
 // from named relationships.
 //
 // Does: turn a sentence into X (L x D) whose columns are readable feature
-// blocks, and build W_Q, W_K, W_V, W_O for H heads by dealing relationships
-// ("my subject", "my complement", "the previous token", ...) out to heads,
-// the ones that fit the query's word first (relations_for).
+// blocks, and build W_Q, W_K, W_V, W_O for H heads, one fixed relationship
+// per head ("my subject", "my complement", "the previous token", ...)
+// whatever token is selected (head_relations): one model per head count.
 // With one head, that head holds the lesson's two relationships at once, so
 // its scores for the two targets tie and softmax splits the weight: the
 // midpoint appears by itself. Runs the forward pass and caches, per query,
@@ -69,9 +69,11 @@ class Scene {
 
   // A lesson sentence with its query and the query's two targets named
   // explicitly (token indices), for a sentence the parser cannot read (a
-  // lesson in another language: the English parser must not guess them).
+  // lesson in another language: the English parser must not guess them);
+  // and, where the sentence has one, a pronoun and its antecedent (-1: none).
   struct LessonTargets {
     int query = 0, subject = 0, complement = 0;
+    int pronoun = -1, antecedent = -1;
   };
 
   // Each setter validates first; on error it returns why and changes nothing.
@@ -126,37 +128,27 @@ class Scene {
   int stress() const { return stress_; }
   const Mat& x() const;
   const AttentionWeights& weights() const;
-  // The relationships heads take when `token` is the query, best first: a
-  // permutation of the relation order (set_relation_order) in four tiers,
-  //   1. the pointer relationships that fit its word (parser.h: a verb's
-  //      subject and complement or object, a pronoun's antecedent, ...) or
-  //      whose target the user set (set_target: the heads keep their jobs),
-  //   2. positional ones (previous, next, first token, self) whose target is
-  //      a content word (not the token, a determiner or punctuation) that no
-  //      earlier one names,
-  //   3. fitting or positional ones whose content-word target an earlier
-  //      one already names,
-  //   4. spare heads with a content-word target no earlier one names: a
-  //      pointer relationship that does not fit the word looks at its
-  //      fallback word (parser.h),
-  //   5. the same with a content word already named,
-  //   6. the rest (a positional one on a determiner, punctuation or the
-  //      token itself), in the relation order.
-  // The built weights deal this list for the current query, so a new query
-  // whose list differs rebuilds them (a head is one W_Q for every token).
-  std::vector<Relation> relations_for(int token) const;
-  // How many of relations_for(token) lead with a target no earlier one
-  // names (tiers 1 and 2): the single head holds up to two of those.
-  int fresh_relations(int token) const;
   // Relationship r fits token's word: a pointer one parser.h found for it
   // or whose target the user set, or a positional one (they fit every token
   // by definition).
   bool fits(int token, Relation r) const;
-  // Relationships held by head h for the current H and query (one per head
-  // when H >= 2; with H = 1 the first two of relations_for(query), or only
-  // the first when no second one has a target of its own; the first two
-  // when the weights are trained).
+  // The one model per head count: head h holds the same relationships for
+  // every token (a head is one W_Q for every row), in the relation order
+  // (set_relation_order; by default relation.h's: subject, complement,
+  // previous token, antecedent, next token, object, self, first token):
+  //   H = 1: the first two at once (the lesson's subject + complement),
+  //   H >= 2: head h holds the h-th.
+  // Trained weights were dealt nothing: every head is read against the
+  // first two. Selecting another token never changes these.
   std::vector<Relation> head_relations(int head) const;
+  // The token that relationship r makes `token` attend to: its target where
+  // r fits the token, else the token itself. A head whose relationship has
+  // nothing to find for a token does what an idle head of a real model
+  // often does and looks at that token itself (for the previous token of
+  // the first token, and the next of the last, that is the same). Each
+  // pointer block of X carries p(looks_at), so the built weights realise
+  // exactly this.
+  int looks_at(int token, Relation r) const;
   // Target of relationship r for token i (default from the parser, or reassigned).
   int target(int token, Relation r) const;
   // The sentence is outside the lesson's English grammar (parser.h found no
@@ -170,9 +162,11 @@ class Scene {
   // lesson_targets(), so the 1-head midpoint and the 2-head outputs share
   // one plane.
   const std::vector<ValueMap>& value_maps() const;
-  // The query's lesson targets: the targets of the first two relationships
-  // of relations_for(query) (subject and complement for the lesson's verb),
-  // the value maps' anchors.
+  // The query's lesson targets: the targets of the single head's two
+  // relationships (subject and complement) for the query, the value maps'
+  // anchors; where one does not fit the query's word, the parser's
+  // stand-in (the nearest content word, parser.h), so the plane keeps two
+  // anchors while the head itself looks at the query (looks_at).
   std::vector<int> lesson_targets() const;
   // What the final output still carries of each lesson target, 0..1 (readout.h
   // carried(): after W_O and any knockout), cached like readout().
