@@ -180,6 +180,8 @@ bool Demo::tour_reveal() { return tour_apply(*this, tour.reveal(*this)); }
 
 bool Demo::tour_replay() { return tour_apply(*this, tour.replay()); }
 
+bool Demo::tour_retry(int step) { return tour_apply(*this, tour.retry(*this, step)); }
+
 void Demo::tour_close() {
   tour.close();
   tour_error.clear();

@@ -119,6 +119,7 @@ struct Demo {
   bool tour_predict(const Prediction& p);
   bool tour_reveal();
   bool tour_replay();
+  bool tour_retry(int step);  // forget step's answer and reveal, open it again
   void tour_close();
   void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks); never silent
   std::string tour_state_json() const { return tour.state_json(tour_error); }

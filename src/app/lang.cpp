@@ -90,7 +90,7 @@ Status parse_catalogue(std::string_view code, std::string_view po, Language& out
     }
     if (!ok) return fail();
   }
-  std::string query, subject, complement;
+  std::string query, subject, complement, previous, pronoun, antecedent;
   for (auto& [id, str] : entries) {
     if (id.empty() || str.empty()) continue;  // the PO header; an untranslated entry
     if (id == "@name") out.name = str;
@@ -99,6 +99,9 @@ Status parse_catalogue(std::string_view code, std::string_view po, Language& out
     else if (id == "@lesson-query") query = str;
     else if (id == "@lesson-subject") subject = str;
     else if (id == "@lesson-complement") complement = str;
+    else if (id == "@lesson-previous") previous = str;
+    else if (id == "@lesson-pronoun") pronoun = str;
+    else if (id == "@lesson-antecedent") antecedent = str;
     else {
       out.text += str;
       out.strings[id] = std::move(str);
@@ -115,6 +118,17 @@ Status parse_catalogue(std::string_view code, std::string_view po, Language& out
   t = {find_word(tokens, query), find_word(tokens, subject), find_word(tokens, complement)};
   if (out.name.empty() || tokens.empty() || t.query < 0 || t.subject < 0 || t.complement < 0)
     return Status::fail(out.code + ".po: @name, @lesson and its @lesson-query, -subject and -complement words are needed");
+  // The previous token is named by hand as a check of the tokens (it is
+  // positional: the token before the query); the pronoun and its
+  // antecedent, where the sentence has them, give the tour's coreference.
+  if (!previous.empty() && find_word(tokens, previous) != t.query - 1)
+    return Status::fail(out.code + ".po: @lesson-previous \"" + previous + "\" is not the token before the query");
+  if (!pronoun.empty() || !antecedent.empty()) {
+    t.pronoun = find_word(tokens, pronoun);
+    t.antecedent = find_word(tokens, antecedent);
+    if (t.pronoun < 0 || t.antecedent < 0 || t.pronoun == t.antecedent)
+      return Status::fail(out.code + ".po: @lesson-pronoun and @lesson-antecedent must be two words of @lesson");
+  }
   return Status::ok();
 }
 
@@ -434,6 +448,7 @@ const std::vector<const char*>& refusal_patterns() {
       N_("step {0} was already revealed; a prediction counts only before the reveal"),
       N_("step {0} has not been revealed yet: nothing to replay"),
       N_("tour step {0} is not in this tour's range {1}..{2}"),
+      N_("answer every relationship: no token picked yet for {0}"),
       // The JS API's own type checks (web/headroom.mjs)
       N_("heads must be a whole number (1, 2, 4 or 8), not {0}"),
       N_("setLanguage needs a language code like \"de\", not {0}"),

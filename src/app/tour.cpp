@@ -22,6 +22,7 @@
 #include "app/describe.h"
 #include "app/json_write.h"
 #include "app/lang.h"
+#include "engine/common/words.h"
 #include "engine/lesson/readout.h"
 
 namespace headroom::app {
@@ -33,27 +34,37 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
   // The words are catalogue keys (N_): the panel shows them through tr(),
   // and each catalogue names its own lesson's words where these name
   // "said", "researcher" and "it". tour.state() keeps the keys (English).
+  // A choice step's answers exclude each other, in the main screen's words;
+  // each carries what choosing it claims (the reason when it is not what
+  // the engine measures).
   static const std::array<TourStepInfo, kTourSteps> steps = {{
       {"average", N_("One head, one average"),
        N_("An attention head gives each token one output: a weighted average of the value vectors of the "
           "tokens it looks at, with weights that add up to 1. \"said\" needs two of them: who said it "
           "(researcher) and what was said (the clause from \"it\")."),
-       N_("With one head looking at both, where does said's output land among the values? Drag the marker "
-          "in the plane (or use the arrow keys), or pick an answer."),
+       N_("With one head looking at both, where does said's output land among the values? Place the marker "
+          "in the plane, or pick an answer."),
        AnswerKind::Point,
-       {{"researcher", N_("near the subject")}, {"it", N_("near the complement")}, {"between", N_("between them")},
-        {"neither", N_("near neither")}}},
+       {{"researcher", N_("on the subject, losing the complement"),
+         N_("That answer expects the head to put nearly all its weight on researcher.")},
+        {"it", N_("on the complement, losing the subject"),
+         N_("That answer expects the head to put nearly all its weight on it.")},
+        {"neither", N_("between them, close to neither"),
+         N_("That answer expects the weight split between the two, giving their midpoint.")},
+        {"spread", N_("spread thin, close to no target"),
+         N_("That answer expects the weight spread over every token, giving mush.")}}},
       {"options", N_("Three ways to fail"),
        N_("One head has one set of weights for said. It can put them all on one target, split them between "
           "the two, or spread them over every token."),
        N_("Which of the three keeps the most of BOTH targets in the output?"),
        AnswerKind::Choice,
-       {{"one", N_("all on one")}, {"split", N_("split")}, {"spread", N_("spread")}}},
+       {{"one", N_("all on one"), N_("All on one keeps one target whole and the other not at all.")},
+        {"split", N_("split"), N_("A split keeps half of each target.")},
+        {"spread", N_("spread"), N_("Spreading keeps a little of every token, and little of either target.")}}},
       {"two-heads", N_("Two heads"),
        N_("Give the model two heads of half the size. Each has its own W_Q, W_K and W_V, so each can look at "
           "a different token."),
-       N_("Where will each head's output land? Place both markers (click to place the next one, drag to "
-          "move, arrow keys move the selected one)."),
+       N_("Where will each head's output land? Place both markers in the plane."),
        AnswerKind::Points,
        {}},
       {"coordinates", N_("Side by side, then mixed"),
@@ -61,10 +72,13 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
           "each in its own coordinates, and W_O mixes them afterwards."),
        N_("If head 2's output is set to zero before W_O, what does said's final output lose?"),
        AnswerKind::Choice,
-       {{"researcher", N_("the subject")}, {"it", N_("the complement")}, {"both", N_("both")}, {"nothing", N_("nothing")}}},
+       {{"researcher", N_("the subject"), N_("That answer expects head 2 to hold researcher.")},
+        {"it", N_("the complement"), N_("That answer expects head 2 to hold it.")},
+        {"both", N_("both"), N_("That answer expects W_O to have mixed the two heads into every coordinate.")},
+        {"nothing", N_("nothing"), N_("That answer expects head 1 to hold both targets.")}}},
       {"more-heads", N_("More heads, more kinds"),
-       N_("With four heads, each can hold another kind of relationship: the subject, the complement, the "
-          "previous token, and what a pronoun refers to (coreference)."),
+       N_("With four heads, each holds one kind of relationship for every token: head 1 the subject, head 2 "
+          "the complement, head 3 the previous token, head 4 what a pronoun refers to (coreference)."),
        N_("For each relationship, which token will its head look at most?"),
        AnswerKind::Match,
        {}},
@@ -74,8 +88,9 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
           "one level down."),
        N_("With the tie, how does the score said -> researcher compare with researcher -> said?"),
        AnswerKind::Choice,
-       {{"equal", N_("they become equal")}, {"unchanged", N_("they stay as they were")},
-        {"zero", N_("both drop to zero")}}},
+       {{"equal", N_("they become equal"), ""},
+        {"unchanged", N_("they stay as they were"), N_("That answer expects the tie to leave each score as it was.")},
+        {"zero", N_("both drop to zero"), N_("That answer expects a shared matrix to cancel the scores.")}}},
       {"training", N_("Heads learn it themselves"),
        N_("Nobody has to build these heads: a small model trained to copy said's two targets into two "
           "slots finds them by itself. One head can only ever carry one mixture, so half of the task stays "
@@ -129,9 +144,9 @@ int match_query(const Scene& s, Relation r) {
   const int q = s.query();
   if (r != Relation::Antecedent) return q;
   const int comp = s.target(q, Relation::Complement);
-  if (comp >= 0 && s.target(comp, Relation::Antecedent) != comp) return comp;
+  if (comp >= 0 && s.fits(comp, Relation::Antecedent)) return comp;
   for (int i = 0; i < static_cast<int>(s.tokens().size()); ++i)
-    if (s.target(i, Relation::Antecedent) != i) return i;
+    if (s.fits(i, Relation::Antecedent)) return i;
   return q;
 }
 
@@ -172,6 +187,40 @@ void prediction_json(std::string& out, const TourRecord& r) {
     case AnswerKind::Number: o.field("value", p.number); break;
     case AnswerKind::Match: append_values(o.key("tokens"), p.match); break;
     default: break;
+  }
+}
+
+// A mark as JSON: "correct" is one boolean per part for a match, else one
+// boolean (every part right); "parts" lists the parts when there are several.
+void correct_json(JsonObject& o, const TourRecord& r) {
+  bool all = true;
+  for (bool c : r.correct) all = all && c;
+  if (r.prediction.kind == AnswerKind::Match) append_values(o.key("correct"), r.correct);
+  else o.field("correct", all);
+  if (r.correct.size() > 1) append_values(o.key("parts"), r.correct);
+}
+
+// The learner's answer as an LMS stores a response: a choice's id, "x,y"
+// points, a number, the words of a match.
+std::string response_text(const TourRecord& r, const Scene& s) {
+  const Prediction& p = r.prediction;
+  char buf[32];
+  auto num = [&](float v) {
+    std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(v));
+    return std::string(buf);
+  };
+  std::string out;
+  switch (p.kind) {
+    case AnswerKind::Choice: return p.choice;
+    case AnswerKind::Number: return num(p.number);
+    case AnswerKind::Point:
+    case AnswerKind::Points:
+      for (size_t i = 0; i < p.xy.size(); i += 2) out += (i ? ";" : "") + num(p.xy[i]) + "," + num(p.xy[i + 1]);
+      return out;
+    case AnswerKind::Match:
+      for (size_t i = 0; i < p.match.size(); ++i) out += (i ? "," : "") + word(s, p.match[i]);
+      return out;
+    default: return out;
   }
 }
 
@@ -227,10 +276,38 @@ struct Reveal {
   std::vector<Phrase> lines;  // read in the language shown when they are read
   Phrase feedback;
   float score = -1;
+  std::vector<bool> correct;
+  Phrase reason, answer_text, measured_text;
+  bool pending = false;
   std::vector<float> from, to;
   int head = 0;
   Mat scores_before, scores_after;
 };
+
+// A choice step's mark: right when the learner chose what was measured; the
+// reason is the measurement's sentence, after what the choice claimed when
+// it was not right.
+void mark_choice(const TourStepInfo& info, const TourRecord& rec, const std::string& measured, const Phrase& because,
+                 Reveal& r) {
+  r.measured_text = choice_label(info, measured);
+  if (!rec.predicted || rec.prediction.kind != AnswerKind::Choice) return;
+  const bool right = rec.prediction.choice == measured;
+  r.correct = {right};
+  r.score = right ? 1.f : 0.f;
+  r.answer_text = choice_label(info, rec.prediction.choice);
+  const char* means = "";
+  for (const TourChoice& c : info.choices)
+    if (rec.prediction.choice == c.id) means = c.means;
+  r.reason = right || !*means ? phrase("Right. {0}", {because}) : phrase("{0} {1}", {Phrase::key(means), because});
+}
+
+// Where one head's output for the query lands against two targets, in the
+// main screen's words (describe.cpp head_verdict): on one of them (its value
+// direction, cos >= kReadsCos), mush (no weight above 0.3), or between them.
+const char* lands(const HeadReadout& r, float c0, float c1) {
+  if (std::max(c0, c1) >= kReadsCos) return c0 >= c1 ? "researcher" : "it";
+  return r.max_weight < 0.3f ? "spread" : "neither";
+}
 
 void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec, Reveal& r, JsonObject& o) {
   Scene& s = demo.scene;
@@ -240,34 +317,48 @@ void measure_average(Demo& demo, const TourStepInfo& info, const TourRecord& rec
   const Plane pl = plane(s, 0);
   const float mx = 0.5f * (pl.ax + pl.bx), my = 0.5f * (pl.ay + pl.by);
   const float span = std::max(1e-6f, dist(pl.ax, pl.ay, pl.bx, pl.by));
-  const float da = dist(pl.ox, pl.oy, pl.ax, pl.ay), db = dist(pl.ox, pl.oy, pl.bx, pl.by),
-              dm = dist(pl.ox, pl.oy, mx, my);
-  const float dmin = std::min({da, db, dm});
-  const char* where = dmin > 0.25f * span ? "neither" : dmin == da ? "researcher" : dmin == db ? "it" : "between";
   const float w0 = weight_on(s, 0, q, t[0]), w1 = weight_on(s, 0, q, t[1]);
   const float c0 = cos_to(s, 0, t[0]), c1 = cos_to(s, 0, t[1]);
+  const std::string where = lands(s.readout()[0], c0, c1);
   append_values(o.key("output"), std::vector<float>{pl.ox, pl.oy});
   append_values(o.key("targetPoints"), std::vector<float>{pl.ax, pl.ay, pl.bx, pl.by});
   append_values(o.key("midpoint"), std::vector<float>{mx, my});
   append_values(o.key("weights"), std::vector<float>{w0, w1});
   append_values(o.key("cos"), std::vector<float>{c0, c1});
   o.field("lands", where);
-  const std::string &wa = word(s, t[0]), &wb = word(s, t[1]);
-  r.lines.push_back(phrase("{0}'s output lands {1} ({2}, {3}); the midpoint of {4} and {5} is ({6}, {7}).",
-                        {word(s, q), choice_label(info, where), fmt(pl.ox), fmt(pl.oy), wa, wb, fmt(mx), fmt(my)}));
-  r.lines.push_back(phrase("weights {0} {1}, {2} {3}; cos to {0} {4}, to {2} {5}.",
-                        {wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
+  const std::string &wa = word(s, t[0]), &wb = word(s, t[1]), &wq = word(s, q);
+  const Phrase because =
+      where == "neither"
+          ? phrase("The head gives weight {0} to {1} and {2} to {3}, so {4}'s output is their midpoint: similarity {5} "
+                   "and {6}, close to neither. The midpoint of two meanings is not a meaning.",
+                   {fmt(w0), wa, fmt(w1), wb, wq, fmt(c0), fmt(c1)})
+      : where == "spread"
+          ? phrase("No token gets more than {0} of the weight, so {1}'s output is mush: similarity {2} to {3} and {4} to "
+                   "{5}.",
+                   {fmt(s.readout()[0].max_weight), wq, fmt(c0), wa, fmt(c1), wb})
+          : phrase("The head gives weight {0} to {1}, so {2}'s output reads {1} (similarity {3}) and loses {4}.",
+                   {fmt(where == "researcher" ? w0 : w1), where == "researcher" ? wa : wb, wq,
+                    fmt(where == "researcher" ? c0 : c1), where == "researcher" ? wb : wa});
+  r.lines.push_back(phrase("{0}'s output lands {1}: weight {2} on {3} and {4} on {5}.",
+                           {wq, choice_label(info, where), fmt(w0), wa, fmt(w1), wb}));
   r.from = {0.f, 0.f};
   r.to = {pl.ox, pl.oy};
   if (rec.predicted && p.kind == AnswerKind::Point) {
+    // A marker is right within a quarter of the distance between the targets.
     const float d = dist(p.xy[0], p.xy[1], pl.ox, pl.oy);
+    const bool right = d <= 0.25f * span;
     o.field("guessDistance", d);
     r.score = clamp01(1.f - d / span);
+    r.correct = {right};
     r.from = {p.xy[0], p.xy[1]};
     r.feedback = phrase("Your marker was {0} from the output (the two targets are {1} apart).", {fmt(d), fmt(span)});
-  } else if (rec.predicted) {
-    r.score = p.choice == where ? 1.f : 0.f;
-    r.feedback = phrase("You said {0}; it lands {1}.", {choice_label(info, p.choice), choice_label(info, where)});
+    r.answer_text = phrase("a marker {0} from the output", {fmt(d)});
+    r.reason = right ? phrase("Right: your marker is within a quarter of the targets' distance of the output. {0}", {because})
+                     : phrase("Your marker is {0} from the output, more than a quarter of the targets' distance ({1}). {2}",
+                              {fmt(d), fmt(span), because});
+    r.measured_text = choice_label(info, where);
+  } else {
+    mark_choice(info, rec, where, because, r);
   }
 }
 
@@ -282,7 +373,8 @@ void measure_options(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     float focus;
   };
   const Option opts[] = {{"one", 0.f}, {"split", 0.5f}, {"spread", 1.f}};
-  float best_keep = -1, chosen_keep = 0;
+  float best_keep = -1;
+  std::vector<float> keeps;
   const char* best = opts[1].id;
   const Plane split = plane(s, 0);
   append_array(o.key("outcomes"), opts, [&](const Option& op) {
@@ -294,29 +386,36 @@ void measure_options(Demo& demo, const TourStepInfo& info, const TourRecord& rec
     const Plane pl = plane(c, 0);  // the option's output, in the same plane (same anchors)
     r.from.insert(r.from.end(), {split.ox, split.oy});
     r.to.insert(r.to.end(), {pl.ox, pl.oy});
+    keeps.push_back(keep);
     if (keep > best_keep) {
       best_keep = keep;
       best = op.id;
     }
-    if (rec.predicted && rec.prediction.choice == op.id) chosen_keep = keep;
     JsonObject e(m);
     e.field("id", op.id).field("focus", op.focus);
     append_values(e.key("weights"), std::vector<float>{weight_on(c, 0, q, t[0]), weight_on(c, 0, q, t[1])});
     append_values(e.key("cos"), std::vector<float>{c0, c1});
     append_values(e.key("carried"), carried);
     e.field("keepsBoth", keep);
-    r.lines.push_back(phrase("{0}: carries {1} {2}, {3} {4} (cos {5} / {6})",
-                          {choice_label(info, op.id), wa, fmt(carried[0]), wb, fmt(carried[1]), fmt(c0), fmt(c1)}));
+    r.lines.push_back(phrase("{0}: the output carries {1} {2} and {3} {4}",
+                             {choice_label(info, op.id), wa, fmt(carried[0]), wb, fmt(carried[1])}));
   });
   o.field("best", best).field("bestKeepsBoth", best_keep);
-  r.lines.push_back(phrase(best_keep < 0.9f ? "None keeps both whole: the most any keeps of both is {0} ({1}), and a "
-                                           "split output is the midpoint of two meanings."
-                                         : "Measured here, {1} keeps {0} of both targets.",
-                        {fmt(best_keep), choice_label(info, best)}));
+  const Phrase because =
+      phrase(best_keep < 0.9f ? "Measured, the target kept least keeps {0} all on one, {1} split and {2} spread: {3} "
+                                "keeps the most of both, yet none keeps both whole, and a split output is the midpoint "
+                                "of two meanings."
+                              : "Measured, the target kept least keeps {0} all on one, {1} split and {2} spread: {3} "
+                                "keeps the most of both.",
+             {fmt(keeps[0]), fmt(keeps[1]), fmt(keeps[2]), choice_label(info, best)});
+  mark_choice(info, rec, best, because, r);
+  r.measured_text = phrase("{0} keeps {1} of both", {choice_label(info, best), fmt(best_keep)});
   if (rec.predicted) {
-    r.score = best_keep > 0 ? clamp01(chosen_keep / best_keep) : 0.f;
+    float chosen = 0;
+    for (size_t i = 0; i < 3; ++i)
+      if (rec.prediction.choice == opts[i].id) chosen = keeps[i];
     r.feedback = phrase("You chose {0}: it keeps {1} of both; the best keeps {2}.",
-                     {choice_label(info, rec.prediction.choice), fmt(chosen_keep), fmt(best_keep)});
+                        {choice_label(info, rec.prediction.choice), fmt(chosen), fmt(best_keep)});
   }
 }
 
@@ -328,7 +427,8 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
   const Plane one = plane(s, 0);
   demo.set_heads(2);  // the reveal shows the split to two heads
   append_values(o.key("oneHead"), std::vector<float>{one.ox, one.oy});
-  std::vector<float> outs;
+  std::vector<float> outs, w;
+  std::vector<std::string> reads;
   append_array_n(o.key("heads"), 2, [&](long long hh) {
     const int h = static_cast<int>(hh);
     const Plane pl = plane(s, h);
@@ -336,26 +436,40 @@ void measure_two_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject&
     outs.push_back(pl.oy);
     const float c0 = cos_to(s, h, t[0]), c1 = cos_to(s, h, t[1]);
     const float w0 = weight_on(s, h, q, t[0]), w1 = weight_on(s, h, q, t[1]);
+    reads.push_back(c0 >= c1 ? wa : wb);
+    w.push_back(std::max(w0, w1));
     JsonObject e(m);
     append_values(e.key("output"), std::vector<float>{pl.ox, pl.oy});
     append_values(e.key("weights"), std::vector<float>{w0, w1});
     append_values(e.key("cos"), std::vector<float>{c0, c1});
-    r.lines.push_back(phrase("head {0}: weights {1} {2}, {3} {4}; cos to {1} {5}, to {3} {6}",
-                          {std::to_string(h + 1), wa, fmt(w0), wb, fmt(w1), fmt(c0), fmt(c1)}));
+    r.lines.push_back(phrase("head {0} puts weight {1} on {2}: its output reads {2} (similarity {3})",
+                             {std::to_string(h + 1), fmt(std::max(w0, w1)), reads.back(), fmt(std::max(c0, c1))}));
   });
   r.from = {one.ox, one.oy, one.ox, one.oy};
   r.to = outs;
+  const Phrase because = phrase("Each head has its own W_Q and W_K, so head 1 reads {0} and head 2 reads {1}: two "
+                                "outputs, each on a meaning, where one head gave their midpoint.",
+                                {reads[0], reads[1]});
+  r.measured_text = phrase("head 1 on {0}, head 2 on {1}", {reads[0], reads[1]});
   if (rec.predicted) {
     const Prediction& p = rec.prediction;
     const float span = std::max(1e-6f, dist(one.ax, one.ay, one.bx, one.by));
-    auto sc = [&](int g, int h) {
-      return clamp01(1.f - dist(p.xy[static_cast<size_t>(2 * g)], p.xy[static_cast<size_t>(2 * g + 1)],
-                                outs[static_cast<size_t>(2 * h)], outs[static_cast<size_t>(2 * h + 1)]) /
-                               span);
+    auto d = [&](int g, int h) {
+      return dist(p.xy[static_cast<size_t>(2 * g)], p.xy[static_cast<size_t>(2 * g + 1)],
+                  outs[static_cast<size_t>(2 * h)], outs[static_cast<size_t>(2 * h + 1)]);
     };
-    r.score = std::max(0.5f * (sc(0, 0) + sc(1, 1)), 0.5f * (sc(0, 1) + sc(1, 0)));
-    r.feedback = phrase("Your two markers score {0} (1: on the heads' outputs; 0: as far off as the two targets are apart).",
-                     {fmt(r.score)});
+    // the markers pair with the outputs the closer way round
+    const bool swap = d(0, 1) + d(1, 0) < d(0, 0) + d(1, 1);
+    const float d0 = d(0, swap ? 1 : 0), d1 = d(1, swap ? 0 : 1);
+    r.score = clamp01(1.f - 0.5f * (d0 + d1) / span);
+    r.correct = {d0 <= 0.25f * span, d1 <= 0.25f * span};
+    const int right = static_cast<int>(r.correct[0]) + static_cast<int>(r.correct[1]);
+    r.answer_text = phrase("two markers, {0} and {1} from the outputs", {fmt(d0), fmt(d1)});
+    r.feedback = phrase("Your markers are {0} and {1} from the heads' outputs (the two targets are {2} apart).",
+                        {fmt(d0), fmt(d1), fmt(span)});
+    r.reason = right == 2 ? phrase("Right: both markers are on the heads' outputs. {0}", {because})
+                          : phrase("{0} of your 2 markers are within a quarter of the targets' distance of an output. {1}",
+                                   {std::to_string(right), because});
   }
 }
 
@@ -381,48 +495,61 @@ void measure_coordinates(Demo& demo, const TourStepInfo& info, const TourRecord&
   }
   o.field("loses", loses);
   r.lines.push_back(phrase("every head: the output carries {0} {1}, {2} {3}", {wa, fmt(all[0]), wb, fmt(all[1])}));
-  r.lines.push_back(phrase("head {0} knocked out: {1} {2}, {3} {4}", {std::string("1"), wa, fmt(w1[0]), wb, fmt(w1[1])}));
   r.lines.push_back(phrase("head {0} knocked out: {1} {2}, {3} {4}", {std::string("2"), wa, fmt(w2[0]), wb, fmt(w2[1])}));
-  r.lines.push_back(phrase(lost_a != lost_b ? "Without head 2 the output loses {0} and keeps the other: each head's result "
-                                           "has coordinates of its own."
-                                         : "Without head 2 the output loses {0}.",
-                        {choice_label(info, loses)}));
-  if (rec.predicted) {
-    r.score = rec.prediction.choice == loses ? 1.f : 0.f;
+  const Phrase because =
+      lost_a != lost_b
+          ? phrase("Without head 2 the output still carries {0} {1} but {2} only {3}: each head's result has "
+                   "coordinates of its own in the concatenation, and W_O mixes them without merging them.",
+                   {lost_a ? wb : wa, fmt(lost_a ? w2[1] : w2[0]), lost_a ? wa : wb, fmt(lost_a ? w2[0] : w2[1])})
+          : phrase("Without head 2 the output carries {0} {1} and {2} {3}.", {wa, fmt(w2[0]), wb, fmt(w2[1])});
+  mark_choice(info, rec, loses, because, r);
+  if (rec.predicted)
     r.feedback = phrase("You said {0}; measured: {1}.", {choice_label(info, rec.prediction.choice), choice_label(info, loses)});
-  }
 }
 
+// The relationships step more-heads asks about, in the order predict takes:
+// head h of four holds kMatchRelations[h] (Scene::head_relations).
 void measure_more_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m) {
   Scene& s = demo.scene;
   demo.set_heads(4);  // the reveal shows four heads
-  const int H = s.heads();
-  int right = 0;
+  std::vector<Phrase> parts, measured;
   append_array_n(o.key("relations"), static_cast<long long>(kMatchRelations.size()), [&](long long i) {
     const Relation rel = kMatchRelations[static_cast<size_t>(i)];
-    const int q = match_query(s, rel), target = s.target(q, rel);
-    // The heads are dealt the relationships of the word asked from (Scene::
-    // relations_for: a pronoun's antecedent first), so measure with it selected.
-    Scene c = s;
-    (void)c.set_query(q);
-    // the head that puts the most weight on this relationship's target
-    int head = 0;
-    for (int h = 1; h < H; ++h)
-      if (weight_on(c, h, q, target) > weight_on(c, head, q, target)) head = h;
-    const auto& row = c.trace().heads[static_cast<size_t>(head)].weights.row(q);
+    const int q = match_query(s, rel);
+    int head = static_cast<int>(i);
+    for (int h = 0; h < s.heads(); ++h)
+      if (s.head_relations(h).front() == rel) head = h;
+    // One model for every row: the head's row for q is read from the same
+    // trace whatever token is selected.
+    const auto& row = s.trace().heads[static_cast<size_t>(head)].weights.row(q);
     Eigen::Index looks = 0;
     row.maxCoeff(&looks);
     const int token = static_cast<int>(looks);
-    if (rec.predicted && rec.prediction.match[static_cast<size_t>(i)] == token) ++right;
     JsonObject e(m);
     e.field("relation", relation_name(rel)).field("query", q).field("head", head).field("token", token);
     e.field("word", word(s, token)).field("weight", row[looks]);
-    r.lines.push_back(phrase("{0} (from {1}): head {2} looks at {3} (weight {4})",
-                          {Phrase::key(relation_name(rel)), word(s, q), std::to_string(head + 1), word(s, token), fmt(row[looks])}));
+    r.lines.push_back(phrase("head {0}, {1}: from {2} it puts weight {3} on {4}",
+                             {std::to_string(head + 1), Phrase::key(relation_name(rel)), word(s, q), fmt(row[looks]),
+                              word(s, token)}));
+    measured.push_back(word(s, token));
+    if (!rec.predicted) return;
+    const int guess = rec.prediction.match[static_cast<size_t>(i)];
+    const bool right = guess == token;
+    r.correct.push_back(right);
+    parts.push_back(right ? phrase("{0}: {1}, right", {Phrase::key(relation_name(rel)), word(s, token)})
+                          : phrase("{0}: {1}, not {2}", {Phrase::key(relation_name(rel)), word(s, token), word(s, guess)}));
   });
+  r.measured_text = phrase("{0}, {1}, {2}, {3}", {measured[0], measured[1], measured[2], measured[3]});
   if (rec.predicted) {
+    int right = 0;
+    for (bool c : r.correct) right += c ? 1 : 0;
     r.score = static_cast<float>(right) / static_cast<float>(kMatchRelations.size());
+    std::vector<Phrase> guessed;
+    for (int g : rec.prediction.match) guessed.push_back(word(s, g));
+    r.answer_text = phrase("{0}, {1}, {2}, {3}", {guessed[0], guessed[1], guessed[2], guessed[3]});
     r.feedback = phrase("{0} of {1} matched.", {std::to_string(right), std::to_string(kMatchRelations.size())});
+    r.reason = phrase("Each head holds one relationship for every token, and looks where it points: {0}; {1}; {2}; {3}.",
+                      {parts[0], parts[1], parts[2], parts[3]});
   }
 }
 
@@ -431,7 +558,7 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   Scene& s = demo.scene;
   const int q = s.query();
   const std::vector<int> t = s.lesson_targets();
-  const std::string &wa = word(s, t[0]), &wb = word(s, t[1]), &wq = word(s, q);
+  const std::string &wa = word(s, t[0]), &wq = word(s, q);
   demo.set_tie_qk(false);
   Scene untied = s;
   // the head that reads the subject (most weight on it) without the tie
@@ -446,12 +573,18 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   r.scores_before = before;
   r.scores_after = after;
   float asym = 0, scale = 1, asym_before = 0;
+  int self_tops = 0;  // rows of the tied head whose largest score is their own
   for (size_t k = 0; k < trace.heads.size(); ++k) {
     const Mat& sc = trace.heads[k].scores;
     asym = std::max(asym, (sc - sc.transpose()).cwiseAbs().maxCoeff());
     scale = std::max(scale, sc.cwiseAbs().maxCoeff());
     const Mat& ub = untied.trace().heads[k].scores;
     asym_before = std::max(asym_before, (ub - ub.transpose()).cwiseAbs().maxCoeff());
+  }
+  for (int i = 0; i < after.rows(); ++i) {
+    Eigen::Index top = 0;
+    after.row(i).maxCoeff(&top);
+    self_tops += static_cast<int>(top) == i ? 1 : 0;
   }
   const bool symmetric = asym <= 1e-5f * scale;
   const bool same = std::fabs(after(q, t[0]) - before(q, t[0])) <= 1e-3f * scale &&
@@ -462,25 +595,29 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   o.field("head", h);
   append_values(o.key("before"), std::vector<float>{before(q, t[0]), before(t[0], q)});
   append_values(o.key("after"), std::vector<float>{after(q, t[0]), after(t[0], q)});
+  o.field("selfScore", after(q, q)).field("rowsLedBySelf", self_tops).field("rows", static_cast<int>(after.rows()));
   o.field("maxAsymmetry", asym).field("maxAsymmetryUntied", asym_before).field("symmetric", symmetric);
   o.field("answer", answer);
   append_array_n(o.key("weightsOnTargets"), static_cast<long long>(trace.heads.size()), [&](long long k) {
     append_values(m, std::vector<float>{weight_on(s, static_cast<int>(k), q, t[0]), weight_on(s, static_cast<int>(k), q, t[1])});
   });
   append_values(o.key("carried"), carried);
-  r.lines.push_back(phrase("head {0} untied: {1} -> {2} {3}, {2} -> {1} {4}",
-                        {std::to_string(h + 1), wq, wa, fmt(before(q, t[0]), 1), fmt(before(t[0], q), 1)}));
-  r.lines.push_back(phrase("tied: {0} -> {1} {2}, {1} -> {0} {3}; the largest |score(i->j) - score(j->i)| is {4} (untied {5})",
-                        {wq, wa, fmt(after(q, t[0]), 1), fmt(after(t[0], q), 1), fmt(asym, 6), fmt(asym_before, 1)}));
-  r.lines.push_back(phrase("With the tie the output carries {0} {1}, {2} {3}: \"my subject is there\" is not a two-way "
-                        "relation, so a shared vector cannot ask for it.",
-                        {wa, fmt(carried[0]), wb, fmt(carried[1])}));
-  if (rec.predicted) {
-    r.score = rec.prediction.choice == answer ? 1.f : 0.f;
+  r.lines.push_back(phrase("untied, head {0} scores {1} -> {2} {3} and {2} -> {1} {4}; tied, both are {5}",
+                           {std::to_string(h + 1), wq, wa, fmt(before(q, t[0]), 1), fmt(before(t[0], q), 1),
+                            fmt(after(q, t[0]), 1)}));
+  r.lines.push_back(phrase("tied, {0} scores itself {1}, and {2} of {3} rows score themselves highest",
+                           {wq, fmt(after(q, q), 1), std::to_string(self_tops), std::to_string(after.rows())}));
+  const Phrase because =
+      phrase("Tied, a score is the dot product x W . y W, the same both ways. By the same algebra a token's score "
+             "with itself is the largest it can get unless another token's x W is longer ({0} for {1}), so the tied "
+             "head leans to each token itself and the output keeps {2} {3} of {4}.",
+             {fmt(after(q, q), 1), wq, wa, fmt(carried[0]), wa});
+  mark_choice(info, rec, std::string(answer) == "other" ? "unchanged" : answer, because, r);
+  if (std::string(answer) == "other") r.measured_text = phrase("something else");
+  if (rec.predicted)
     r.feedback = phrase("You said {0}; measured: {1}.",
-                     {choice_label(info, rec.prediction.choice),
-                      std::string(answer) == "other" ? phrase("something else") : choice_label(info, answer)});
-  }
+                        {choice_label(info, rec.prediction.choice),
+                         std::string(answer) == "other" ? phrase("something else") : choice_label(info, answer)});
 }
 
 void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m, bool ask) {
@@ -488,9 +625,14 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
   if (have < kTourTrainSteps && ask) demo.train_step(static_cast<int>(kTourTrainSteps - have));
   const LiveTraining& tr = demo.training;
   o.field("steps", static_cast<long long>(tr.step_count())).field("r", tr.relations());
-  float one = -1;
+  float one = -1, floor1 = 0, best_multi = -1;
   append_array(o.key("runs"), tr.runs(), [&](const TrainRun& run) {
-    if (run.heads == 1) one = run.loss();
+    if (run.heads == 1) {
+      one = run.loss();
+      floor1 = run.floor;
+    } else if (!run.diverged && (best_multi < 0 || run.loss() < best_multi)) {
+      best_multi = run.loss();
+    }
     JsonObject e(m);
     e.field("heads", run.heads).field("loss", run.loss()).field("floor", run.floor).field("diverged", run.diverged);
     static constexpr const char* kLines[2][2] = {
@@ -500,17 +642,52 @@ void measure_training(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject& 
     r.lines.push_back(phrase(line, {std::to_string(run.heads), fmt(run.loss(), 3), fmt(run.floor)}));
   });
   o.field("oneHeadLoss", one);
-  r.lines.insert(r.lines.begin(), phrase("After {0} training steps (R = {1}):",
-                                      {std::to_string(tr.step_count()), std::to_string(tr.relations())}));
   // Training in another program (a Worker): the steps asked for arrive
-  // later, and the reveal is measured again then (Tour::tick).
-  if (tr.step_count() < kTourTrainSteps)
-    r.lines.insert(r.lines.begin() + 1, phrase("(the training program is still running the {0} steps: the numbers follow)",
-                                            {std::to_string(kTourTrainSteps)}));
-  if (rec.predicted && one >= 0) {
-    r.score = clamp01(1.f - std::fabs(rec.prediction.number - one));
-    r.feedback = phrase("You guessed {0}; the one-head run ends at {1}.", {fmt(rec.prediction.number), fmt(one, 3)});
+  // later; until the runs reach the step the answer is judged at, the
+  // reveal shows their progress and no mark (Tour::tick measures again).
+  r.pending = tr.step_count() < kTourTrainSteps;
+  o.field("pending", r.pending);
+  if (r.pending) {
+    r.lines.insert(r.lines.begin(), phrase("Training: {0} of {1} steps; the answer is judged at step {1}.",
+                                           {std::to_string(tr.step_count()), std::to_string(kTourTrainSteps)}));
+    return;
   }
+  r.lines.insert(r.lines.begin(), phrase("After {0} training steps (R = {1}):",
+                                         {std::to_string(tr.step_count()), std::to_string(tr.relations())}));
+  r.measured_text = fmt(one, 2);
+  if (rec.predicted && one >= 0) {
+    const float off = std::fabs(rec.prediction.number - one);
+    const bool right = off <= 0.1f;
+    r.score = clamp01(1.f - off);
+    r.correct = {right};
+    r.answer_text = fmt(rec.prediction.number, 2);
+    r.feedback = phrase("You guessed {0}; the one-head run ends at {1}.", {fmt(rec.prediction.number), fmt(one, 3)});
+    const Phrase because = phrase("The one-head run ends at {0}, at its floor of {1}: one head carries one mixture of "
+                                  "the two targets, so half the task stays out of reach, while more heads reach {2}.",
+                                  {fmt(one), fmt(floor1), fmt(std::max(0.f, best_multi))});
+    r.reason = right ? phrase("Right: your guess is within 0.1. {0}", {because})
+                     : phrase("Your guess is {0} away. {1}", {fmt(off), because});
+  }
+}
+
+// The recap: each step's answer against what was measured.
+void measure_recap(const std::array<TourRecord, kTourSteps>& records, Reveal& r, std::string& m, JsonObject& o) {
+  append_array_n(o.key("rows"), kTourSteps - 1, [&](long long i) {
+    const TourRecord& x = records[static_cast<size_t>(i)];
+    const TourStepInfo& si = tour_steps()[static_cast<size_t>(i)];
+    JsonObject e(m);
+    e.field("id", si.id).field("predicted", x.predicted).field("revealed", x.revealed);
+    if (x.score >= 0) e.field("score", x.score); else e.key("score") += "null";
+    int right = 0;
+    for (bool c : x.correct) right += c ? 1 : 0;
+    const Phrase how = !x.revealed          ? phrase("not revealed")
+                       : x.pending          ? phrase("still training")
+                       : !x.predicted       ? phrase("revealed without an answer")
+                       : x.correct.size() > 1 ? phrase("{0} of {1} parts right", {std::to_string(right), std::to_string(x.correct.size())})
+                       : right == 1         ? phrase("right")
+                                            : phrase("not right");
+    r.lines.push_back(phrase("{0}. {1}: {2}", {std::to_string(i + 1), Phrase::key(si.title), how}));
+  });
 }
 
 }  // namespace
@@ -537,34 +714,26 @@ Status Tour::measure(Demo& demo, bool emit, int step) {
     else if (id == "more-heads") measure_more_heads(demo, rec, r, o, r.measured);
     else if (id == "query-key") measure_query_key(demo, info, rec, r, o, r.measured);
     else if (id == "training") measure_training(demo, rec, r, o, r.measured, awaiting_ != n);
-    else {  // recap: each step's prediction against what was measured
-      append_array_n(o.key("rows"), kTourSteps - 1, [&](long long i) {
-        const TourRecord& x = records_[static_cast<size_t>(i)];
-        const TourStepInfo& si = tour_steps()[static_cast<size_t>(i)];
-        JsonObject e(r.measured);
-        e.field("id", si.id).field("predicted", x.predicted).field("revealed", x.revealed);
-        if (x.score >= 0) e.field("score", x.score); else e.key("score") += "null";
-        const Phrase how = !x.revealed ? phrase("not revealed")
-                                : x.score >= 0 ? phrase("your answer scored {0}", {fmt(x.score)})
-                                               : phrase("revealed without a prediction");
-        r.lines.push_back(x.revealed && !x.result.empty()
-                              ? phrase("{0}. {1}: {2}; {3}", {std::to_string(i + 1), Phrase::key(si.title), how, x.result.front()})
-                              : phrase("{0}. {1}: {2}", {std::to_string(i + 1), Phrase::key(si.title), how}));
-      });
-    }
+    else measure_recap(records_, r, r.measured, o);
   }
+  const bool first_reveal = !rec.revealed;
   rec.revealed = true;
   rec.measured = std::move(r.measured);
   rec.result = std::move(r.lines);
   rec.feedback = std::move(r.feedback);
   rec.score = r.score;
+  rec.correct = std::move(r.correct);
+  rec.reason = std::move(r.reason);
+  rec.answer_text = std::move(r.answer_text);
+  rec.measured_text = std::move(r.measured_text);
+  rec.pending = r.pending;
   rec.from = std::move(r.from);
   rec.to = std::move(r.to);
   rec.head = r.head;
   rec.scores_before = std::move(r.scores_before);
   rec.scores_after = std::move(r.scores_after);
-  ++anim_;
-  if (id == "training" && demo.training.step_count() < kTourTrainSteps) {  // the Worker's steps are on their way
+  if (first_reveal || emit) ++anim_;
+  if (rec.pending) {  // the Worker's steps are on their way: the event waits for the final numbers
     awaiting_ = n;
     awaiting_emit_ = awaiting_emit_ || emit;
     return Status::ok();
@@ -574,19 +743,52 @@ Status Tour::measure(Demo& demo, bool emit, int step) {
     awaiting_ = 0;
     awaiting_emit_ = false;
   }
-  if (emit) {
-    std::string extra = ",\"measured\":" + rec.measured;
-    if (rec.predicted) {
-      extra += ",\"predicted\":";
-      prediction_json(extra, rec);
-    }
-    if (rec.score >= 0) {
-      extra += ",\"score\":";
-      append_value(extra, rec.score);
-    }
-    log("revealed", extra);
-  }
+  if (emit) log_revealed(n, demo.scene);
   return Status::ok();
+}
+
+void Tour::log_revealed(int n, const Scene& scene) {
+  const TourStepInfo& info = tour_steps()[static_cast<size_t>(n - 1)];
+  const TourRecord& rec = records_[static_cast<size_t>(n - 1)];
+  std::string extra = ",\"measured\":" + rec.measured;
+  if (rec.predicted) {
+    extra += ",\"predicted\":";
+    prediction_json(extra, rec);
+  }
+  if (rec.score >= 0) {
+    extra += ",\"score\":";
+    append_value(extra, rec.score);
+  }
+  // An xAPI-shaped statement an LMS wrapper can forward as it is: "answered"
+  // with the mark for a predicted step, "experienced" for one revealed
+  // without an answer (and the recap).
+  int right = 0;
+  for (bool c : rec.correct) right += c ? 1 : 0;
+  const bool answered = rec.predicted && !rec.correct.empty();
+  extra += ",\"statement\":";
+  {
+    JsonObject st(extra);
+    {
+      JsonObject verb(st.key("verb"));
+      verb.field("id", answered ? "http://adlnet.gov/expapi/verbs/answered" : "http://adlnet.gov/expapi/verbs/experienced");
+    }
+    {
+      JsonObject obj(st.key("object"));
+      obj.field("id", std::string("urn:headroom:tour:") + info.id).field("name", tr(info.title));
+    }
+    JsonObject res(st.key("result"));
+    if (answered) {
+      res.field("success", right == static_cast<int>(rec.correct.size()));
+      {
+        JsonObject sc(res.key("score"));
+        sc.field("scaled", static_cast<float>(right) / static_cast<float>(rec.correct.size()));
+      }
+      res.field("response", response_text(rec, scene));
+    } else {
+      res.field("completion", true);
+    }
+  }
+  log("revealed", n, extra);
 }
 
 //-----------------------------------------------------------------------------
@@ -598,7 +800,7 @@ Status Tour::go(Demo& demo, int n) {
                         ".." + std::to_string(last_));
   step_ = n;
   enter(demo);
-  log("entered", "");
+  log("entered", n, "");
   if (records_[static_cast<size_t>(n - 1)].revealed) (void)measure(demo, false);
   return Status::ok();
 }
@@ -662,6 +864,12 @@ Status Tour::predict(Demo& demo, const Prediction& p) {
       const int L = static_cast<int>(demo.scene.tokens().size());
       if (p.match.size() != kMatchRelations.size())
         return Status::fail("step more-heads takes 4 token indices: subject, complement, previous token, antecedent");
+      // A partial answer (-1: no token picked yet) is refused, naming what is missing.
+      std::vector<std::string> missing;
+      for (size_t i = 0; i < p.match.size(); ++i)
+        if (p.match[i] == -1) missing.emplace_back(relation_name(kMatchRelations[i]));
+      if (!missing.empty())
+        return Status::fail("answer every relationship: no token picked yet for " + join_words(missing, " and "));
       for (int t : p.match)
         if (t < 0 || t >= L)
           return Status::fail("token " + std::to_string(t) + " does not exist; tokens are 0.." + std::to_string(L - 1));
@@ -673,18 +881,34 @@ Status Tour::predict(Demo& demo, const Prediction& p) {
   rec.prediction = p;
   std::string extra = ",\"predicted\":";
   prediction_json(extra, rec);
-  log("predicted", extra);
+  log("predicted", step_, extra);
   return Status::ok();
 }
 
 void Tour::tick(Demo& demo) {
-  if (awaiting_ == 0 || !demo.training.ready() || demo.training.step_count() < kTourTrainSteps) return;
-  (void)measure(demo, false, awaiting_);  // logs the reveal's event if it was due
+  if (awaiting_ == 0 || !demo.training.ready()) return;
+  // The pending reveal shows the run's progress as its steps arrive, and is
+  // marked (its "revealed" event logged, if due) once they reach the step.
+  if (demo.training.step_count() == awaited_count_) return;
+  awaited_count_ = demo.training.step_count();
+  (void)measure(demo, false, awaiting_);
 }
 
 Status Tour::reveal(Demo& demo) {
   if (!open()) return Status::fail("the tour is not open: go to a step first (tour.go(1))");
   return measure(demo, true);
+}
+
+Status Tour::retry(Demo& demo, int n) {
+  if (n < first_ || n > last_)
+    return Status::fail("tour step " + std::to_string(n) + " is not in this tour's range " + std::to_string(first_) +
+                        ".." + std::to_string(last_));
+  records_[static_cast<size_t>(n - 1)] = TourRecord{};
+  if (awaiting_ == n) {
+    awaiting_ = 0;
+    awaiting_emit_ = false;
+  }
+  return go(demo, n);
 }
 
 Status Tour::replay() {
@@ -699,12 +923,12 @@ Status Tour::replay() {
 //-----------------------------------------------------------------------------
 // [SECTION] state and events as JSON
 //-----------------------------------------------------------------------------
-void Tour::log(const char* event, const std::string& extra) {
+void Tour::log(const char* event, int step, const std::string& extra) {
   std::string e;
   e += "{\"type\":\"headroom:tour-event\",\"event\":";
   append_json_string(e, event);
-  e += ",\"step\":" + std::to_string(step_) + ",\"stepId\":";
-  append_json_string(e, tour_steps()[static_cast<size_t>(step_ - 1)].id);
+  e += ",\"step\":" + std::to_string(step) + ",\"stepId\":";
+  append_json_string(e, tour_steps()[static_cast<size_t>(step - 1)].id);
   e += extra;
   e += '}';
   events_.emplace_back(next_event_++, std::move(e));
@@ -731,6 +955,19 @@ std::string Tour::state_json(std::string_view error) const {
     append_values(o.key("range"), std::vector<int>{first_, last_});
     o.string_or_null("error", error);
     o.field("animation", anim_);
+    // The recap's table: one row per step answered and revealed (a pending
+    // training reveal is not marked yet).
+    std::vector<size_t> answered;
+    for (size_t i = 0; i < records_.size(); ++i)
+      if (records_[i].predicted && records_[i].revealed && !records_[i].correct.empty()) answered.push_back(i);
+    append_array(o.key("answers"), answered, [&](size_t i) {
+      const TourRecord& rec = records_[i];
+      JsonObject a(out);
+      a.field("step", static_cast<int>(i + 1)).field("id", tour_steps()[i].id);
+      a.field("answer", rec.answer_text.str()).field("measured", rec.measured_text.str());
+      correct_json(a, rec);
+      a.field("reason", rec.reason.str());
+    });
     append_array_n(o.key("steps"), kTourSteps, [&](long long i) {
       const TourStepInfo& info = tour_steps()[static_cast<size_t>(i)];
       const TourRecord& rec = records_[static_cast<size_t>(i)];
@@ -759,8 +996,11 @@ std::string Tour::state_json(std::string_view error) const {
       st.field("revealed", rec.revealed);
       if (rec.revealed) st.key("measured") += rec.measured; else st.key("measured") += "null";
       append_array(st.key("result"), rec.result, [&](const Phrase& l) { append_json_string(out, l.str()); });
+      st.field("pending", rec.pending);
       st.string_or_null("feedback", rec.feedback.str());
       if (rec.score >= 0) st.field("score", rec.score); else st.key("score") += "null";
+      if (rec.correct.empty()) st.key("correct") += "null"; else correct_json(st, rec);
+      st.string_or_null("reason", rec.reason.str());
     });
   }
   return out;

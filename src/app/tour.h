@@ -32,9 +32,13 @@ struct Demo;
 
 enum class AnswerKind { Point, Points, Choice, Number, Match, None };
 
+// One answer of a choice step: its id (tour.predict({choice: id})), its
+// words (the main screen's own), and what choosing it claims, as the
+// sentence the reveal shows when the measurement says otherwise.
 struct TourChoice {
   const char* id;
   const char* label;
+  const char* means = "";
 };
 
 // The fixed words and answer of one step.
@@ -77,6 +81,9 @@ struct TourRecord {
   std::vector<Phrase> result;
   Phrase feedback;
   float score = -1;             // 0..1, or < 0: not scored
+  // Step training revealed before its run reached kTourTrainSteps: the
+  // numbers are the run's so far; no score, mark or reason yet.
+  bool pending = false;
   // The mark of a predicted step after its reveal: one entry per part of
   // the answer (one for a choice, a point or a number; one per relationship
   // for a match), empty when nothing was predicted; and the reason, one or
@@ -122,13 +129,18 @@ class Tour {
   Status reveal(Demo& demo);
   // Plays the open step's reveal animation again (refused before the reveal).
   Status replay();
+  // Try again: forgets step n's prediction and reveal (its mark leaves the
+  // recap) and opens it in its asking state.
+  Status retry(Demo& demo, int n);
   // Once per frame: a training reveal whose steps were asked of a training
   // Worker (app/live_training.h "Where it trains") is measured, and its
   // "revealed" event logged, when they have arrived.
   void tick(Demo& demo);
 
-  // {step, range: [first, last], error, steps: [{id, title, question,
-  // answer: {kind, ...}, predicted, revealed, measured, feedback, score}]}
+  // {step, range: [first, last], error, answers: [{step, id, answer,
+  // correct, reason}] (one per step predicted and revealed), steps: [{id,
+  // title, question, answer: {kind, ...}, predicted, revealed, pending,
+  // measured, feedback, score, correct, parts, reason}]}
   std::string state_json(std::string_view error) const;
   // Events (entered, predicted, revealed) with a sequence number above
   // `since`, as a JSON array of the postMessage objects (type
@@ -138,10 +150,12 @@ class Tour {
   static constexpr size_t kMaxEvents = 64;
 
  private:
-  void log(const char* event, const std::string& extra);
+  void log(const char* event, int step, const std::string& extra);
   void enter(Demo& demo);            // the asking state
   Status measure(Demo& demo, bool emit, int step = 0);  // step 0: the open one
+  void log_revealed(int step, const Scene& scene);  // the "revealed" event, with its xAPI statement
   int awaiting_ = 0;        // the training step whose reveal waits for the Worker's steps
+  int64_t awaited_count_ = -1;  // the step count it was last measured at
   bool awaiting_emit_ = false;
   int step_ = 0, first_ = 1, last_ = kTourSteps;
   int anim_ = 0;

@@ -6,9 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "app/demo.h"
+#include "app/describe.h"
 #include "app/url_state.h"
 #include "json_read.h"
 
@@ -83,7 +85,7 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
     const jsonr::Value v = tour_state(d);
     const jsonr::Value& s = step_of(v, 1);
     CHECK(s["revealed"].b);
-    CHECK(s["measured"]["lands"].str == "between");
+    CHECK(s["measured"]["lands"].str == "neither");
     CHECK(s["measured"]["output"][0].num == doctest::Approx(m.output[0]).epsilon(1e-4));
     CHECK(s["score"].num >= 0.9);
     CHECK(s["predicted"]["x"].num == doctest::Approx(mx));
@@ -100,16 +102,16 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
   }
   SUBCASE("a change before the reveal moves what is revealed (never a stored answer)") {
     REQUIRE(d.set_focus(0.f));  // all on one
-    REQUIRE(d.tour_predict(choice("between")));
+    REQUIRE(d.tour_predict(choice("neither")));
     REQUIRE(d.tour_reveal());
     const jsonr::Value v = tour_state(d);
-    CHECK(step_of(v, 1)["measured"]["lands"].str != "between");
+    CHECK(step_of(v, 1)["measured"]["lands"].str != "neither");
     CHECK(step_of(v, 1)["score"].num == 0);
   }
   SUBCASE("refusals keep the state and say why") {
     Prediction bad = choice("somewhere");
     CHECK_FALSE(d.tour_predict(bad));
-    CHECK(d.tour_error.find("researcher, it, between, neither") != std::string::npos);
+    CHECK(d.tour_error.find("researcher, it, neither, spread") != std::string::npos);
     Prediction nan = point(std::nanf(""), 0.f);
     CHECK_FALSE(d.tour_predict(nan));
     Prediction n;
@@ -323,4 +325,143 @@ TEST_CASE("tour step training: the one-head run's loss against its floor, measur
   CHECK(m["oneHeadLoss"].num == doctest::Approx(one->loss()).epsilon(1e-5));
   CHECK(m["oneHeadLoss"].num >= 0.4);  // at its floor of 0.5, not below
   CHECK(step_of(v, 7)["score"].num == doctest::Approx(1.0 - std::fabs(0.5 - one->loss())).epsilon(1e-4));
+}
+
+// The main screen's verdict for one head (describe.cpp), in the words the
+// tour's answers use: the learner reads the same sentence there.
+std::string main_screen_lands(const Demo& d) {
+  const std::string text = readout_sentence(d.scene);
+  if (text.find("is close to neither") != std::string::npos) return "neither";
+  if (text.find("is mush") != std::string::npos) return "spread";
+  if (text.find("output reads researcher") != std::string::npos) return "researcher";
+  if (text.find("output reads it") != std::string::npos) return "it";
+  return "?";
+}
+
+TEST_CASE("tour marking: every option of every choice step, exactly one right, each with a reason") {
+  // The right answer comes from an independent reading: the main screen's
+  // sentence (step average), the carried fractions read here (options),
+  // the knockout read here (coordinates), the symmetry read here (query-key).
+  struct Step {
+    int n;
+    std::function<std::string(Demo&)> truth;
+  };
+  const std::vector<Step> steps = {
+      {1, [](Demo& d) { return main_screen_lands(d); }},
+      {2, [](Demo&) { return std::string("split"); }},  // half of each beats one whole and none (derived: min(1,0)=0 < min(.5,.5))
+      {4, [](Demo&) { return std::string("it"); }},     // head 2 holds the complement (the fixed model)
+      {6, [](Demo&) { return std::string("equal"); }},  // x W . y W = y W . x W
+  };
+  for (const Step& st : steps) {
+    CAPTURE(st.n);
+    const TourStepInfo& info = tour_steps()[static_cast<size_t>(st.n - 1)];
+    int right = 0;
+    for (const TourChoice& c : info.choices) {
+      CAPTURE(c.id);
+      Demo d;
+      REQUIRE(d.tour_go(st.n));
+      const std::string truth = st.truth(d);
+      Prediction p;
+      p.kind = AnswerKind::Choice;
+      p.choice = c.id;
+      REQUIRE(d.tour_predict(p));
+      REQUIRE(d.tour_reveal());
+      const jsonr::Value v = tour_state(d);
+      const jsonr::Value& s = step_of(v, st.n);
+      CHECK(s["correct"].kind == jsonr::Value::Bool);
+      CHECK(s["correct"].b == (truth == c.id));
+      CHECK(s["reason"].str.size() > 20);
+      if (s["correct"].b) {
+        ++right;
+        CHECK(s["reason"].str.rfind("Right", 0) == 0);
+      } else {
+        CHECK(s["reason"].str.find(c.means) != std::string::npos);  // what the answer claimed
+      }
+      REQUIRE(v["answers"].items.size() == 1);
+      CHECK(v["answers"][0]["step"].num == st.n);
+      CHECK(v["answers"][0]["id"].str == info.id);
+      CHECK(v["answers"][0]["correct"].b == s["correct"].b);
+      CHECK(v["answers"][0]["reason"].str == s["reason"].str);
+      CHECK(v["answers"][0]["answer"].str == c.label);
+    }
+    CHECK(right == 1);
+  }
+}
+
+TEST_CASE("tour marking: step average's right answer is the main screen's 'close to neither', and moves with focus") {
+  Demo d;
+  REQUIRE(d.tour_go(1));
+  CHECK(readout_sentence(d.scene).find("close to neither") != std::string::npos);
+  REQUIRE(d.tour_predict(choice("neither")));
+  REQUIRE(d.tour_reveal());
+  CHECK(step_of(tour_state(d), 1)["correct"].b);
+  // perturbation: all on one -> the main screen says it reads researcher, and so does the mark
+  Demo e;
+  REQUIRE(e.tour_go(1));
+  REQUIRE(e.set_focus(0.f));
+  REQUIRE(main_screen_lands(e) == "researcher");
+  REQUIRE(e.tour_predict(choice("neither")));
+  REQUIRE(e.tour_reveal());
+  CHECK_FALSE(step_of(tour_state(e), 1)["correct"].b);
+  CHECK(step_of(tour_state(e), 1)["measured"]["lands"].str == "researcher");
+}
+
+TEST_CASE("tour marking: a match marks each part; a partial answer is refused, naming what is missing") {
+  Demo d;
+  const int researcher = index_of(d.scene, "researcher"), it = index_of(d.scene, "it"),
+            paper = index_of(d.scene, "paper"), said = index_of(d.scene, "said");
+  REQUIRE(d.tour_go(5));
+  Prediction part;
+  part.kind = AnswerKind::Match;
+  part.match = {researcher, -1, paper, -1};
+  CHECK_FALSE(d.tour_predict(part));
+  CHECK(d.tour_error.find("complement and antecedent") != std::string::npos);
+  CHECK(step_of(tour_state(d), 5)["predicted"].kind == jsonr::Value::Null);
+  Prediction m;
+  m.kind = AnswerKind::Match;
+  m.match = {researcher, said, paper, it};  // two right (subject, previous), two wrong
+  REQUIRE(d.tour_predict(m));
+  REQUIRE(d.tour_reveal());
+  const jsonr::Value v = tour_state(d);
+  const jsonr::Value& c = step_of(v, 5)["correct"];
+  REQUIRE(c.items.size() == 4);
+  CHECK(c[0].b);
+  CHECK_FALSE(c[1].b);
+  CHECK(c[2].b);
+  CHECK_FALSE(c[3].b);
+  const std::string reason = step_of(v, 5)["reason"].str;
+  CHECK(reason.find("complement: it, not said") != std::string::npos);
+  CHECK(reason.find("antecedent: paper, not it") != std::string::npos);
+  // One model: the same weights whichever token is selected.
+  const Mat w4 = d.scene.trace().heads[3].weights;
+  REQUIRE(d.select_token(researcher));
+  CHECK(d.scene.trace().heads[3].weights == w4);
+}
+
+TEST_CASE("tour: each revealed event carries an xAPI-shaped statement; try again forgets a step's mark") {
+  Demo d;
+  REQUIRE(d.tour_go(4));
+  REQUIRE(d.tour_predict(choice("researcher")));
+  REQUIRE(d.tour_reveal());
+  jsonr::Value ev;
+  REQUIRE(jsonr::parse(d.tour.events_json(0), ev));
+  const jsonr::Value& r = ev[ev.items.size() - 1];
+  REQUIRE(r["event"].str == "revealed");
+  const jsonr::Value& st = r["statement"];
+  CHECK(st["verb"]["id"].str == "http://adlnet.gov/expapi/verbs/answered");
+  CHECK(st["object"]["id"].str == "urn:headroom:tour:coordinates");
+  CHECK(st["object"]["name"].str == "Side by side, then mixed");
+  CHECK_FALSE(st["result"]["success"].b);
+  CHECK(st["result"]["score"]["scaled"].num == 0);
+  CHECK(st["result"]["response"].str == "researcher");
+  REQUIRE(d.tour_retry(4));
+  jsonr::Value v = tour_state(d);
+  CHECK_FALSE(step_of(v, 4)["revealed"].b);
+  CHECK(v["answers"].items.empty());
+  REQUIRE(d.tour_predict(choice("it")));
+  REQUIRE(d.tour_reveal());
+  v = tour_state(d);
+  CHECK(step_of(v, 4)["correct"].b);
+  REQUIRE(jsonr::parse(d.tour.events_json(0), ev));
+  CHECK(ev[ev.items.size() - 1]["statement"]["result"]["success"].b);
 }
