@@ -15,12 +15,12 @@
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
 //    seed?, r?, lr? (reset), n? (step, default 1)}
 //     answered with {type: 'headroom:train-state', train: train.state(), error, id?}
-//   {type: 'headroom:tour', id?, action: 'go' | 'predict' | 'reveal' | 'replay' | 'get',
-//    step? (go), answer? (predict)}
+//   {type: 'headroom:tour', id?, action: 'go' | 'predict' | 'reveal' | 'replay' | 'retry' | 'get',
+//    step? (go, retry), answer? (predict)}
 //     answered with {type: 'headroom:tour-state', tour: tour.state(), error, id?}
 //   and, as they happen (from messages, the API or the learner's clicks):
 //   {type: 'headroom:tour-event', event: 'entered' | 'predicted' | 'revealed',
-//    step, stepId, predicted?, measured?, score?}
+//    step, stepId, predicted?, measured?, score?, statement? (revealed: xAPI-shaped)}
 //   {type: 'headroom:export', id?, view, format}  format 'png' | 'csv' | 'json'
 //     answered with {type: 'headroom:export', view, format, data, error, id?}:
 //     data a PNG Blob or the text (null when refused: error says why)
@@ -44,7 +44,7 @@
 
   const kMaxQueued = 1000;
   const kTrainActions = ['reset', 'step', 'play', 'pause'];
-  const kTourActions = ['go', 'predict', 'reveal', 'replay', 'get'];
+  const kTourActions = ['go', 'predict', 'reveal', 'replay', 'retry', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
   function parentOrigin() {
@@ -160,7 +160,7 @@
     }
     let tour;
     if (action === 'get') return { type: 'headroom:tour-state', tour: api.tour.state(), error: null };
-    if (action === 'go') tour = api.tour.go(data.step);
+    if (action === 'go' || action === 'retry') tour = api.tour[action](data.step);
     else if (action === 'predict') tour = api.tour.predict(data.answer);
     else tour = api.tour[action]();
     return { type: 'headroom:tour-state', tour, error: tour.error };

@@ -48,7 +48,7 @@
 //                               state.missingStrings (strings shown in English)
 //   headroom.setWeights(w)      'built' | 'trained': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
-//   headroom.tour.go(n), .predict(answer), .reveal(), .replay(): the
+//   headroom.tour.go(n), .predict(answer), .reveal(), .replay(), .retry(n): the
 //                               guided lesson; each returns tour.state()
 //   headroom.train.reset({seed, r, lr, tieQK}), .step(n), .play(), .pause():
 //                               live training; each returns a Promise of
@@ -225,6 +225,11 @@ function startHashSync() {
     if (h === lastHash) return;
     showHashError(window.headroom.applyHash(h));
   });
+  // A reveal can be marked later than the verb that asked for it (step
+  // training waits for the Worker's steps): new events are looked for four
+  // times a second (an empty list when there are none), so a host hears it
+  // without another verb.
+  setInterval(() => { if (inst) flushTourEvents(); }, 250);
   // A click or key on the canvas is handled on the next frame: look after it.
   const later = () => setTimeout(syncHash, 150);
   $('canvas').addEventListener('pointerup', later);

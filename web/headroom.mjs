@@ -12,7 +12,7 @@
 // frames, answers at once and draws when it comes into view), to an instance with the verbs of
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
 // setKnockout, setTieQK, setWeights, applyHash: each returns getState();
-// tour.go, tour.predict, tour.reveal, tour.replay: each returns tour.state(); train.reset, train.step,
+// tour.go, tour.predict, tour.reveal, tour.replay, tour.retry: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state()) and
 // its readers (getState, hash, translate, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
@@ -347,6 +347,9 @@ export const VERBS = Object.freeze({
     predict: tourVerb(predictTour),
     reveal: tourVerb((w) => void w._headroom_tour_reveal()),
     replay: tourVerb((w) => void w._headroom_tour_replay()),
+    // retry(n): try step n again (its answer and mark are forgotten).
+    retry: tourVerb((w, n) => (isInt32(n) ? void w._headroom_tour_retry(n)
+      : `tour.retry needs a step number (1 to ${tablesOf(w).tourSteps}), not ${shown(n)}`)),
   }),
   // Live training (src/app/live_training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({

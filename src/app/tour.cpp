@@ -195,9 +195,11 @@ void prediction_json(std::string& out, const TourRecord& r) {
 void correct_json(JsonObject& o, const TourRecord& r) {
   bool all = true;
   for (bool c : r.correct) all = all && c;
-  if (r.prediction.kind == AnswerKind::Match) append_values(o.key("correct"), r.correct);
+  // (each as a plain bool: libc++'s vector<bool> hands out a proxy)
+  auto bools = [&](std::string& out) { append_array(out, r.correct, [&](bool c) { append_value(out, c); }); };
+  if (r.prediction.kind == AnswerKind::Match) bools(o.key("correct"));
   else o.field("correct", all);
-  if (r.correct.size() > 1) append_values(o.key("parts"), r.correct);
+  if (r.correct.size() > 1) bools(o.key("parts"));
 }
 
 // The learner's answer as an LMS stores a response: a choice's id, "x,y"

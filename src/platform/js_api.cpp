@@ -1,6 +1,6 @@
 // js_api.cpp: the C functions web/headroom.mjs calls to build
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setKnockout,
-// setTieQK, getState, exportView, tour.go/predict/reveal/replay/state,
+// setTieQK, getState, exportView, tour.go/predict/reveal/replay/retry/state,
 // setWeights, train.reset/step/play/pause/state/snapshot/download).
 //
 // Does: forward each call to the Demo's verbs (so refusals are recorded the
@@ -408,6 +408,11 @@ EMSCRIPTEN_KEEPALIVE int headroom_tour_reveal() {
 EMSCRIPTEN_KEEPALIVE int headroom_tour_replay() {
   wake();
   return demo().tour_replay() ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_tour_retry(int step) {
+  wake();
+  return demo().tour_retry(step) ? 1 : 0;
 }
 
 // Records a refusal JS made itself for a tour verb (wrong type).

@@ -214,7 +214,7 @@ async function tourTests({ browser, url, watch, artifacts }) {
     const HOST = `http://127.0.0.1:${host.address().port}`;
     await page.goto(`${HOST}/course.html`);
     await page.waitForFunction(() => window.replies.some((r) => r.type === 'headroom:ready'), null, { timeout: 60_000 });
-    const answers = { 1: { choice: 'between' }, 2: 'split', 3: [{ x: 0.8, y: 0.05 }, { x: 0.1, y: 0.8 }], 4: 'it',
+    const answers = { 1: { choice: 'neither' }, 2: 'split', 3: [{ x: 0.8, y: 0.05 }, { x: 0.1, y: 0.8 }], 4: 'it',
                       5: [1, 7, 5, 5], 6: 'equal', 7: 0.5 };
     for (let n = 1; n <= 8; ++n) {
       if (n > 1) await page.evaluate((k) => window.send({ type: 'headroom:tour', action: 'go', step: k }), n);
