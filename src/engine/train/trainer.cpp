@@ -400,16 +400,6 @@ const AttentionWeights* Trainer::weights(int heads, bool tied) const {
   return nullptr;
 }
 
-namespace {
-// Head blocks side by side: D x D with head h in columns h*dh.. .
-Mat join_heads(const std::vector<Mat>& blocks) {
-  const Eigen::Index dh = blocks[0].cols();
-  Mat m(blocks[0].rows(), dh * static_cast<Eigen::Index>(blocks.size()));
-  for (size_t h = 0; h < blocks.size(); ++h) m.middleCols(static_cast<Eigen::Index>(h) * dh, dh) = blocks[h];
-  return m;
-}
-}  // namespace
-
 Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   const AttentionWeights* w = weights(heads, tied);
   if (!w) {
