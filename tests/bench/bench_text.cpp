@@ -21,9 +21,14 @@
 //   {"seed":1,"layers":1,"H":4,"step":500,"loss":5.1,"ppl":164,"s":41.2}
 // with the wall seconds since the start (all runs train in turn, as in the
 // page), and the corpus' bigram perplexity first.
+// --only H,layers times that configuration only; --steps N times exactly N
+// steps after two warm-up steps (one sample), so an outside timer
+// (`/usr/bin/time`: CPU seconds) can divide by a known count when the shared
+// machine is too loaded for wall-clock medians.
 // Does not: print a table, pin threads, or check gradients (the tests do).
 //
 // Usage: bench_text --platform wasm|native [--min-samples N] [--variant NAME]
+//                   [--only H,layers] [--steps N]
 //        bench_text --curve build/web/brown.bin [--steps N] [--heads 1,4] ...
 #include <cmath>
 #include <cstdio>
@@ -82,7 +87,8 @@ void train_step(Model& m, Backend b) {
   m.loss = ce.loss;
 }
 
-int timing(const std::string& platform, int min_samples, const std::string& only) {
+int timing(const std::string& platform, int min_samples, const std::string& only, int only_h, int only_layers,
+           int fixed_steps) {
   const Variant* begin;
   const Variant* end;
   if (platform == "wasm") begin = std::begin(kWasm), end = std::end(kWasm);
@@ -94,8 +100,18 @@ int timing(const std::string& platform, int min_samples, const std::string& only
       const double flops = 3.0 * (2 * B * L * D * V + layers * (8 * B * L * D * D + 4 * B * L * L * D));
       for (const Variant* v = begin; v != end; ++v) {
         if (!only.empty() && only != v->name) continue;
+        if (only_h && (H != only_h || layers != only_layers)) continue;
         Model m = make_model(H, layers);
-        const double s = bench::median_seconds([&] { train_step(m, v->backend); }, min_samples, 0.2);
+        double s = 0;
+        if (fixed_steps > 0) {
+          train_step(m, v->backend);
+          train_step(m, v->backend);
+          const double t0 = bench::now_s();
+          for (int i = 0; i < fixed_steps; ++i) train_step(m, v->backend);
+          s = (bench::now_s() - t0) / fixed_steps;
+        } else {
+          s = bench::median_seconds([&] { train_step(m, v->backend); }, min_samples, 0.2);
+        }
         std::printf("{\"B\":%d,\"L\":%d,\"D\":%d,\"V\":%d,\"H\":%d,\"layers\":%d,\"variant\":\"%s\",\"ms\":%.4g,"
                     "\"tokensPerS\":%.0f,\"gflops\":%.3g}\n",
                     kTextBatch, kTextTokens, kTextDModel, kVocab, H, layers, v->name, s * 1e3, B * L / s,
@@ -165,7 +181,7 @@ std::vector<int> parse_list(const char* s) {
 
 int main(int argc, char** argv) {
   std::string platform, only;
-  int min_samples = 11, steps = 1000, layers = 1;
+  int min_samples = 11, steps = 1000, layers = 1, only_h = 0, only_layers = 0, fixed_steps = 0;
   const char* corpus = nullptr;
   std::vector<int> heads = {1, 4};
   int64_t seed = 1;
@@ -175,18 +191,23 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--min-samples") && i + 1 < argc) min_samples = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--variant") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--curve") && i + 1 < argc) corpus = argv[++i];
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      std::sscanf(argv[++i], "%d,%d", &only_h, &only_layers);
     else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--heads") && i + 1 < argc) heads = parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--layers") && i + 1 < argc) layers = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--lr") && i + 1 < argc) lr = static_cast<float>(std::atof(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: %s --platform wasm|native [--min-samples N] [--variant NAME]\n"
+      std::fprintf(stderr, "usage: %s --platform wasm|native [--min-samples N] [--variant NAME] [--only H,layers] [--steps N]\n"
                            "       %s --curve brown.bin [--steps N] [--heads 1,4] [--layers 1|2] [--seed S] [--lr R]\n",
                    argv[0], argv[0]);
       return 2;
     }
   }
   if (corpus) return curve(corpus, steps, heads, layers, seed, lr);
-  return timing(platform, min_samples < 3 ? 3 : min_samples, only);
+  // --steps without --curve: that many timed steps per configuration
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--steps")) fixed_steps = steps;
+  return timing(platform, min_samples < 3 ? 3 : min_samples, only, only_h, only_layers, fixed_steps);
 }
