@@ -54,7 +54,9 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       API calls (flat wasm memory and JS heap, no error,
                       no frames when paused); the test suite runs short ones
   ./build.sh bench    build + run the forward benchmark, then the training-step
-                      benchmark (tests/bench/), each wasm under node and
+                      benchmark, then the text model's training step
+                      (tests/bench/bench_text.cpp: tokens/s, with the CPU
+                      and load), each wasm under node and
                       native -march=native: JSON lines, then a table (also
                       in build/bench/); then the page load in headless
                       Chromium, in phases, the bytes fetched before ready,
@@ -352,12 +354,18 @@ run_tests() {
 # kernels against Eigen with AVX) and as wasm under node (build/bench-wasm):
 # JSON lines on stdout and in build/bench/*.jsonl, then tests/bench/table.mjs;
 # then the training step (bench_train) the same two ways, and table_train.mjs.
+# The CPU and the load the figures were taken under, in one line.
+machine_line() {
+  printf 'CPU: %s, %s cores; load average %s' "$(lscpu | sed -n 's/^Model name: *//p' | head -1)" "$(nproc)" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 run_bench() {
   local out="$BUILD/bench"
   mkdir -p "$out"
   step "benchmark, native -O3 -march=native: build/bench-native"
   { configure "$BUILD/bench-native" -DHEADROOM_MARCH_NATIVE=ON &&
-    cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward bench_train; } || die "native benchmark build failed"
+    cmake --build "$BUILD/bench-native" -j "$JOBS" --target bench_forward bench_train bench_text; } || die "native benchmark build failed"
   step "benchmark, wasm SIMD128 (emcmake, HEADROOM_TARGET=bench): build/bench-wasm"
   { configure --em "$BUILD/bench-wasm" -DHEADROOM_TARGET=bench &&
     cmake --build "$BUILD/bench-wasm" -j "$JOBS"; } || die "wasm benchmark build failed"
@@ -371,6 +379,9 @@ run_bench() {
   "$BUILD/bench-native/bench_train" --platform native | tee "$out/train-native.jsonl"
   step "training table (ratios against the training issue's reference figures)"
   node tests/bench/table_train.mjs "$out/train-wasm.jsonl" "$out/train-native.jsonl"
+  step "text model training step (issue 31): B 32 x L 32 tokens, D 64, V 3002, H 1/2/4/8, 1 and 2 layers; $(machine_line)"
+  node --no-experimental-fetch "$BUILD/bench-wasm/bench_text.js" --platform wasm | tee "$out/text-wasm.jsonl"
+  "$BUILD/bench-native/bench_text" --platform native | tee "$out/text-native.jsonl"
   step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase; then the training program's start and training played (Worker and main thread)"
   build_web >/dev/null || die "site build failed"
   node tests/bench/page_load.mjs "$BUILD/web" 5 | tee "$out/page-load.jsonl"

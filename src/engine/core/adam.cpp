@@ -39,6 +39,37 @@ void zero_like(const AttentionGrads& g, AttentionGrads& z) {
   });
 }
 
+// One matrix's Adam update (adam.h's rule), shared by Adam and AdamList.
+void adam_update(const AdamConfig& c, float step_size, float inv_bc2, Mat& wm, const Mat& gm, Mat& mm,
+                 Mat& vm) {
+  const float b1 = c.beta1, b2 = c.beta2, eps = c.eps;
+  float* wp = wm.data();
+  const float* gp = gm.data();
+  float* mp = mm.data();
+  float* vp = vm.data();
+  const Eigen::Index n = wm.size();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const float gi = gp[i];
+    mp[i] = b1 * mp[i] + (1.f - b1) * gi;
+    vp[i] = b2 * vp[i] + (1.f - b2) * gi * gi;
+    wp[i] -= step_size * mp[i] / (std::sqrt(vp[i] * inv_bc2) + eps);
+  }
+}
+
+// lr / (1 - beta1^t) and 1 / (1 - beta2^t), in double then rounded once
+void bias_corrections(const AdamConfig& c, int t, float& step_size, float& inv_bc2) {
+  step_size = static_cast<float>(c.lr / (1.0 - std::pow(double(c.beta1), t)));
+  inv_bc2 = static_cast<float>(1.0 / (1.0 - std::pow(double(c.beta2), t)));
+}
+
+// The rate check Adam and AdamList share: finite and > 0, else kept.
+Status set_rate(AdamConfig& c, float lr) {
+  if (!std::isfinite(lr) || !(lr > 0.f))
+    return Status::fail("the learning rate must be a finite number > 0, got " + std::to_string(lr));
+  c.lr = lr;
+  return Status::ok();
+}
+
 }  // namespace
 
 Status check_grads(const AttentionWeights& w, const AttentionGrads& g) {
@@ -59,10 +90,7 @@ Status check_grads(const AttentionWeights& w, const AttentionGrads& g) {
 Adam::Adam(AdamConfig config) : config_(config) {}
 
 Status Adam::set_lr(float lr) {
-  if (!std::isfinite(lr) || !(lr > 0.f))
-    return Status::fail("the learning rate must be a finite number > 0, got " + std::to_string(lr));
-  config_.lr = lr;
-  return Status::ok();
+  return set_rate(config_, lr);
 }
 
 void Adam::reset() {
@@ -80,22 +108,10 @@ void Adam::step(AttentionWeights& w, const AttentionGrads& g) {
     t_ = 0;
   }
   ++t_;
-  const float b1 = config_.beta1, b2 = config_.beta2, eps = config_.eps;
-  // lr / (1 - beta1^t) and 1 / (1 - beta2^t), in double then rounded once
-  const float step_size = static_cast<float>(config_.lr / (1.0 - std::pow(double(b1), t_)));
-  const float inv_bc2 = static_cast<float>(1.0 / (1.0 - std::pow(double(b2), t_)));
+  float step_size = 0, inv_bc2 = 0;
+  bias_corrections(config_, t_, step_size, inv_bc2);
   auto update = [&](Mat& wm, const Mat& gm, Mat& mm, Mat& vm) {
-    float* wp = wm.data();
-    const float* gp = gm.data();
-    float* mp = mm.data();
-    float* vp = vm.data();
-    const Eigen::Index n = wm.size();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const float gi = gp[i];
-      mp[i] = b1 * mp[i] + (1.f - b1) * gi;
-      vp[i] = b2 * vp[i] + (1.f - b2) * gi * gi;
-      wp[i] -= step_size * mp[i] / (std::sqrt(vp[i] * inv_bc2) + eps);
-    }
+    adam_update(config_, step_size, inv_bc2, wm, gm, mm, vm);
   };
   for (size_t h = 0; h < w.wq.size(); ++h) {
     update(w.wq[h], g.wq[h], m_.wq[h], v_.wq[h]);
@@ -103,6 +119,37 @@ void Adam::step(AttentionWeights& w, const AttentionGrads& g) {
     update(w.wv[h], g.wv[h], m_.wv[h], v_.wv[h]);
   }
   update(w.wo, g.wo, m_.wo, v_.wo);
+}
+
+AdamList::AdamList(AdamConfig config) : config_(config) {}
+
+Status AdamList::set_lr(float lr) {
+  return set_rate(config_, lr);
+}
+
+void AdamList::reset() {
+  t_ = 0;
+  for (Mat& m : m_) m.setZero();
+  for (Mat& v : v_) v.setZero();
+}
+
+void AdamList::step(const std::vector<Mat*>& w, const std::vector<const Mat*>& g) {
+  bool same = m_.size() == g.size() && w.size() == g.size();
+  for (size_t i = 0; same && i < g.size(); ++i)
+    same = m_[i].rows() == g[i]->rows() && m_[i].cols() == g[i]->cols();
+  if (!same) {  // first step, or new shapes: fresh moments
+    m_.resize(g.size());
+    v_.resize(g.size());
+    for (size_t i = 0; i < g.size(); ++i) {
+      m_[i].setZero(g[i]->rows(), g[i]->cols());
+      v_[i].setZero(g[i]->rows(), g[i]->cols());
+    }
+    t_ = 0;
+  }
+  ++t_;
+  float step_size = 0, inv_bc2 = 0;
+  bias_corrections(config_, t_, step_size, inv_bc2);
+  for (size_t i = 0; i < w.size() && i < g.size(); ++i) adam_update(config_, step_size, inv_bc2, *w[i], *g[i], m_[i], v_[i]);
 }
 
 void sgd_step(AttentionWeights& w, const AttentionGrads& g, float lr) {

@@ -11,6 +11,8 @@
 // Does not: clip, decay weights, or allocate after its first step (the
 // moments are sized then; a change of shapes restarts them, as reset()).
 #pragma once
+#include <vector>
+
 #include "attention.h"
 #include "attention_batch.h"
 #include "status.h"
@@ -38,6 +40,26 @@ class Adam {
   AdamConfig config_;
   int t_ = 0;
   AttentionGrads m_, v_;  // first and second moments, w's shapes
+};
+
+// Adam over any list of matrices (the text model's embeddings, attention
+// layers and unembedding), the same update, bit for bit, as Adam above.
+// The list's order and shapes are fixed by the first step; a step with
+// other shapes restarts the moments (as reset()).
+class AdamList {
+ public:
+  explicit AdamList(AdamConfig config = {});
+  Status set_lr(float lr);  // as Adam::set_lr
+  float lr() const { return config_.lr; }
+  void reset();
+  // w[i] -= ... from g[i]; w and g of equal length, w[i] and g[i] of equal shape.
+  void step(const std::vector<Mat*>& w, const std::vector<const Mat*>& g);
+  int steps() const { return t_; }
+
+ private:
+  AdamConfig config_;
+  int t_ = 0;
+  std::vector<Mat> m_, v_;
 };
 
 // w = w - lr g for every weight. g must have w's shapes.

@@ -211,4 +211,12 @@ void output_parts(const Trace& trace, const AttentionWeights& w, int row, Mat& p
     parts.row(h).noalias() = trace.concat.row(row).segment(h * dh, dh) * w.wo.middleRows(h * dh, dh);
 }
 
+Mat join_heads(const std::vector<Mat>& blocks) {
+  if (blocks.empty()) return Mat();
+  const Eigen::Index dh = blocks[0].cols();
+  Mat m(blocks[0].rows(), dh * static_cast<Eigen::Index>(blocks.size()));
+  for (size_t h = 0; h < blocks.size(); ++h) m.middleCols(static_cast<Eigen::Index>(h) * dh, dh) = blocks[h];
+  return m;
+}
+
 }  // namespace headroom

@@ -69,4 +69,8 @@ Status forward(const Mat& x, const AttentionWeights& w, Trace& trace,
 // `trace` must come from forward() with these weights; `row` in 0 .. L-1.
 void output_parts(const Trace& trace, const AttentionWeights& w, int row, Mat& parts);
 
+// Per-head blocks side by side: H matrices rows x dh -> rows x (H dh), head
+// h in columns h*dh.. (the layout snapshots write W_Q, W_K, W_V in).
+Mat join_heads(const std::vector<Mat>& blocks);
+
 }  // namespace headroom

@@ -86,7 +86,18 @@ void forward_eigen(const Mat& x, const AttentionWeights& w, BatchTrace& t) {
       // (std::exp, summed left to right): kept apart on purpose, as sharing
       // one would change the last bits of the training curves or of the
       // lesson's readouts (see the comment there).
+      // Causal: row i's softmax runs over its first i + 1 entries only, the
+      // rest are set to 0 (not exp(-inf): Eigen's vectorised exp clamps its
+      // input and would leave a denormal there).
       for (int i = 0; i < L; ++i) {
+        if (t.causal) {
+          auto seen = p.row(i).head(i + 1);
+          const float m = seen.maxCoeff();
+          seen = (seen.array() - m).exp().matrix();
+          seen *= 1.0f / seen.sum();
+          p.row(i).tail(L - 1 - i).setZero();
+          continue;
+        }
         const float m = p.row(i).maxCoeff();
         p.row(i) = (p.row(i).array() - m).exp().matrix();
         p.row(i) *= 1.0f / p.row(i).sum();
@@ -182,8 +193,8 @@ void forward_kernels(const Mat& x, const AttentionWeights& w, BatchTrace& t,
       // pass 2: S = Q (K^T / sqrt(dh))              transpose_scale, gemm (L, L, dh)
       kernels::transpose_scale_f32(L, dh, kk, D3, scale, pl.kt, L);
       kernels::gemm_f32(k.gemm_for(L), L, L, dh, q, D3, pl.kt, L, pl.sq, L, pl.work);
-      // pass 3: P = softmax_rows(S)
-      k.softmax->fn(L, L, pl.sq, L, p, L, false);
+      // pass 3: P = softmax_rows(S), causal mask applied inside
+      k.softmax->fn(L, L, pl.sq, L, p, L, t.causal);
       // pass 4: O = P V into concat's columns of head h      gemm (L, dh, L)
       float* o = t.concat.data() + static_cast<long>(b) * L * D + h * dh;
       kernels::gemm_f32(k.gemm_for(dh), L, dh, L, p, L, v, D3, o, D, pl.work);
@@ -244,7 +255,7 @@ void backward_kernels(const Mat& x, const AttentionWeights& w, BatchTrace& t, co
 // [SECTION] forward_batch, backward_batch
 //-----------------------------------------------------------------------------
 Status forward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchTrace& t,
-                     Backend backend) {
+                     Backend backend, bool causal) {
   if (Status s = check_batch(x, batch, w); !s) return s;
   // Size every buffer once; same shapes next time means no allocation.
   const int D = w.d_model, H = w.heads, L = static_cast<int>(x.rows()) / batch;
@@ -253,6 +264,7 @@ Status forward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchTr
   t.tokens = L;
   t.d_model = D;
   t.heads = H;
+  t.causal = causal;
   t.wqkv.resize(D, 3 * D);
   t.qkv.resize(BL, 3 * D);
   t.p.resize(static_cast<size_t>(batch) * H * L * L);

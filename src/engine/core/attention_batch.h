@@ -7,6 +7,8 @@
 //   forward   Q, K, V = X W_Q, X W_K, X W_V     (all B*L rows at once)
 //             per sequence b and head h:
 //               P_bh = softmax(Q_bh K_bh^T / sqrt(dh)),  O_bh = P_bh V_bh
+//             (causal: token i sees only j <= i, S(i, j > i) = -inf, so
+//             P(i, j > i) = 0)
 //             Y = concat_h(O_h) W_O
 //   backward  given dY = dLoss/dY, the gradients dLoss/dW_O, dLoss/dW_Q^h,
 //             dLoss/dW_K^h, dLoss/dW_V^h (and optionally dLoss/dX):
@@ -14,15 +16,16 @@
 //               per (b, h), dO = dC's rows of b, columns of h:
 //                 dP = dO V^T,  dV = P^T dO
 //                 dS = P * (dP - rowsum(dP * P)) / sqrt(dh)   (softmax backward,
-//                      the 1/sqrt(dh) of the scores folded in here)
+//                      the 1/sqrt(dh) of the scores folded in here; a
+//                      masked entry has P = 0, so its dS is 0: the causal
+//                      backward is the same passes)
 //                 dQ = dS K,    dK = dS^T Q
 //               dW_Q^h = X^T dQ_h, dW_K^h = X^T dK_h, dW_V^h = X^T dV_h
 //               dX = dQ W_Q^T + dK W_K^T + dV W_V^T
 // The three projections run as ONE product: the weights are packed into
 // W_QKV = [W_Q^0 .. W_Q^{H-1} | W_K^0 .. | W_V^0 ..] (D x 3D), so
 // QKV = X W_QKV ((B*L) x 3D), dW_QKV = X^T dQKV and dX = dQKV W_QKV^T.
-// Does not: mask (no causal option: every token sees its whole sequence), add
-// biases, layer norm or an MLP, compute a loss (the caller's dY says which),
+// Does not: mask anything but the causal triangle, add biases, layer norm or an MLP, compute a loss (the caller's dY says which),
 // or allocate once a BatchTrace has seen the shapes with the kernel backends
 // (tests/engine/alloc_tests.cpp checks forward + backward + Adam).
 //
@@ -46,6 +49,7 @@ struct AttentionGrads {
 // reuse. Valid after forward_batch; backward_batch needs the same x and w.
 struct BatchTrace {
   int batch = 0, tokens = 0, d_model = 0, heads = 0;  // B, L, D, H of the last forward
+  bool causal = false;     // whether the last forward masked j > i
   Mat wqkv;                // D x 3D, the packed weights [W_Q^h.. | W_K^h.. | W_V^h..]
   Mat qkv;                 // (B*L) x 3D: [Q | K | V], head h in columns h*dh.. of each
   std::vector<float> p;    // B*H blocks of L x L: P of (b, h) at offset (b*H + h)*L*L
@@ -65,9 +69,10 @@ struct BatchTrace {
 
 // Runs the forward pass of `batch` sequences stacked in x into t, reusing its
 // buffers. x is (B*L) x D with B = batch. On bad input returns the reason
-// and leaves t untouched.
+// and leaves t untouched. causal: token i of a sequence attends to tokens
+// j <= i only (a language model's mask); backward_batch needs no flag.
 Status forward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchTrace& t,
-                     Backend backend);
+                     Backend backend, bool causal = false);
 
 // dy: (B*L) x D = dLoss/dY for the Y of the last forward_batch(x, batch, w, t).
 // OVERWRITES g with dLoss/dW (sizes g on first use); with dx, also writes

@@ -18,6 +18,7 @@
 #include "engine/core/attention_batch.h"
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
+#include "history.h"
 
 namespace headroom {
 namespace {
@@ -78,28 +79,13 @@ struct Trainer::Impl {
   int64_t next_eval = 0;
   int64_t gap = kEvalGap;
 
-  // Where the step in progress is (see trainer.h "Units"): training run
-  // `run`, or evaluating run `run` at held-out chunk `chunk`, or done.
-  enum class Phase { kTrain, kEval, kDone };
-  struct Cursor {
-    Phase phase = Phase::kTrain;
-    size_t run = 0;
-    int chunk = 0;
-  };
+  // Where the step in progress is (see trainer.h "Units"; history.h).
+  using Phase = StepPhase;
+  using Cursor = StepCursor;
   bool in_step = false;
   Cursor cur;
-
-  // `c` moved past diverged runs and finished phases, to the unit it names.
   static Cursor settle(Cursor c, const std::vector<TrainRun>& runs, bool eval_step) {
-    for (;;) {
-      if (c.phase == Phase::kDone) return c;
-      if (c.chunk == 0)
-        while (c.run < runs.size() && runs[c.run].diverged) ++c.run;
-      if (c.run < runs.size()) return c;
-      c.phase = c.phase == Phase::kTrain && eval_step ? Phase::kEval : Phase::kDone;
-      c.run = 0;
-      c.chunk = 0;
-    }
+    return settle_cursor(c, runs, eval_step);
   }
 
   // One chunk of kTrainBatch held-out examples through the run's weights
@@ -323,12 +309,7 @@ Status Trainer::set_lr(float lr) {
   return Status::ok();
 }
 
-void thin_history(std::vector<EvalPoint>& history) {
-  size_t kept = 0;
-  for (size_t j = 0; j < history.size(); ++j)
-    if (j == 0 || j % 2 == 1 || j + 1 == history.size()) history[kept++] = std::move(history[j]);
-  history.resize(kept);
-}
+void thin_history(std::vector<EvalPoint>& history) { thin_points(history); }
 
 Status Trainer::step(int n) {
   if (Status ok = check_train_steps(n); !ok) return ok;
@@ -396,7 +377,7 @@ bool Trainer::run_unit() {
       runs_[r].history.push_back(std::move(m.pending[r]));
       m.has_pending[r] = false;
     }
-  m.next_eval = std::min(step_ + m.gap, std::max(step_ + 1, step_ * 5 / 4));
+  m.next_eval = next_eval_step(step_, m.gap);
   bool thinned = false;
   for (TrainRun& run : runs_) {
     if (static_cast<int>(run.history.size()) <= kMaxHistory) continue;
@@ -418,16 +399,6 @@ const AttentionWeights* Trainer::weights(int heads, bool tied) const {
     if (runs_[i].heads == heads && runs_[i].tie_qk == tied) return &impl_->runs[i].w;
   return nullptr;
 }
-
-namespace {
-// Head blocks side by side: D x D with head h in columns h*dh.. .
-Mat join_heads(const std::vector<Mat>& blocks) {
-  const Eigen::Index dh = blocks[0].cols();
-  Mat m(blocks[0].rows(), dh * static_cast<Eigen::Index>(blocks.size()));
-  for (size_t h = 0; h < blocks.size(); ++h) m.middleCols(static_cast<Eigen::Index>(h) * dh, dh) = blocks[h];
-  return m;
-}
-}  // namespace
 
 Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   const AttentionWeights* w = weights(heads, tied);

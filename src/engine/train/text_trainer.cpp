@@ -1,0 +1,352 @@
+// text_trainer.cpp: the side-by-side text model runs. See text_trainer.h.
+//
+// Index of this file
+//   [SECTION] configuration and windows
+//   [SECTION] state
+//   [SECTION] one training step, one held-out chunk
+//   [SECTION] public verbs
+#include "text_trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/common/random.h"
+#include "engine/core/adam.h"
+#include "history.h"
+
+namespace headroom {
+
+//-----------------------------------------------------------------------------
+// [SECTION] configuration and windows
+//-----------------------------------------------------------------------------
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// Windows of L + 1 tokens inside document d: count - L of them (or none).
+int64_t windows_in(const CorpusDocument& d, int L) { return d.count > L ? d.count - L : 0; }
+
+int64_t held_out_window_count(const TextCorpus& c, int L) {
+  int64_t n = 0;
+  for (const CorpusDocument& d : c.documents) n += d.held_out ? windows_in(d, L) : 0;
+  return n;
+}
+
+bool all_finite(const std::vector<const Mat*>& ms) {
+  for (const Mat* m : ms)
+    if (!m->allFinite()) return false;
+  return true;
+}
+
+}  // namespace
+
+Status check_text_config(const TextTrainConfig& cfg, const TextCorpus& corpus) {
+  if (Status s = check_train_settings(cfg.seed, kTrainRelations[0], cfg.lr); !s) return s;
+  if (cfg.heads.empty() || cfg.heads.size() > 8) return Status::fail("give 1 to 8 head counts");
+  for (size_t i = 0; i < cfg.heads.size(); ++i) {
+    const TextShape shape{corpus.vocab(), cfg.d_model, cfg.tokens, cfg.heads[i], cfg.layers};
+    if (Status s = check_text_shape(shape); !s) return s;
+    if (std::count(cfg.heads.begin(), cfg.heads.end(), cfg.heads[i]) > 1)
+      return Status::fail("the head count " + std::to_string(cfg.heads[i]) + " is listed twice");
+  }
+  if (cfg.batch < 1 || cfg.held_out_windows < cfg.batch || cfg.held_out_windows % cfg.batch != 0)
+    return Status::fail("the held-out windows must be whole batches of " + std::to_string(cfg.batch));
+  int64_t train = 0;
+  for (const CorpusDocument& d : corpus.documents) train += d.held_out ? 0 : windows_in(d, cfg.tokens);
+  if (train < 1) return Status::fail("no training document is longer than a window of " + std::to_string(cfg.tokens + 1) + " tokens");
+  if (held_out_window_count(corpus, cfg.tokens) < 1)
+    return Status::fail("no held-out document is longer than a window of " + std::to_string(cfg.tokens + 1) + " tokens");
+  return Status::ok();
+}
+
+void text_window_batch(const TextCorpus& c, const std::vector<int>& starts, int L, std::vector<int>& ids,
+                       std::vector<int>& targets) {
+  ids.resize(starts.size() * static_cast<size_t>(L));
+  targets.resize(ids.size());
+  for (size_t b = 0; b < starts.size(); ++b)
+    for (int i = 0; i < L; ++i) {
+      ids[b * L + i] = c.ids[static_cast<size_t>(starts[b] + i)];
+      targets[b * L + i] = c.ids[static_cast<size_t>(starts[b] + i + 1)];
+    }
+}
+
+void TextTrainer::train_windows(int64_t s, std::vector<int>& starts) const {
+  starts.clear();
+  if (!corpus_) return;
+  prng::Rng rng{prng::mix_seed(static_cast<uint64_t>(cfg_.seed), kTextTrainPurpose, static_cast<uint64_t>(s))};
+  const int64_t total = train_cumulative_.back();
+  const auto& docs = corpus_->documents;
+  for (int b = 0; b < cfg_.batch; ++b) {
+    // uniform over every training window: a 53-bit uniform times the count
+    const int64_t k = std::min<int64_t>(total - 1, static_cast<int64_t>(rng.uniform() * static_cast<double>(total)));
+    const size_t d = static_cast<size_t>(std::upper_bound(train_cumulative_.begin(), train_cumulative_.end(), k) -
+                                         train_cumulative_.begin()) - 1;
+    starts.push_back(docs[d].first + static_cast<int>(k - train_cumulative_[d]));
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] state
+//-----------------------------------------------------------------------------
+struct TextRunWork {
+  TextParams p, good;  // good: before the step in progress (restored if Adam makes a non-finite weight)
+  TextGrads g;
+  AdamList adam;
+};
+
+struct TextTrainer::Impl {
+  std::vector<TextRunWork> runs;
+  TextWork work;                     // shared: the runs take turns
+  std::vector<int> ids, targets;     // the step's batch
+  std::vector<int> ho_ids, ho_targets;  // the held-out sample, all windows
+  std::vector<int> chunk_ids, chunk_targets;
+  std::vector<double> sum;           // per run: the evaluation in progress
+  std::vector<int64_t> scored;
+  int64_t next_eval = 1, gap = kTextEvalGap;
+  using Phase = StepPhase;
+  using Cursor = StepCursor;
+  bool in_step = false;
+  Cursor cur;
+  static Cursor settle(Cursor c, const std::vector<TextRun>& runs, bool eval_step) {
+    return settle_cursor(c, runs, eval_step);
+  }
+  static void stop(TextRun& run, int64_t step, float lr, const std::string& why) {
+    run.diverged = true;
+    run.message = "stopped at step " + std::to_string(step) + " with lr " + number(lr) + ": " + why +
+                  ". Lower the learning rate and reset.";
+  }
+  bool train(const TextTrainConfig& cfg, int64_t step, float lr, TextRun& run, TextRunWork& w);
+  // Chunk c of the held-out sample through run r; after the last, the point
+  // joins the history (or the run stops). Returns whether it was the last.
+  bool evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r, TextRun& run);
+};
+
+TextTrainer::TextTrainer() : impl_(std::make_unique<Impl>()) {}
+TextTrainer::~TextTrainer() = default;
+
+//-----------------------------------------------------------------------------
+// [SECTION] one training step, one held-out chunk
+//-----------------------------------------------------------------------------
+bool TextTrainer::Impl::train(const TextTrainConfig& cfg, int64_t step, float lr, TextRun& run, TextRunWork& w) {
+  CrossEntropy ce;
+  const Status s = text_loss(w.p, ids, targets, cfg.batch, default_backend(), work, ce, &w.g);
+  (void)s;  // shapes and ids are right by construction (reset checked them)
+  if (!std::isfinite(ce.loss)) return stop(run, step, lr, "the training loss is not finite"), false;
+  if (ce.loss > kTextDivergeLoss)
+    return stop(run, step, lr, "the training loss reached " + number(ce.loss) + " nats (limit " + number(kTextDivergeLoss) + ")"),
+           false;
+  const std::vector<const Mat*> grads = text_grad_list(w.g);
+  if (!all_finite(grads)) return stop(run, step, lr, "a gradient is not finite"), false;
+  w.good = w.p;
+  std::vector<Mat*> params = text_param_list(w.p);
+  w.adam.step(params, grads);
+  if (!all_finite(std::vector<const Mat*>(params.begin(), params.end()))) {
+    w.p = w.good;
+    return stop(run, step, lr, "a weight is not finite"), false;
+  }
+  ++run.steps;
+  return true;
+}
+
+bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r,
+                                       TextRun& run) {
+  const size_t n = static_cast<size_t>(cfg.batch) * cfg.tokens, at = static_cast<size_t>(c) * n;
+  chunk_ids.assign(ho_ids.begin() + static_cast<long>(at), ho_ids.begin() + static_cast<long>(at + n));
+  chunk_targets.assign(ho_targets.begin() + static_cast<long>(at), ho_targets.begin() + static_cast<long>(at + n));
+  if (c == 0) sum[r] = 0, scored[r] = 0;
+  CrossEntropy ce;
+  const Status s = text_loss(runs[r].p, chunk_ids, chunk_targets, cfg.batch, default_backend(), work, ce, nullptr);
+  (void)s;
+  sum[r] += ce.sum;
+  scored[r] += ce.scored;
+  if (c + 1 < cfg.held_out_windows / cfg.batch) return false;
+  const float loss = static_cast<float>(sum[r] / static_cast<double>(scored[r]));
+  if (!std::isfinite(loss)) {
+    stop(run, step, lr, "the held-out loss is not finite");
+    return true;
+  }
+  run.history.push_back(TextEvalPoint{step, loss});
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] public verbs
+//-----------------------------------------------------------------------------
+Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTrainConfig& cfg) {
+  if (!corpus) return Status::fail("no corpus: the text model needs one");
+  if (Status s = check_text_config(cfg, *corpus); !s) return s;
+  const TextCorpus& c = *corpus;
+  const int L = cfg.tokens;
+  // training windows' prefix sums, and the held-out sample's starts
+  std::vector<int64_t> cumulative{0};
+  for (const CorpusDocument& d : c.documents) cumulative.push_back(cumulative.back() + (d.held_out ? 0 : windows_in(d, L)));
+  const int64_t ho_total = held_out_window_count(c, L);
+  std::vector<int> ho_starts;
+  for (int k = 0; k < cfg.held_out_windows; ++k) {
+    int64_t want = (2 * static_cast<int64_t>(k) + 1) * ho_total / (2 * static_cast<int64_t>(cfg.held_out_windows));
+    for (const CorpusDocument& d : c.documents) {
+      if (!d.held_out) continue;
+      const int64_t n = windows_in(d, L);
+      if (want < n) {
+        ho_starts.push_back(d.first + static_cast<int>(want));
+        break;
+      }
+      want -= n;
+    }
+  }
+  corpus_ = std::move(corpus);
+  cfg_ = cfg;
+  train_cumulative_ = std::move(cumulative);
+  held_out_starts_ = std::move(ho_starts);
+  step_ = 0;
+  step_lr_ = cfg.lr;
+  Impl& m = *impl_;
+  text_window_batch(c, held_out_starts_, L, m.ho_ids, m.ho_targets);
+  m.runs.clear();
+  runs_.clear();
+  for (int H : cfg.heads) {
+    TextRunWork w;
+    w.p = initial_text_params({c.vocab(), cfg.d_model, L, H, cfg.layers}, static_cast<uint64_t>(cfg.seed), kTextInitPurpose);
+    const Status ok = w.adam.set_lr(cfg.lr);
+    (void)ok;  // checked
+    m.runs.push_back(std::move(w));
+    TextRun run;
+    run.heads = H;
+    run.layers = cfg.layers;
+    for (int l = 0; l < cfg.layers; ++l)
+      for (int h = 0; h < H; ++h) run.per_head.push_back(HeadSlot{l, h, {}, "", 0.f});
+    runs_.push_back(std::move(run));
+  }
+  m.sum.assign(runs_.size(), 0.0);
+  m.scored.assign(runs_.size(), 0);
+  m.in_step = false;
+  m.cur = Impl::Cursor{};
+  m.gap = kTextEvalGap;
+  for (size_t r = 0; r < runs_.size(); ++r)
+    for (int k = 0; !m.evaluate_chunk(cfg_, 0, cfg_.lr, k, r, runs_[r]); ++k) {
+    }
+  m.next_eval = 1;
+  return Status::ok();
+}
+
+Status TextTrainer::set_lr(float lr) {
+  if (Status s = check_lr(lr); !s) return s;
+  cfg_.lr = lr;
+  return Status::ok();
+}
+
+Status TextTrainer::step(int n) {
+  if (Status s = check_train_steps(n); !s) return s;
+  if (!corpus_) return Status::fail("the text model has no corpus yet: reset it with one first");
+  for (int i = 0; i < n; ++i)
+    while (!run_unit()) {
+    }
+  return Status::ok();
+}
+
+bool TextTrainer::mid_step() const { return impl_->in_step; }
+
+TrainUnit TextTrainer::next_unit() const {
+  const Impl& m = *impl_;
+  if (!corpus_) return TrainUnit::kNone;
+  const Impl::Cursor c = Impl::settle(m.in_step ? m.cur : Impl::Cursor{}, runs_, step_ + 1 >= m.next_eval);
+  switch (c.phase) {
+    case Impl::Phase::kTrain: return TrainUnit::kTrain;
+    case Impl::Phase::kEval: return TrainUnit::kEval;
+    default: return TrainUnit::kNone;
+  }
+}
+
+bool TextTrainer::run_unit() {
+  if (!corpus_) return true;
+  Impl& m = *impl_;
+  const bool eval_step = step_ + 1 >= m.next_eval;
+  if (!m.in_step) {  // the step's batch and rate
+    std::vector<int> starts;
+    train_windows(step_, starts);
+    text_window_batch(*corpus_, starts, cfg_.tokens, m.ids, m.targets);
+    step_lr_ = cfg_.lr;
+    for (TextRunWork& w : m.runs) {
+      const Status ok = w.adam.set_lr(step_lr_);
+      (void)ok;
+    }
+    m.in_step = true;
+    m.cur = Impl::Cursor{};
+  }
+  Impl::Cursor& c = m.cur;
+  c = Impl::settle(c, runs_, eval_step);
+  if (c.phase == Impl::Phase::kTrain) {
+    m.train(cfg_, step_ + 1, step_lr_, runs_[c.run], m.runs[c.run]);
+    ++c.run;
+  } else if (c.phase == Impl::Phase::kEval) {
+    if (m.evaluate_chunk(cfg_, step_ + 1, step_lr_, c.chunk, c.run, runs_[c.run])) {
+      c.chunk = 0;
+      ++c.run;
+    } else {
+      ++c.chunk;
+    }
+  }
+  c = Impl::settle(c, runs_, eval_step);
+  if (c.phase != Impl::Phase::kDone) return false;
+  m.in_step = false;
+  ++step_;
+  if (!eval_step) return true;
+  m.next_eval = next_eval_step(step_, m.gap);
+  bool thinned = false;
+  for (TextRun& run : runs_) {
+    if (static_cast<int>(run.history.size()) <= kTextMaxHistory) continue;
+    thin_points(run.history);
+    thinned = true;
+  }
+  if (thinned) m.gap *= 2;
+  return true;
+}
+
+const TextRun* TextTrainer::run(int heads) const {
+  for (const TextRun& r : runs_)
+    if (r.heads == heads) return &r;
+  return nullptr;
+}
+
+const TextParams* TextTrainer::params(int heads) const {
+  for (size_t i = 0; i < runs_.size(); ++i)
+    if (runs_[i].heads == heads) return &impl_->runs[i].p;
+  return nullptr;
+}
+
+Status TextTrainer::snapshot(int heads, TextSnapshot& out) const {
+  const TextParams* p = params(heads);
+  if (!p) return Status::fail("no text run has " + std::to_string(heads) + " heads");
+  const size_t i = static_cast<size_t>(run(heads) - runs_.data());
+  // a run already trained in the step in progress is one step ahead
+  const bool ahead = impl_->in_step && (impl_->cur.phase != Impl::Phase::kTrain || impl_->cur.run > i);
+  const int64_t at = step_ + (ahead ? 1 : 0);
+  std::vector<int> starts;
+  train_windows(at, starts);
+  TextSnapshot s;
+  text_window_batch(*corpus_, starts, cfg_.tokens, s.ids, s.targets);
+  TextWork work;
+  CrossEntropy ce;
+  if (Status st = text_loss(*p, s.ids, s.targets, cfg_.batch, default_backend(), work, ce, &s.grads); !st) return st;
+  if (!std::isfinite(ce.loss) || !all_finite(text_grad_list(s.grads)))
+    return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
+  s.heads = heads;
+  s.layers = cfg_.layers;
+  s.step = at;
+  s.seed = cfg_.seed;
+  s.batch = cfg_.batch;
+  s.tokens = cfg_.tokens;
+  s.d_model = cfg_.d_model;
+  s.vocab = corpus_->vocab();
+  s.params = *p;
+  s.loss = static_cast<float>(ce.loss);
+  out = std::move(s);
+  return Status::ok();
+}
+
+}  // namespace headroom
