@@ -155,6 +155,72 @@ async function tourTests({ browser, url, watch, artifacts }) {
     await page.context().close();
   });
 
+  await test('one model: real clicks on two tokens at 4 heads leave every head\'s weights as they were', async () => {
+    const page = await open('one-model', '#heads=4', [1000, 760]);
+    const matrices = () => page.evaluate(async () => JSON.parse(await window.headroom.exportView('attention', 'json')).weightsMatrix);
+    const box = await page.locator('#canvas').boundingBox();
+    const clickWord = async (word) => {
+      const s = await page.evaluate(() => window.headroom.getState());
+      const i = s.tokens.indexOf(word);
+      const [x0, y0, x1, y1] = (await layout(page)).tokens[i];
+      await page.mouse.click(box.x + (x0 + x1) / 2, box.y + (y0 + y1) / 2);
+      await sleep(400);
+      const after = await page.evaluate(() => window.headroom.getState());
+      assert(after.query === i, `the click on "${word}" selected ${after.tokens[after.query]}`);
+      return after;
+    };
+    const said = await clickWord('said');
+    const m0 = await matrices();
+    const it = await clickWord('it');
+    const m1 = await matrices();
+    assert(JSON.stringify(m0) === JSON.stringify(m1), 'a head\'s weights changed when another token was clicked');
+    assert(JSON.stringify(said.relations) === JSON.stringify(it.relations), `heads re-dealt: ${JSON.stringify(said.relations)} / ${JSON.stringify(it.relations)}`);
+    // head 4 holds the antecedent for every token: from "it" it reads "paper"
+    const row = it.weights[3];
+    assert(it.tokens[row.indexOf(Math.max(...row))] === 'paper', `head 4 from "it": ${row}`);
+    await page.context().close();
+  });
+
+  await test('marks: step 1\'s "close to neither" is right, as the main screen says; the others are marked wrong with what they claimed', async () => {
+    const page = await open('marks', '#tour=1');
+    const st0 = await page.evaluate(() => window.headroom.getState());
+    assert(st0.sentence.includes('close to neither'), `main screen: ${st0.sentence}`);
+    const choices = (await tour(page)).steps[0].answer.choices;
+    let right = 0;
+    for (const c of choices) {
+      await page.evaluate(() => window.headroom.tour.retry(1));
+      const t = await page.evaluate((id) => { window.headroom.tour.predict({ choice: id }); return window.headroom.tour.reveal(); }, c.id);
+      const s = t.steps[0];
+      assert(t.error === null && typeof s.correct === 'boolean' && s.reason.length > 20, `${c.id}: ${t.error} ${JSON.stringify(s.correct)} ${s.reason}`);
+      if (s.correct) { ++right; assert(c.label.includes('close to neither') && s.reason.startsWith('Right'), `${c.id} marked right: ${s.reason}`); }
+      else assert(s.reason.includes('That answer expects'), `${c.id}: ${s.reason}`);
+      assert(t.answers.length === 1 && t.answers[0].correct === s.correct && t.answers[0].reason === s.reason, JSON.stringify(t.answers));
+    }
+    assert(right === 1, `${right} choices marked right`);
+    await page.context().close();
+  });
+
+  await test('step 7 alone (tour=7-7): Reveal by a real click; the revealed event comes once the run reaches the judged step, with its statement', async () => {
+    const page = await open('step7', '#tour=7-7');
+    await page.evaluate(() => {
+      window.tourLog = [];
+      window.addEventListener('headroom:tour-event', (e) => window.tourLog.push(e.detail));
+    });
+    const l = await layout(page);
+    await click(page, l.tourButtons[2]);  // Leave, Back, Reveal, Next
+    const t0 = await tour(page);
+    assert(t0.steps[6].revealed, 'not revealed by the click');
+    if (t0.steps[6].pending) assert(t0.steps[6].score === null && t0.steps[6].correct === null, 'a pending reveal is marked');
+    let ev = null;
+    for (const start = Date.now(); !ev && Date.now() - start < 120_000; await sleep(250)) {
+      ev = (await page.evaluate(() => window.tourLog)).find((e) => e.event === 'revealed' && e.stepId === 'training');
+    }
+    assert(ev, 'no revealed event for step training');
+    assert(ev.measured.pending === false && ev.measured.steps >= 250, JSON.stringify(ev.measured).slice(0, 200));
+    assert(ev.statement && ev.statement.object.id === 'urn:headroom:tour:training', JSON.stringify(ev.statement));
+    await page.context().close();
+  });
+
   await test(`fit: every step before and after its reveal at ${SIZES.map((s) => s.join(' x ')).join(', ')}, and view=train`, async () => {
     const bad = [];
     for (const size of SIZES) {
@@ -244,6 +310,10 @@ async function tourTests({ browser, url, watch, artifacts }) {
     }
     const revealed = log.filter((e) => e.event === 'revealed' && e.stepId !== 'recap');
     assert(revealed.every((e) => typeof e.score === 'number' && e.measured && e.predicted), 'revealed events carry predicted, measured and score');
+    assert(log.filter((e) => e.event === 'revealed').every((e) => e.statement && e.statement.verb.id && e.statement.object.id && e.statement.result),
+      'every revealed event carries an xAPI-shaped statement');
+    assert(revealed.every((e) => typeof e.statement.result.success === 'boolean' && typeof e.statement.result.score.scaled === 'number'),
+      'answered steps report success and a scaled score');
     await context.close();
     cors.close();
     host.close();
