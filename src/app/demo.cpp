@@ -261,6 +261,7 @@ bool Demo::apply_hash(std::string_view hash) {
   }
   for (std::string& m : log.messages) m = tr_message(m);
   error = join_messages(log.messages);
+  link_error = error;
   return log.messages.empty();
 }
 

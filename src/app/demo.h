@@ -46,6 +46,10 @@ struct Demo {
   std::string tab = kTabs[0];
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
   std::string error;  // message of the last refused input, "" when the last input was accepted
+  // The refusals of the last link applied (apply_hash), as `error` got them:
+  // the page prints them beside the canvas ("Link: ..."), so the readout
+  // leaves out an `error` equal to them instead of saying it twice.
+  std::string link_error;
   StressClock stress;
   // The live training runs (1, 2 and 4 heads) and which weights the views show.
   LiveTraining training;

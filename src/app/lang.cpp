@@ -373,9 +373,9 @@ std::string tr_message(std::string_view english) { return translate(english, tru
 const std::vector<const char*>& refusal_patterns() {
   static const std::vector<const char*> patterns = {
       // The link's messages (url_state.cpp)
-      N_("the link's {0}; the current {1} is kept"),
+      N_("the link's {0}; the current value of {1} is kept"),
       N_("ignored the unknown link setting {0} (known: {1})"),
-      N_("the link gives {0} {1} times; which one was meant is unclear, so the current {0} is kept"),
+      N_("the link gives {0} {1} times; which one was meant is unclear, so the current value of {0} is kept"),
       N_("{0} has no value"),
       N_("{0}={1} is not a whole number written in digits ({2})"),
       N_("focus={0} is not a plain number from 0 to 1 (like 0.5)"),
@@ -388,7 +388,7 @@ const std::vector<const char*>& refusal_patterns() {
       N_("tour={0} is not a step 1 to {1} or a range N-M of them"),
       N_("the link's query was skipped because its sentence was refused"),
       N_("the link's settings (after #) are {0} bytes; the cap is {1} bytes, so they were ignored"),
-      N_("the link's {0} was refused: {1}; the current {2} is kept"),
+      N_("the link's {0} setting was refused: {1}; the current value of {2} is kept"),
       N_("{0} has a malformed %-escape {1} (a % must be followed by two hex digits)"),
       N_("{0} contains a lone surrogate (half of a UTF-16 pair), which is not text"),
       N_("{0} is not valid UTF-8 text"),
@@ -490,7 +490,14 @@ std::string with_decimal_mark(const char* format, int decimals, double v) {
 }
 }  // namespace
 
-std::string num(double v, int decimals) { return with_decimal_mark("%.*f", decimals, v); }
+// A value that rounds to zero at `decimals` is written without a sign: "-0.00"
+// tells the reader of a sign the number shown does not have.
+std::string num(double v, int decimals) {
+  std::string s = with_decimal_mark("%.*f", decimals, v);
+  if (s.size() > 1 && s[0] == '-' && s.find_first_not_of(std::string("0") + language().decimal, 1) == std::string::npos)
+    s.erase(0, 1);
+  return s;
+}
 
 std::string num_sci(double v, int decimals) { return with_decimal_mark("%.*e", decimals, v); }
 

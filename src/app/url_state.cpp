@@ -204,7 +204,7 @@ namespace {
 
 // One row per key the hash may carry, in the order to_url_hash writes them.
 // `read` takes the percent-decoded value: on refusal it returns false with
-// `why` completing "the link's <why>; the current <key> is kept"; it may set
+// `why` completing "the link's <why>; the current value of <key> is kept"; it may set
 // `note` for a value it accepted after changing it. `write` appends the
 // field's encoded value and returns true when the field is set.
 struct Key {
@@ -473,13 +473,13 @@ UrlParse parse_url_hash(std::string_view hash) {
     const Key& key = kKeys[ki];
     const std::string k = key.name;
     auto refuse = [&](const std::string& why) {
-      r.messages.push_back("the link's " + why + "; the current " + k + " is kept");
+      r.messages.push_back("the link's " + why + "; the current value of " + k + " is kept");
     };
     if (count[ki] > 1) {
       if (!reported_twice[ki]) {
         reported_twice[ki] = true;
         r.messages.push_back("the link gives " + k + " " + std::to_string(count[ki]) +
-                             " times; which one was meant is unclear, so the current " + k + " is kept");
+                             " times; which one was meant is unclear, so the current value of " + k + " is kept");
       }
       continue;
     }
@@ -543,8 +543,8 @@ bool apply_scene_field(Scene& scene, const UrlState& s, std::string_view key, Sc
   }
   const Status st = row->apply(scene, s);
   if (!st)
-    log.messages.push_back(std::string("the link's ") + row->key + " was refused: " + st.error + "; the current " +
-                           row->key + " is kept");
+    log.messages.push_back(std::string("the link's ") + row->key + " setting was refused: " + st.error +
+                           "; the current value of " + row->key + " is kept");
   if (key == "sentence") log.sentence_refused = !st;
   return true;
 }

@@ -52,7 +52,8 @@ void view_readout(Demo& demo) {
     ImGui::TextUnformatted(wrap_at_spaces(weights, ImGui::GetContentRegionAvail().x).c_str());
     ImGui::PopStyleColor();
   }
-  if (!demo.error.empty()) {
+  // A link's refusal is the page's to print (beside the canvas): said once.
+  if (!demo.error.empty() && demo.error != demo.link_error) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("%s", app::trf("Refused: {0}", {demo.error}).c_str());
     ImGui::PopStyleColor();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <regex>
 #include <string>
 
@@ -137,6 +138,18 @@ TEST_CASE("numbers use the language's decimal mark") {
   CHECK(app::num(0.5, 2) == "0,50");
   REQUIRE(d.set_language("zh"));
   CHECK(app::num(0.5, 2) == "0.50");
+}
+
+TEST_CASE("a number that rounds to zero carries no minus sign, in any decimal mark") {
+  English back;
+  app::Demo d;
+  CHECK(app::num(-0.001, 2) == "0.00");
+  CHECK(app::num(-0.004, 0) == "0");
+  CHECK(app::num(-0.01, 2) == "-0.01");
+  CHECK(app::num(-std::numeric_limits<double>::infinity(), 2) == "-inf");
+  REQUIRE(d.set_language("es"));
+  CHECK(app::num(-0.001, 2) == "0,00");
+  CHECK(app::num(-0.25, 2) == "-0,25");
 }
 
 TEST_CASE("a refused code keeps the language and says why; a user's own sentence stays") {
