@@ -262,5 +262,5 @@ TEST_CASE("lesson-control keys: knockout (1-based) and tieqk parse, refuse bad v
   // a head the scene does not have: the engine refuses, the knockout is kept
   Applied a = apply("heads=2&knockout=3");
   CHECK(a.scene.knockout().empty());
-  CHECK(any_contains(a.messages, "knockout was refused"));
+  CHECK(any_contains(a.messages, "knockout setting was refused"));
 }
