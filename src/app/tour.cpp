@@ -612,8 +612,8 @@ void measure_query_key(Demo& demo, const TourStepInfo& info, const TourRecord& r
   const Phrase because =
       phrase("Tied, a score is the dot product x W . y W, the same both ways. By the same algebra a token's score "
              "with itself is the largest it can get unless another token's x W is longer ({0} for {1}), so the tied "
-             "head leans to each token itself and the output keeps {2} {3} of {4}.",
-             {fmt(after(q, q), 1), wq, wa, fmt(carried[0]), wa});
+             "head leans to each token itself and the output keeps {2} of {3}.",
+             {fmt(after(q, q), 1), wq, fmt(carried[0]), wa});
   mark_choice(info, rec, std::string(answer) == "other" ? "unchanged" : answer, because, r);
   if (std::string(answer) == "other") r.measured_text = phrase("something else");
   if (rec.predicted)
