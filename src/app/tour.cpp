@@ -803,7 +803,10 @@ Status Tour::go(Demo& demo, int n) {
   step_ = n;
   enter(demo);
   log("entered", n, "");
-  if (records_[static_cast<size_t>(n - 1)].revealed) (void)measure(demo, false);
+  if (records_[static_cast<size_t>(n - 1)].revealed) {
+    (void)measure(demo, false);  // a revealed step shows its answer again, animated from the start
+    ++anim_;
+  }
   return Status::ok();
 }
 

@@ -41,8 +41,8 @@ const SIZES = [360, 540, 720];
 // The lesson each language opens on: query, subject, complement (the issue: "named explicitly").
 const LESSONS = {
   en: ['said', 'researcher', 'it'],
-  es: ['dijo', 'investigadora', 'era'],
-  fr: ['dit', 'chercheuse', 'était'],
+  es: ['dijo', 'investigadora', 'este'],
+  fr: ['dit', 'chercheuse', "qu'il"],
   de: ['sagte', 'Forscherin', 'er'],
   zh: ['说', '人', '它'],
 };
