@@ -45,6 +45,7 @@ struct Demo {
   // small frame shows under the readout.
   std::string tab = kTabs[0];
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
+  bool coarse_pointer = false;  // the page's main pointer is a finger: hints name taps, not keys
   std::string error;  // message of the last refused input, "" when the last input was accepted
   // The refusals of the last link applied (apply_hash), as `error` got them:
   // the page prints them beside the canvas ("Link: ..."), so the readout

@@ -157,6 +157,13 @@ int tour_match_query(const Scene& s, int i) {
                                                                   : s.query();
 }
 
+int tour_match_head(const Scene& s, int i) {
+  if (i < 0 || i >= static_cast<int>(kMatchRelations.size())) return i;
+  for (int h = 0; h < s.heads(); ++h)
+    if (s.head_relations(h).front() == kMatchRelations[static_cast<size_t>(i)]) return h;
+  return i;
+}
+
 namespace {
 
 float dist(float x0, float y0, float x1, float y1) { return std::hypot(x0 - x1, y0 - y1); }
@@ -518,9 +525,7 @@ void measure_more_heads(Demo& demo, const TourRecord& rec, Reveal& r, JsonObject
   append_array_n(o.key("relations"), static_cast<long long>(kMatchRelations.size()), [&](long long i) {
     const Relation rel = kMatchRelations[static_cast<size_t>(i)];
     const int q = match_query(s, rel);
-    int head = static_cast<int>(i);
-    for (int h = 0; h < s.heads(); ++h)
-      if (s.head_relations(h).front() == rel) head = h;
+    const int head = tour_match_head(s, static_cast<int>(i));
     // One model for every row: the head's row for q is read from the same
     // trace whatever token is selected.
     const auto& row = s.trace().heads[static_cast<size_t>(head)].weights.row(q);

@@ -56,6 +56,9 @@ constexpr int kTourSteps = 8;
 // previous token, antecedent) is asked from: the lesson's query, but
 // coreference from the complement's pronoun (it -> paper).
 int tour_match_query(const Scene& scene, int i);
+// The head that holds relationship i of that step (its first relationship
+// in Scene::head_relations), or i when no head holds it first.
+int tour_match_head(const Scene& scene, int i);
 const std::array<TourStepInfo, kTourSteps>& tour_steps();
 // Step `training` trains the runs to at least this many steps before measuring.
 constexpr int kTourTrainSteps = 250;

@@ -36,6 +36,14 @@ EM_JS(int, js_reduced_motion, (), {
   return Module.headroomMotionQuery && Module.headroomMotionQuery.matches ? 1 : 0;
 });
 
+// Whether the page's main pointer is a finger (a phone or a tablet): the
+// tour then names taps, not keys.
+EM_JS(int, js_coarse_pointer, (), {
+  if (!Module.headroomPointerQuery && window.matchMedia)
+    Module.headroomPointerQuery = window.matchMedia('(pointer: coarse)');
+  return Module.headroomPointerQuery && Module.headroomPointerQuery.matches ? 1 : 0;
+});
+
 EM_JS(void, js_set_state_text, (const char* utf8, const char* name_utf8), {
   const text = UTF8ToString(utf8);
   const live = document.getElementById('headroom-state');
@@ -128,6 +136,7 @@ void install_touch(const char* canvas) {
 
 void sync_page(app::Demo& demo) {
   demo.set_reduced_motion(js_reduced_motion() != 0);
+  demo.coarse_pointer = js_coarse_pointer() != 0;
   static std::string last;
   static const char* last_name = nullptr;
   std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_state(demo.scene);

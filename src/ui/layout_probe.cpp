@@ -87,6 +87,15 @@ void write_layout(std::string& out) {
     const float v[] = {m.x, m.y, m.z, m.w};
     app::append_array_n(map, 4, [&](long long i) { append_fixed(map, v[i], i < 2 ? 2 : 3); });
   }
+  {  // the reveal's picture: what it is, its rect, the labels it placed; the recap's buttons; the keyboard's ring
+    JsonObject picture(o.key("tourPicture"));
+    picture.field("kind", l.tour_picture_kind);
+    picture.field("hint", l.tour_hint);
+    append_rect(picture.key("rect"), l.tour_picture);
+    rects(picture, "labels", l.tour_picture_labels);
+    rects(picture, "retry", l.tour_retry);
+    append_rect(picture.key("focus"), l.tour_focus);
+  }
   {  // the value space: an object of its view, plots, labels and markers
     JsonObject value_space(o.key("valueSpace"));
     append_rect(value_space.key("view"), l.value_view);

@@ -69,6 +69,14 @@ struct Layout {
   // and the buttons (Leave, Back, Reveal or Replay, Next); the open-tour button.
   ImVec4 tour_plane{}, tour_plane_map{};
   std::vector<ImVec4> tour_choices, tour_number, tour_match, tour_dots, tour_buttons, tour_open;
+  // The reveal's picture (view_tour_pictures.cpp): what it is ("plane",
+  // "arcs", "concat", "scores", "loss", "recap" or "" when none), its rect,
+  // every label it (or the tour's plane) placed, the recap's Try again
+  // buttons, and the ring the arrow keys move (zero when none is drawn).
+  const char* tour_picture_kind = "";
+  const char* tour_hint = "";  // the input hint's key (English), "" when none
+  ImVec4 tour_picture{}, tour_focus{};
+  std::vector<ImVec4> tour_picture_labels, tour_retry;
   // The value space (view_value_space.cpp): the whole view (title to the
   // last footer line), each head's plot, every label it drew (text, rect,
   // whether a leader line joins it to its anchor) and every marker (what it

@@ -405,6 +405,11 @@ void draw_ui(Demo& demo) {
   layout().tour_buttons.clear();
   layout().tour_open.clear();
   layout().tour_plane = layout().tour_plane_map = {};
+  layout().tour_picture_kind = "";
+  layout().tour_hint = "";
+  layout().tour_picture = layout().tour_focus = {};
+  layout().tour_picture_labels.clear();
+  layout().tour_retry.clear();
   layout().value_view = {};
   layout().value_plots.clear();
   layout().value_labels.clear();

@@ -1,6 +1,6 @@
 // view_tour.cpp: the guided lesson's panel: the step's text, its
 // question, the answer widget, Reveal, the result beside the guess, Replay,
-// progress dots, Back / Next.
+// Try again, progress dots, Back / Next, and under them the reveal's picture.
 //
 // Does: draw the open step of app::Tour and send what the learner does
 // through the Demo's tour verbs (the same as headroom.tour and postMessage):
@@ -8,22 +8,31 @@
 // two markers for two heads, a choice, a number, a token per relationship.
 // After a reveal it eases the marker(s) from the guess (or the one head's
 // output) to the engine's output(s) in about a second (at once with reduced
-// motion), and lists the measured numbers. Keys while the tour is open:
-// arrows answer, Enter reveals, R replays, N / B next / back, Tab picks the
-// marker or row the arrows move. Fits 360 x 560 without scrolling: the plane
-// takes the height the words leave.
+// motion), and draws the picture that proves the result (the options'
+// plane here, the others in view_tour_pictures.cpp). Labels in the plane go
+// through the label placer. Input: the hint under the buttons names what
+// this step takes, in taps on a touch screen (a coarse pointer or a touch
+// seen) and in keys elsewhere. Keys while the tour is open: arrows move the
+// marker, the ring around a choice, the slider, or a match row's token (Up /
+// Down pick the row); Enter reveals, sending first what the ring or the rows
+// hold (a partial match is refused with its reason, not dropped); R replays,
+// N / B next / back, Tab picks the marker the arrows move. Fits 360 x 560
+// without scrolling: the plane takes the height the words leave.
 // Does not: measure, score or keep the answer (app/tour.h does); compute
 // attention (the plane's points are Scene::value_maps()).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "app/describe.h"
 #include "app/lang.h"
+#include "ui/label_place.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/ui.h"
+#include "ui/view_tour_pictures.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -36,6 +45,7 @@ using app::TourRecord;
 using app::TourStepInfo;
 
 constexpr double kRevealSeconds = 1.0;
+constexpr float kArcsRoom = 190.f;  // step two-heads' arcs under the plane (11 tokens at 15 px, and margins)
 
 // What the learner has placed but not sent yet (markers before the second
 // one, keyboard moves), per step; reset when the step changes.
@@ -105,13 +115,17 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     return ImVec2(std::clamp(mx + (s.x - cx) / scale, x0, x1), std::clamp(my - (s.y - cy) / scale, y0, y1));
   };
 
-  // A label beside point p, flipped to the left where it would pass the right edge.
-  const float right = origin.x + width - 4.f;
-  auto label_at = [&](ImVec2 p, float dy, ImU32 col, const std::string& text) {
-    const float w = text_size(text).x;
-    const float x = p.x + 10.f + w > right ? p.x - 10.f - w : p.x + 10.f;
-    draw_text(ImGui::GetWindowDrawList(), ImVec2(x, p.y + dy), col, text);
+  // Labels are gathered and placed at the end (label_place.h), clear of the
+  // markers and of each other.
+  std::vector<LabelRequest> requests;
+  std::vector<TourLabel> labels;
+  std::vector<Box> markers;
+  auto label_at = [&](ImVec2 p, float radius, ImU32 col, const std::string& text, bool below = false) {
+    const ImVec2 ts = text_size(text);
+    requests.push_back({p.x, p.y, ts.x, ts.y, radius + 3.f, true, below});
+    labels.push_back({text, col});
   };
+  auto marker = [&](ImVec2 p, float radius) { markers.push_back({p.x - radius, p.y - radius, p.x + radius, p.y + radius}); };
   ImGui::InvisibleButton("##tour_plane", ImVec2(width, height));
   layout().tour_plane = ImVec4(origin.x, origin.y, origin.x + width, origin.y + height);
   {  // the plane's mapping for tests: plane (x, y) -> CSS px
@@ -137,7 +151,8 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     dl->AddLine(o, p, palette().guide, 1.f);
     dl->AddCircleFilled(p, 5.f, palette().point);
     dl->AddCircle(p, 8.f, palette().point_ring, 0, 1.5f);
-    label_at(p, -8.f, palette().text_secondary, scene.tokens()[static_cast<size_t>(targets[k])].text);
+    marker(p, 8.f);
+    label_at(p, 8.f, palette().text_secondary, scene.tokens()[static_cast<size_t>(targets[k])].text);
   }
 
   // The learner's markers: the sent prediction, or the draft.
@@ -179,10 +194,13 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     dl->AddCircle(s, 9.f, col, 0, d.selected == k && !rec.revealed ? 3.f : 2.f);
     dl->AddLine(ImVec2(s.x - 5, s.y), ImVec2(s.x + 5, s.y), col, 1.5f);
     dl->AddLine(ImVec2(s.x, s.y - 5), ImVec2(s.x, s.y + 5), col, 1.5f);
+    marker(s, 9.f);
     const std::string label = two ? app::trf("guess {0}", {std::to_string(k + 1)}) : std::string(app::tr("guess"));
-    label_at(s, 2.f, palette().text_faint, label.c_str());
+    label_at(s, 9.f, palette().text_faint, label);
   }
-  // after the reveal: the output(s), eased from where the animation starts
+  // after the reveal: the output(s), eased from where the animation starts;
+  // for step options one point per option, labelled with its words
+  const bool options = info.kind == AnswerKind::Choice;
   if (rec.revealed && rec.to.size() >= 2 && rec.from.size() == rec.to.size()) {
     if (info.kind == AnswerKind::Point) {  // the midpoint, hollow
       const ImVec2 mid = to_screen(0.5f * (pa.x + pb.x), 0.5f * (pa.y + pb.y));
@@ -191,16 +209,24 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     for (size_t k = 0; k + 1 < rec.to.size(); k += 2) {
       const float x = rec.from[k] + (rec.to[k] - rec.from[k]) * t, y = rec.from[k + 1] + (rec.to[k + 1] - rec.from[k + 1]) * t;
       const ImVec2 s = to_screen(std::clamp(x, x0, x1), std::clamp(y, y0, y1));
-      const ImU32 col = head_color(static_cast<int>(k / 2));
+      const int i = static_cast<int>(k / 2);
+      const bool chosen = options && rec.predicted && static_cast<size_t>(i) < info.choices.size() &&
+                          rec.prediction.choice == info.choices[static_cast<size_t>(i)].id;
+      const ImU32 col = options ? (chosen ? palette().accent.bg : palette().guide_strong) : head_color(i);
       dl->AddCircleFilled(s, 7.f, col);
       dl->AddCircle(s, 7.f, palette().marker_edge, 0, 1.5f);
-      if (t >= 1.f) {
-        const std::string label = rec.to.size() > 2 ? app::trf("head {0}", {std::to_string(k / 2 + 1)})
-                                                    : std::string(app::tr("output"));
-        label_at(s, -18.f, palette().text, label.c_str());
-      }
+      marker(s, 7.f);
+      if (t < 1.f) continue;
+      std::string label;
+      if (options && static_cast<size_t>(i) < info.choices.size())
+        label = app::trf("{0}: output", {app::tr(info.choices[static_cast<size_t>(i)].label)});
+      else
+        label = rec.to.size() > 2 ? app::trf("head {0}", {std::to_string(i + 1)}) : std::string(app::tr("output"));
+      label_at(s, 7.f, palette().text, label, true);
     }
   }
+  draw_tour_labels(dl, requests, labels, markers,
+                   Box{origin.x + 2.f, origin.y + 2.f, origin.x + width - 2.f, origin.y + height - 2.f}, false);
 }
 
 // The arrows move the selected marker (Shift: finer); Tab picks the other.
@@ -229,13 +255,21 @@ void plane_keys(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
   if (d.placed == (two ? 2 : 1)) demo.tour_predict(point_prediction(d, two));
 }
 
+// The ring the arrow keys move: around the last item, in the accent colour,
+// recorded for tests.
+void focus_ring() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), palette().accent.bg, 5.f, 0, 2.5f);
+  layout().tour_focus = ImVec4(a.x - 3, a.y - 3, b.x + 3, b.y + 3);
+}
+
 // One button per choice; the chosen one lit. Up/Down move, Space picks.
 void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, bool keys) {
   Draft& d = draft();
   const int n = static_cast<int>(info.choices.size());
   if (keys && !rec.revealed) {
-    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) d.choice = (d.choice + 1) % n;
-    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) d.choice = (d.choice + n - 1) % n;
+    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow) || ImGui::IsKeyPressed(ImGuiKey_RightArrow)) d.choice = (d.choice + 1) % n;
+    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow) || ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) d.choice = (d.choice + n - 1) % n;
     if (d.choice >= 0 && ImGui::IsKeyPressed(ImGuiKey_Space, false)) {
       Prediction p;
       p.kind = AnswerKind::Choice;
@@ -249,7 +283,6 @@ void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, 
     const char* label = app::tr(c.label);
     if (i > 0) same_line_if_fits(ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x + 4.f);
     push_button_colors(on ? palette().toggle_on : palette().heads_off);
-    if (d.choice == i && !rec.revealed) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.f);
     ImGui::BeginDisabled(rec.revealed);
     const std::string id = std::string(label) + "##choice_" + c.id;
     if (ImGui::Button(id.c_str())) {
@@ -260,7 +293,7 @@ void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, 
       demo.tour_predict(p);
     }
     ImGui::EndDisabled();
-    if (d.choice == i && !rec.revealed) ImGui::PopStyleVar();
+    if (d.choice == i && keys && !rec.revealed) focus_ring();
     ImGui::PopStyleColor(4);
     record_visible_item(layout().tour_choices);
   }
@@ -279,6 +312,7 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
   std::string shown = d.number_set ? app::trf("loss {0}", {app::num(d.number, 2)}) : std::string(app::tr("drag to guess"));
   for (size_t at = shown.find('%'); at != std::string::npos; at = shown.find('%', at + 2)) shown.insert(at, 1, '%');
   ImGui::SliderFloat("##tour_number", &d.number, 0.f, 1.f, shown.c_str());
+  if (keys && !rec.revealed) focus_ring();
   record_visible_item(layout().tour_number);
   const bool sent = ImGui::IsItemDeactivatedAfterEdit();
   ImGui::EndDisabled();
@@ -321,9 +355,6 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
   for (int i = 0; i < 4; ++i) {
     ImGui::PushID(i);
     ImGui::AlignTextToFramePadding();
-    if (d.selected == i && !rec.revealed) ImGui::TextUnformatted(">");
-    else ImGui::TextUnformatted(" ");
-    ImGui::SameLine();
     const int q = app::tour_match_query(demo.scene, i);
     const std::string& word = tokens[static_cast<size_t>(q)].text;
     const std::string label = app::trf(kRows[i], {word});
@@ -340,6 +371,7 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
         }
       ImGui::EndCombo();
     }
+    if (d.selected == i && keys && !rec.revealed) focus_ring();
     record_visible_item(layout().tour_match);
     ImGui::PopID();
   }
@@ -349,6 +381,57 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
     p.kind = AnswerKind::Match;
     p.match.assign(d.match, d.match + 4);
     demo.tour_predict(p);
+  }
+}
+
+// Before a reveal (Enter or the button): what the keys selected but did not
+// send yet is sent, so the reveal marks it: the ringed choice, or a match
+// with some rows picked (a partial one is refused, saying what is missing,
+// and nothing is revealed). Returns whether to reveal.
+bool send_draft(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
+  const Draft& d = draft();
+  if (info.kind == AnswerKind::Choice && d.choice >= 0 && d.choice < static_cast<int>(info.choices.size())) {
+    const std::string& id = info.choices[static_cast<size_t>(d.choice)].id;
+    if (rec.predicted && rec.prediction.choice == id) return true;
+    Prediction p;
+    p.kind = AnswerKind::Choice;
+    p.choice = id;
+    return demo.tour_predict(p);
+  }
+  if (info.kind == AnswerKind::Match && std::any_of(d.match, d.match + 4, [](int v) { return v >= 0; })) {
+    if (rec.predicted && std::equal(d.match, d.match + 4, rec.prediction.match.begin())) return true;
+    Prediction p;
+    p.kind = AnswerKind::Match;
+    p.match.assign(d.match, d.match + 4);
+    return demo.tour_predict(p);
+  }
+  return true;
+}
+
+// The line under the buttons: what the step's input takes, in taps on a
+// touch screen and in keys elsewhere.
+const char* input_hint(const TourStepInfo& info, const TourRecord& rec, bool touch) {
+  if (touch) {
+    if (rec.revealed && info.kind == AnswerKind::None) return N_("tap Try again beside a step to answer it once more");
+    if (rec.revealed) return N_("tap Next to go on, Try again to answer once more");
+    switch (info.kind) {
+      case AnswerKind::Point: return N_("tap the plane where you expect the output, or tap an answer; then Reveal");
+      case AnswerKind::Points: return N_("tap the plane twice, once per head; then Reveal");
+      case AnswerKind::Choice: return N_("tap an answer, then Reveal");
+      case AnswerKind::Number: return N_("drag the slider, then Reveal");
+      case AnswerKind::Match: return N_("pick a token in each row, then Reveal");
+      default: return N_("tap Reveal");
+    }
+  }
+  if (rec.revealed && info.kind == AnswerKind::None) return N_("keys: B back; Try again beside a step answers it once more");
+  if (rec.revealed) return N_("keys: R replays, N next, B back");
+  switch (info.kind) {
+    case AnswerKind::Point: return N_("keys: arrows move the marker, Enter reveals");
+    case AnswerKind::Points: return N_("keys: arrows move a marker, Tab picks the other, Enter reveals");
+    case AnswerKind::Choice: return N_("keys: arrows move the ring, Enter reveals the ringed answer");
+    case AnswerKind::Number: return N_("keys: left and right arrows move the slider, Enter reveals");
+    case AnswerKind::Match: return N_("keys: up and down pick a row, left and right its token, Enter reveals");
+    default: return N_("keys: Enter reveals");
   }
 }
 
@@ -412,8 +495,9 @@ void view_tour(Demo& demo) {
 
   // Keys: Enter reveals, R replays, N / B next and back.
   if (keys) {
-    if ((ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false)) && !rec.revealed)
-      demo.tour_reveal();
+    if ((ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false)) && !rec.revealed) {
+      if (send_draft(demo, info, rec)) demo.tour_reveal();
+    }
     else if (ImGui::IsKeyPressed(ImGuiKey_R, false) && rec.revealed) demo.tour_replay();
     else if (ImGui::IsKeyPressed(ImGuiKey_N, false) && n < tour.last()) demo.tour_go(n + 1);
     else if (ImGui::IsKeyPressed(ImGuiKey_B, false) && n > tour.first()) demo.tour_go(n - 1);
@@ -445,15 +529,17 @@ void view_tour(Demo& demo) {
   ImGui::PopFont();
   // Before the reveal: the claim and the question. After it: the question,
   // then the result in place of the claim (a small frame has room for one).
-  const bool show_text = !rec.revealed || !narrow;
+  // (a frame under about 700 px tall keeps the claim's room for the picture)
+  const bool short_frame = ImGui::GetContentRegionAvail().y < 640.f;
+  const bool show_text = !rec.revealed || (!narrow && !short_frame);
   if (show_text) ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.text), wrap).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
   ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.question), wrap).c_str());
   ImGui::PopStyleColor();
 
   // the result's height, known before the widget so the plane can take the rest
-  std::vector<std::string> result;  // in the language shown now
-  if (rec.revealed)
+  std::vector<std::string> result;  // in the language shown now (the recap's picture is its table)
+  if (rec.revealed && info.kind != AnswerKind::None)
     for (const app::Phrase& l : rec.result) result.push_back(l.str());
   if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback.str());
   if (rec.revealed && rec.score >= 0) {
@@ -465,14 +551,18 @@ void view_tour(Demo& demo) {
     result_h += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
   }
   const float buttons_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
-  const char* kKeysHint = app::tr("keys: arrows answer, Enter reveals, R replays, N next, B back");
-  const float keys_h = wrapped_height(kKeysHint, wrap) + ImGui::GetStyle().ItemSpacing.y;
+  const bool touch = demo.coarse_pointer || ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
+  layout().tour_hint = input_hint(info, rec, touch);
+  const char* hint = app::tr(layout().tour_hint);
+  const float keys_h = wrapped_height(hint, wrap) + ImGui::GetStyle().ItemSpacing.y;
 
   switch (info.kind) {
     case AnswerKind::Point:
     case AnswerKind::Points: {
       if (info.kind == AnswerKind::Point && !rec.revealed) choice_widget(demo, info, rec, false);
-      const float room = ImGui::GetContentRegionAvail().y - result_h - buttons_h - keys_h - 20.f;
+      // step two-heads keeps room for its arcs under the plane after the reveal
+      const float arcs_h = rec.revealed && info.kind == AnswerKind::Points ? kArcsRoom : 0.f;
+      const float room = ImGui::GetContentRegionAvail().y - result_h - buttons_h - keys_h - arcs_h - 20.f;
       const float h = std::clamp(room, 90.f, 300.f);
       plane_widget(demo, info, rec, h);
       if (keys) plane_keys(demo, info, rec);
@@ -502,12 +592,19 @@ void view_tour(Demo& demo) {
   ImGui::SameLine();
   if (!rec.revealed) {
     push_button_colors(palette().accent);
-    if (ImGui::Button((std::string(app::tr("Reveal")) + "##reveal").c_str())) demo.tour_reveal();
+    if (ImGui::Button((std::string(app::tr("Reveal")) + "##reveal").c_str()) && send_draft(demo, info, rec))
+      demo.tour_reveal();
     ImGui::PopStyleColor(4);
   } else {
     if (ImGui::Button((std::string(app::tr("Replay")) + "##replay").c_str())) demo.tour_replay();
   }
   record_visible_item(layout().tour_buttons);
+  bool retry = false;
+  if (rec.revealed && info.kind != AnswerKind::None) {
+    ImGui::SameLine();
+    retry = ImGui::Button((std::string(app::tr("Try again")) + "##retry").c_str());
+    record_visible_item(layout().tour_retry);
+  }
   ImGui::SameLine();
   ImGui::BeginDisabled(n >= tour.last());
   if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
@@ -519,7 +616,20 @@ void view_tour(Demo& demo) {
     ImGui::TextUnformatted(app::tr("refused (see below)"));
     ImGui::PopStyleColor();
   }
-  text_disabled_wrapped("%s", kKeysHint);
+  text_disabled_wrapped("%s", hint);
+  if (retry) {
+    demo.tour_retry(n);
+    return;
+  }
+  // The reveal's picture, in the room left: the plane of the three options,
+  // or the view of view_tour_pictures.cpp.
+  if (rec.revealed && std::string_view(info.id) == "options") {
+    plane_widget(demo, info, rec, std::clamp(ImGui::GetContentRegionAvail().y - 8.f, 120.f, 360.f));
+    layout().tour_picture_kind = "plane";
+    layout().tour_picture = layout().tour_plane;
+  } else if (rec.revealed) {
+    tour_picture(demo, info, rec, reveal_progress(demo));  // for the point steps, what goes under their plane
+  }
 }
 
 }  // namespace headroom::ui

@@ -615,4 +615,6 @@ void view_train(Demo& demo) {
   }
 }
 
+void training_loss_chart(Demo& demo, float width, float height) { loss_chart(demo, width, height); }
+
 }  // namespace headroom::ui

@@ -353,12 +353,21 @@ void view_value_space(Demo& demo) {
   // The height around a plot: its caption and footer, as tall as last
   // frame's (the way ImGui sizes things).
   static float text_around = 4.f * ImGui::GetTextLineHeightWithSpacing();
+  // A card grows with what it holds (AutoResizeY): the room is the display's
+  // below it, not the card's.
+  const bool in_card = (ImGui::GetCurrentWindow()->ChildFlags & ImGuiChildFlags_AutoResizeY) != 0;
   if (compact_layout()) {
-    // The view has a panel of fixed height: the plots fill it, down to
-    // kMinPlot (then the panel scrolls).
+    // The view has a panel of fixed height (a tab), or is a frame's only
+    // view (a card down to the frame's bottom): the plots fill it, down to
+    // kMinPlot (then the panel or the frame scrolls).
     constexpr float kMinPlot = 120.f;
     constexpr float kSlack = 4.f;  // rounding must not make the panel scroll (then its width changes)
-    const float room = ImGui::GetContentRegionAvail().y - kSlack;  // below the title row
+    constexpr float kBelow = 28.f;  // a card's bottom padding and border, the window's padding, a hair
+    float room = ImGui::GetContentRegionAvail().y - kSlack;  // below the title row
+    if (in_card) {
+      const ImGuiWindow* root = ImGui::GetCurrentWindow()->RootWindow;
+      room = root->Size.y - (ImGui::GetCursorScreenPos().y + root->Scroll.y - root->Pos.y) - kBelow;
+    }
     const float per_plot = (room - rows * text_around - (rows - 1) * ImGui::GetStyle().ItemSpacing.y) / rows;
     size.y = std::max(kMinPlot, std::min(w * 0.9f, per_plot));
   } else if (rows == 1) {

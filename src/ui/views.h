@@ -54,6 +54,10 @@ void view_weights_switch(Demo& demo);
 // trained ones are not shown.
 std::string weights_statement(const Demo& demo);
 
+// The training runs' loss chart alone (view_train.cpp), width x height, for
+// the tour's training step.
+void training_loss_chart(Demo& demo, float width, float height);
+
 // The guided lesson's panel (view_tour.cpp): shown instead of the views
 // while demo.tour is open.
 void view_tour(Demo& demo);
