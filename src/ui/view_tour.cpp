@@ -550,7 +550,12 @@ void view_tour(Demo& demo) {
     l = wrap_at_spaces(l, wrap);
     result_h += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
   }
-  const float buttons_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+  // the buttons' row (two where a narrow frame wraps Try again and Next)
+  const auto button_w = [](const char* label) { return ImGui::CalcTextSize(label).x + 2.f * ImGui::GetStyle().FramePadding.x; };
+  float row_w = button_w(app::tr("< Back")) + button_w(app::tr(rec.revealed ? "Replay" : "Reveal")) +
+                button_w(app::tr("Next >")) + 3.f * ImGui::GetStyle().ItemSpacing.x;
+  if (rec.revealed && info.kind != AnswerKind::None) row_w += button_w(app::tr("Try again")) + ImGui::GetStyle().ItemSpacing.x;
+  const float buttons_h = (row_w > wrap ? 2.f : 1.f) * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y);
   const bool touch = demo.coarse_pointer || ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
   layout().tour_hint = input_hint(info, rec, touch);
   const char* hint = app::tr(layout().tour_hint);
@@ -600,12 +605,13 @@ void view_tour(Demo& demo) {
   }
   record_visible_item(layout().tour_buttons);
   bool retry = false;
+  // Try again and Next go on the next line where a narrow frame has no room
   if (rec.revealed && info.kind != AnswerKind::None) {
-    ImGui::SameLine();
+    same_line_if_fits(button_w(app::tr("Try again")));
     retry = ImGui::Button((std::string(app::tr("Try again")) + "##retry").c_str());
     record_visible_item(layout().tour_retry);
   }
-  ImGui::SameLine();
+  same_line_if_fits(button_w(app::tr("Next >")));
   ImGui::BeginDisabled(n >= tour.last());
   if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
   ImGui::EndDisabled();

@@ -347,7 +347,8 @@ void tour_picture(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     arcs_picture(demo, arcs, ImVec2(width, std::min(height, need)), t);
     layout().tour_picture_kind = "arcs";
   } else if (id == "coordinates") {
-    ImGui::BeginChild("##tour_concat", ImVec2(width, height), ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
+    // scrolls inside where the words left too little room (as a compact tab does)
+    ImGui::BeginChild("##tour_concat", ImVec2(width, height), ImGuiChildFlags_None);
     view_concat(demo);
     ImGui::EndChild();
     layout().tour_picture_kind = "concat";

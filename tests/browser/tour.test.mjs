@@ -19,6 +19,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { misfits as fitMisfits } from './fit.mjs';
 import { assert, test } from './harness.mjs';
 import { decodePng } from './png.mjs';
 import { runSuite } from './suite_main.mjs';
@@ -30,24 +31,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // What debug.fit() says is wrong (as in course_hosts.test.mjs): text cut,
 // content wider than its window, or a window that scrolls.
-// The recap's table is the one part of the tour meant to scroll (its own
-// child, under the buttons): text it cuts vertically is scrolled out of view.
-const SCROLLS = /##tour_recap/;
-function misfits(fit, noScroll = true) {
-  if (!fit.drawn) return ['nothing drawn'];
-  const bad = [];
-  const scrollers = fit.windows.filter((w) => SCROLLS.test(w.name));
-  const inScroller = (c) => scrollers.some((w) => c.rect[1] >= w.pos[1] - 1 && c.rect[1] <= w.pos[1] + w.size[1] + 1);
-  for (const c of fit.clipped) {
-    if (c.axis.includes('x') || (noScroll && !inScroller(c))) bad.push(`text cut (${c.axis}): "${c.text}"`);
-  }
-  for (const w of fit.windows) {
-    if (w.content[0] > w.room[0] + 1) bad.push(`${w.name}: content ${w.content[0]} px wide in ${w.room[0]}`);
-    const scrolls = w.scrollMax[1] > 0 || w.scrollbar[0] || w.scrollbar[1];
-    if (noScroll && scrolls && !SCROLLS.test(w.name)) bad.push(`${w.name}: scrolls (${w.scrollMax[1]} px)`);
-  }
-  return bad;
-}
+const misfits = (fit, noScroll = true) => fitMisfits(fit, { noScroll });
 
 async function tourTests({ browser, url, watch, artifacts }) {
   const open = async (name, hash, [width, height] = [720, 560], options = {}) => {
