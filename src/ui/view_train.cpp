@@ -94,6 +94,13 @@ std::string heads_words(int heads) {
 // The inputs (seed, R, tie, sliders) are each framed with a visible edge
 // (push_control_frames); the buttons keep their own colours.
 //
+// Starts the shown task's runs again from `seed` (refused: the message shows below).
+void reseed(Demo& demo, int64_t seed) {
+  const LiveTraining& t = demo.training;
+  if (t.text_task()) demo.train_reset_text(t.layers(), seed, t.lr());
+  else demo.train_reset(seed, t.relations(), t.lr());
+}
+
 // Play / pause, Step, New seed.
 void run_buttons(Demo& demo) {
   LiveTraining& tr = demo.training;
@@ -125,7 +132,7 @@ void run_buttons(Demo& demo) {
   ImGui::SetItemTooltip("%s", app::tr("one step of every run (hold to repeat)"));
   same_line_if_fits(ImGui::CalcTextSize(app::tr("New seed")).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button(labelled(N_("New seed"), "train_seed").c_str())) {
-    demo.train_reset(next_seed(t.seed()), t.relations(), t.lr());
+    reseed(demo, next_seed(t.seed()));
     request_frames(3);
   }
   record_visible_item(buttons);
@@ -133,30 +140,10 @@ void run_buttons(Demo& demo) {
   ImGui::SetItemTooltip("%s", app::tr("start every run again from fresh random weights"));
 }
 
-// Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
-void settings(Demo& demo) {
-  LiveTraining& tr = demo.training;
-  const LiveTraining& t = tr;
+// The roles task's R and query/key tie: each a reset.
+void roles_settings(Demo& demo) {
+  const LiveTraining& t = demo.training;
   std::vector<ImVec4>& buttons = layout().train_buttons;
-  const char* seed = app::tr("seed");
-  same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(seed);
-  ImGui::SameLine();
-  static int64_t typed_seed = -1;  // the field's text while it is edited
-  if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
-  ImGui::SetNextItemWidth(110);
-  push_control_frames();
-  if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
-                         ImGuiInputTextFlags_EnterReturnsTrue)) {
-    demo.train_reset(typed_seed, t.relations(), t.lr());  // refused: the message shows below
-    typed_seed = t.seed();
-    request_frames(3);
-  }
-  record_control_frame(false);
-  pop_control_frames();
-  ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
-
   // R: the related tokens each query must output.
   same_line_if_fits(130.f, 18.f);
   ImGui::AlignTextToFramePadding();
@@ -193,7 +180,72 @@ void settings(Demo& demo) {
   record_control_frame(true);
   ImGui::SameLine();
   help_marker(kTieHelp);
+}
 
+// Seed, the task, R and the tie (roles) or layers (text), learning rate and the speed cap: each but the last two a reset.
+void settings(Demo& demo) {
+  LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
+  const char* seed = app::tr("seed");
+  same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(seed);
+  ImGui::SameLine();
+  static int64_t typed_seed = -1;  // the field's text while it is edited
+  if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
+  ImGui::SetNextItemWidth(110);
+  push_control_frames();
+  if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
+                         ImGuiInputTextFlags_EnterReturnsTrue)) {
+    reseed(demo, typed_seed);
+    typed_seed = t.seed();
+    request_frames(3);
+  }
+  record_control_frame(false);
+  pop_control_frames();
+  ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
+
+  // The task: the made-up roles task or the language model on real English.
+  const char* task = app::tr("task");
+  same_line_if_fits(ImGui::CalcTextSize(task).x + 200.f, 18.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(task);
+  const bool text = t.text_task();
+  for (const bool want_text : {false, true}) {
+    ImGui::SameLine();
+    push_control_frames(2.f);
+    const std::string label = want_text ? labelled(N_("English text"), "train_task_text") : labelled(N_("roles"), "train_task_roles");
+    if (ImGui::RadioButton(label.c_str(), text == want_text) && text != want_text) {
+      if (want_text) demo.train_reset_text(app::kTextLayers[0], t.seed(), kTextDefaultLr);
+      else demo.train_reset(t.seed(), t.relations(), kDefaultLr);
+      request_frames(3);
+    }
+    record_control_frame(true);
+    pop_control_frames();
+  }
+  ImGui::SameLine();
+  help_marker("roles: the made-up task whose targets the embeddings point at (subject, complement, ...). "
+              "English text: a small language model predicting the next word of the Brown corpus; nobody "
+              "tells its heads what to do. Its corpus (about 2 MB) is fetched the first time.");
+  if (text) {  // the text model's layers instead of R and the tie
+    same_line_if_fits(130.f, 18.f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(app::tr("layers"));
+    for (int layers : app::kTextLayers) {
+      ImGui::SameLine();
+      char label[16];
+      std::snprintf(label, sizeof label, "%d##layers", layers);
+      push_control_frames(2.f);
+      if (ImGui::RadioButton(label, t.layers() == layers) && t.layers() != layers) {
+        demo.train_reset_text(layers, t.seed(), t.lr());
+        request_frames(3);
+      }
+      record_control_frame(true);
+      pop_control_frames();
+    }
+  } else {
+    roles_settings(demo);
+  }
   // Learning rate (live) and the speed cap, each value written beside its
   // slider ("learning rate 1.0e-02"), where the thumb cannot cover it.
   // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero

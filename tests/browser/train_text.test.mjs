@@ -80,7 +80,7 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
   const corpus = { name: summary.name, trainWords: summary.trainWords, heldOutWords: summary.heldOutWords,
     vocab: summary.vocab };
 
-  const context = await browser.newContext({ viewport: { width: 900, height: 700 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
   const fetched = [];
   context.on('request', (r) => { if (r.url().endsWith('/brown.bin')) fetched.push(r.url()); });
   const page = await open(context, url, '#view=train');
@@ -116,6 +116,13 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         assert(r.loss < uniform, `${r.heads} heads: ${r.loss} >= ln V ${uniform}`);
         assert(!r.diverged, `${r.heads} heads diverged: ${r.message}`);
       }
+      // The train view draws the four runs to their last point.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: path.join(artifacts, 'train-text.png') });
+      const l = await page.evaluate(() => window.headroom.debug.layout().trainChart.runs);
+      assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
+      assert(l.every((r, i) => r.points === s.runs[i].history.length && Math.abs(r.lastLoss - s.runs[i].loss) < 1e-4),
+        `chart ${JSON.stringify(l)}`);
     });
 
     await test('text task: refused options keep the previous state and say why', async () => {
@@ -139,10 +146,6 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       const p = await train(page, 'pause');
       const later = (await page.waitForTimeout(300), await train(page, 'state'));
       assert(later.step === p.step && later.running === false, `paused at ${p.step}, then ${later.step}`);
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.screenshot({ path: path.join(artifacts, 'train-text.png') });
-      const l = await page.evaluate(() => window.headroom.debug.layout().trainChart.runs);
-      assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
     });
 
     await test('text task: the hash #task=text&layers=2 opens on the text task', async () => {
