@@ -195,3 +195,22 @@ TEST_CASE("url hash: task and layers") {
     CHECK_FALSE(q.state.layers);
   }
 }
+
+TEST_CASE("text task: a rate that diverges stops every run, play is refused, a reset recovers") {
+  LiveTraining t([] { return 0.0; });
+  t.set_corpus(small_corpus(), 10, 1.0);
+  REQUIRE(t.reset_text(1, 1, 10.f));
+  for (int i = 0; i < 40 && t.can_step(); ++i) REQUIRE(t.step(1));
+  CHECK_FALSE(t.can_step());
+  for (const TrainRun& run : t.runs()) {
+    CHECK(run.diverged);
+    CHECK(std::isfinite(run.loss()));
+    CHECK(run.message.find("rate") != std::string::npos);
+  }
+  CHECK(t.error().find(t.runs()[0].message) != std::string::npos);
+  CHECK_FALSE(t.play());
+  REQUIRE(t.reset_text(1, 1, 3e-3f));
+  CHECK(t.can_step());
+  CHECK(t.error().empty());
+  CHECK(t.play());
+}
