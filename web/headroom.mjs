@@ -679,7 +679,8 @@ function trainLink(w, canvas) {
   // The program's snapshot of a run, as the file a download saves.
   const saveSnapshot = (text) => {
     const s = JSON.parse(text);
-    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-r${s.r}-step${s.step}.json`;
+    const task = s.task === 'text' ? `text${s.layers}l` : `r${s.r}`;
+    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-${task}-step${s.step}.json`;
     offerFile(canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
   };
   // The app's command as the driver takes it (headroom-train-worker.js).
@@ -734,7 +735,9 @@ function trainLink(w, canvas) {
       download: (a) => w._headroom_train_download(a[0]),
     };
     const waiting = queue.splice(0);
-    let chain = was.task === 'text' ? textHere(was.layers, was.seed, was.lr) : Promise.resolve();
+    // (Once: a text reset waiting in the queue brings it back anyway.)
+    const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
+    let chain = again ? textHere(was.layers, was.seed, was.lr) : Promise.resolve();
     for (const [, verb, args] of waiting) {
       chain = chain.then(() => (verb === 'text' ? textHere(args[0], args[1], args[2]) : run[verb] && run[verb](args)));
     }

@@ -4,9 +4,10 @@
 //   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
 //   #view=train&seed=7&r=4&weights=trained
 //   #heads=2&knockout=2&tieqk=1
+//   #view=train&task=text&layers=2&seed=7
 //
 // Does: parse a hash by a whitelist (heads, query, focus, view, theme, lang, tab,
-// sentence, knockout, tieqk, and training's seed, r and weights: one table in
+// sentence, knockout, tieqk, and training's seed, r, task, layers and weights: one table in
 // url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
 // a lone %), NUL and other control characters, and invalid UTF-8 (checked

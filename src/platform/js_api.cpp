@@ -50,7 +50,8 @@ void save_requested_download(app::Demo& d) {
   }
   const app::LiveTraining& t = d.training;
   const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
-                           "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
+                           (t.text_task() ? "-text" + std::to_string(t.layers()) + "l" : "-r" + std::to_string(t.relations())) +
+                           "-step" + std::to_string(t.step_count()) + ".json";
   offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
 }
 

@@ -18,7 +18,7 @@
 // bytes that are not the corpus, gives state().error and a message drawn
 // in the train view (its error colour, counted in screenshot pixels) while
 // the roles task still trains. Takes build/test-artifacts/train-text.png
-// (the train view with text runs).
+// (the train view with text runs); train.snapshot(4) of a text run.
 // Does not: check the model's maths (tests/engine/text_*_tests.cpp and the
 // PyTorch check do) or the roles task (train*.test.mjs do).
 //
@@ -116,6 +116,13 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         assert(r.loss < uniform, `${r.heads} heads: ${r.loss} >= ln V ${uniform}`);
         assert(!r.diverged, `${r.heads} heads diverged: ${r.message}`);
       }
+      // The text run's snapshot comes from the Worker (its shape only: the engine suites check its numbers).
+      const snap = await page.evaluate(async () => {
+        const x = await window.headroom.train.snapshot(4);
+        return { task: x.task, heads: x.heads, layers: x.layers, step: x.step, vocab: x.vocab, loss: x.loss };
+      });
+      assert(snap.task === 'text' && snap.heads === 4 && snap.layers === 1 && snap.step === STEPS &&
+        snap.vocab === s.corpus.vocab && Number.isFinite(snap.loss), `snapshot ${JSON.stringify(snap)}`);
       // The train view draws the four runs to their last point.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: path.join(artifacts, 'train-text.png') });
@@ -161,6 +168,45 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
     });
   } finally {
     await context.close();
+  }
+
+  // A course page drives the text task with headroom:train messages (a
+  // sandboxed frame: opaque origin, so its Worker fetches brown.bin cross-origin).
+  const course = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  await course.route('**/*', async (route) => {
+    if (route.request().url().endsWith('/course.html')) {
+      await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Lesson</title>' +
+        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' });
+      return;
+    }
+    const r = await route.fetch();
+    await route.fulfill({ response: r, headers: { ...r.headers(), 'access-control-allow-origin': '*' } });
+  });
+  try {
+    const host = await course.newPage();
+    watch(host, 'text-course');
+    await host.goto(`${url}course.html`);
+    const frame = await (await host.waitForSelector('#f')).contentFrame();
+    await frame.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+    await frame.evaluate(() => window.headroom.ready);
+    await test('text task: headroom:train takes task and layers; a refused one keeps the state', async () => {
+      const ask = (msg) => host.evaluate((m) => new Promise((resolve) => {
+        const f = document.getElementById('f');
+        const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.id === m.id) { removeEventListener('message', on); resolve(e.data); } };
+        addEventListener('message', on);
+        f.contentWindow.postMessage(m, '*');
+      }), msg);
+      const r = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 2, seed: 5, id: 1 });
+      assert(r.error === null, `error ${r.error}`);
+      checkShape(r.train, 2, corpus);
+      const s = await ask({ type: 'headroom:train', action: 'step', n: 3, id: 2 });
+      assert(s.train.step === 3 && s.train.task === 'text' && s.train.where === 'worker', `step ${s.train.step}, ${s.train.where}`);
+      const bad = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 5, id: 3 });
+      assert(/layers must be 1 or 2/.test(bad.error || '') && bad.train.layers === 2 && bad.train.step === 3,
+        `refused: ${bad.error}, layers ${bad.train.layers}, step ${bad.train.step}`);
+    });
+  } finally {
+    await course.close();
   }
 
   // The main-thread fallback: the page's own wasm, its own corpus fetch.
