@@ -26,6 +26,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { assert, test } from './harness.mjs';
+import { askFrame, routeCourse } from './course_frame.mjs';
 import { decodePng } from './png.mjs';
 import { runSuite, SITE } from './suite_main.mjs';
 
@@ -173,15 +174,8 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
   // A course page drives the text task with headroom:train messages (a
   // sandboxed frame: opaque origin, so its Worker fetches brown.bin cross-origin).
   const course = await browser.newContext({ viewport: { width: 900, height: 700 } });
-  await course.route('**/*', async (route) => {
-    if (route.request().url().endsWith('/course.html')) {
-      await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Lesson</title>' +
-        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' });
-      return;
-    }
-    const r = await route.fetch();
-    await route.fulfill({ response: r, headers: { ...r.headers(), 'access-control-allow-origin': '*' } });
-  });
+  await routeCourse(course, '<!doctype html><title>Lesson</title>' +
+    '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>');
   try {
     const host = await course.newPage();
     watch(host, 'text-course');
@@ -190,12 +184,7 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
     await frame.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
     await frame.evaluate(() => window.headroom.ready);
     await test('text task: headroom:train takes task and layers; a refused one keeps the state', async () => {
-      const ask = (msg) => host.evaluate((m) => new Promise((resolve) => {
-        const f = document.getElementById('f');
-        const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.id === m.id) { removeEventListener('message', on); resolve(e.data); } };
-        addEventListener('message', on);
-        f.contentWindow.postMessage(m, '*');
-      }), msg);
+      const ask = (msg) => askFrame(host, msg);
       const r = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 2, seed: 5, id: 1 });
       assert(r.error === null, `error ${r.error}`);
       checkShape(r.train, 2, corpus);
