@@ -38,7 +38,8 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       against build/web/ (build/browser-tests: page + theme,
                       embed, course pages, text, training API, training
                       views, postMessage properties, short soak, injected
-                      faults, the training program in a Worker, guided
+                      faults, the training program in a Worker, the text
+                      task (train_text), guided
                       tour), and the
                       native suites again
                       under ASan + UBSan with a short run of each libFuzzer
