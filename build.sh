@@ -38,7 +38,8 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       against build/web/ (build/browser-tests: page + theme,
                       embed, course pages, text, training API, training
                       views, postMessage properties, short soak, injected
-                      faults, the training program in a Worker, guided
+                      faults, the training program in a Worker, the text
+                      task (train_text), guided
                       tour), and the
                       native suites again
                       under ASan + UBSan with a short run of each libFuzzer
@@ -62,7 +63,9 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       Chromium, in phases, the bytes fetched before ready,
                       the training program's fetch and start, and training
                       played in the Worker and on the main thread (split
-                      time, steps/s, longest task: tests/bench/page_load.mjs)
+                      time, steps/s, longest task: tests/bench/page_load.mjs),
+                      the text task's corpus fetch, then the text task played
+                      in the Worker (tests/bench/text_play.mjs)
 
 Environment: PORT (serve), IMGUI_DIR (ImGui checkout of 1.90.1), SOAK_STEPS,
 SOAK_CALLS, SOAK_NATIVE_STEPS (soak),
@@ -385,6 +388,8 @@ run_bench() {
   step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase; then the training program's start and training played (Worker and main thread)"
   build_web >/dev/null || die "site build failed"
   node tests/bench/page_load.mjs "$BUILD/web" 5 | tee "$out/page-load.jsonl"
+  step "text task played in the Worker (issue 31): seeds 1-3, held-out nats per word after 60 s and 2 min; $(machine_line)"
+  node tests/bench/text_play.mjs "$BUILD/web" | tee "$out/text-play.jsonl"
 }
 
 #-----------------------------------------------------------------------------

@@ -145,7 +145,7 @@ target_compile_options(headroom_train PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz
 target_link_options(headroom_train PRIVATE
   -Oz -msimd128 -sFILESYSTEM=0 -sTEXTDECODER=2 -sALLOW_MEMORY_GROWTH=1
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomTrainModule -sENVIRONMENT=web,worker
-  -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8)
+  -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,HEAPU8)
 set_target_properties(headroom_train PROPERTIES
   OUTPUT_NAME "headroom-train" SUFFIX ".js"
   RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")

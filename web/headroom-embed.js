@@ -138,7 +138,7 @@
       error = `headroom:train needs action ${kTrainActions.map((a) => JSON.stringify(a)).join(', ')}, not ${JSON.stringify(String(action)).slice(0, 40)}`;
     } else if (action === 'reset') {
       const opts = {};
-      for (const k of ['seed', 'r', 'lr']) if (own(data, k)) opts[k] = data[k];
+      for (const k of ['task', 'layers', 'seed', 'r', 'lr']) if (own(data, k)) opts[k] = data[k];
       train = api.train.reset(opts);
     } else if (action === 'step') {
       train = api.train.step(own(data, 'n') ? data.n : 1);

@@ -17,6 +17,11 @@
 //   {id, verb: 'reset', args: [seed, r, lr, tieQK]}   every run afresh; tieQK
 //                                            (optional, true or false): tied runs
 //                                            beside the untied ones (default: as before)
+//   {id, verb: 'text', args: [layers, seed, lr]}  the text task's runs afresh; the
+//                                            first time, the corpus (corpusUrl of init,
+//                                            default brown.bin beside the wasm) is fetched
+//                                            here first; a fetch that fails or bytes that
+//                                            are not the corpus: refused, saying why
 //   {id, verb: 'step', args: [n]}              n steps of every run (a long one posts
 //                                            {type: 'pong'} about every 500 ms meanwhile)
 //   {id, verb: 'play'} / {id, verb: 'pause'}   train continuously / stop
@@ -57,6 +62,7 @@ function headroomTrainDriver(scope, sliceMs) {
   let held = false;
   let wire = false;        // post bytes for the page's mirror rather than JSON
   let want = null;         // [heads, tied] of the weights the page shows
+  let corpusUrl = null;    // brown.bin (init)
   let weightsStep = -1, weightsAt = -Infinity;
   const WEIGHTS_EVERY_MS = 250;
   const STEP_PIECE = 4, BEAT_MS = 500;  // step(n): steps per piece, heartbeat interval
@@ -129,12 +135,41 @@ function headroomTrainDriver(scope, sliceMs) {
     return performance.now() - t0;
   }
 
+  // The corpus into the program, once: fetched, timed, handed over (a failure is recorded there).
+  async function loadCorpus() {
+    if (w._headroom_train_has_corpus() === 1) return;
+    const t0 = performance.now();
+    let bytes;
+    try {
+      const response = await fetch(corpusUrl);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (err) {
+      const why = String(err && err.message || err);
+      const p = w._malloc(why.length * 3 + 1);
+      w.stringToUTF8(why, p, why.length * 3 + 1);
+      w._headroom_train_corpus_failed(p);
+      w._free(p);
+      return;
+    }
+    const p = w._malloc(Math.max(1, bytes.length));
+    w.HEAPU8.set(bytes, p);
+    w._headroom_train_corpus(p, bytes.length, performance.now() - t0);
+    w._free(p);
+  }
+
   const VERBS = {
     // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
     reset: (seed, r, lr, tie) => {
       weightsStep = -1;  // new weights, even at the same step
       return w._headroom_train_reset(seed, r, lr,
         tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
+    },
+    text: async (layers, seed, lr) => {
+      weightsStep = -1;
+      if (typeof layers !== 'number' || typeof seed !== 'number' || typeof lr !== 'number') return false;
+      await loadCorpus();
+      return w._headroom_train_reset_text(layers, seed, lr) === 1;
     },
     // In pieces, with a heartbeat ({type: 'pong'}, no id) at most every
     // BEAT_MS between them: a long step(n) is work, not a dead Worker, to the
@@ -176,11 +211,16 @@ function headroomTrainDriver(scope, sliceMs) {
     },
   };
 
-  scope.onmessage = async (e) => {
+  // One message at a time: a verb that waits (text's corpus fetch) holds the
+  // ones after it, so they are answered in order.
+  let busy = Promise.resolve();
+  scope.onmessage = (e) => { busy = busy.then(() => handle(e)); };
+  async function handle(e) {
     const m = e.data || {};
     if (m.type === 'init') {
       try {
         wire = !!m.wire;
+        corpusUrl = m.corpusUrl || new URL('brown.bin', m.wasmUrl).href;
         scope.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
       } catch (err) {
         scope.postMessage({ type: 'failed', message: String(err && err.message || err) });
@@ -190,11 +230,11 @@ function headroomTrainDriver(scope, sliceMs) {
     if (!w) { scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
     if (m.verb === 'ping') { scope.postMessage({ type: 'pong', id: m.id }); return; }
     const verb = VERBS[m.verb];
-    const out = verb ? verb(...(Array.isArray(m.args) ? m.args : [])) : false;
+    const out = verb ? await verb(...(Array.isArray(m.args) ? m.args : [])) : false;
     const extra = typeof out === 'object' && out ? { id: m.id, ok: true, ...out } : { id: m.id, ok: out };
     post(extra, m.verb === 'weights');
     if (playing && !held && !queued) { queued = true; channel.port2.postMessage(0); }
-  };
+  }
 }
 
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) headroomTrainDriver(self);

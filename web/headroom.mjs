@@ -356,11 +356,31 @@ export const VERBS = Object.freeze({
     // reset({seed, r, lr, tieQK}): every run afresh; a missing field keeps
     // its value (tieQK: the page's query/key tie, the one setTieQK sets;
     // true trains tied runs beside the untied ones and ties the lesson too).
+    // reset({task: 'text', layers, seed, lr}): the language model on real
+    // English instead (layers 1 or 2; the corpus is fetched the first time);
+    // task 'roles' (the default) goes back. Unknown keys are refused.
     reset: trainVerb((w, opts = {}) => {
       if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-        return 'train.reset takes an object {seed, r, lr, tieQK}';
+        return 'train.reset takes an object {task, seed, r, lr, tieQK} or {task: "text", layers, seed, lr}';
       }
       const now = READERS.train.state(w);
+      const tables = tablesOf(w);
+      const { task = 'roles' } = opts;
+      if (!tables.trainTasks.includes(task)) return `task must be ${orList(tables.trainTasks, true)}, not ${shown(task)}`;
+      const keys = task === 'text' ? ['task', 'layers', 'seed', 'lr'] : ['task', 'seed', 'r', 'lr', 'tieQK'];
+      const unknown = Object.keys(opts).filter((k) => !keys.includes(k));
+      if (unknown.length) return `train.reset with task ${shown(task)} takes ${keys.join(', ')}; not ${unknown.map(shown).join(', ')}`;
+      if (task === 'text') {
+        const { layers = now.task === 'text' ? now.layers : tables.textLayers[0], seed = now.seed,
+                lr = now.task === 'text' ? now.lr : tables.textLr } = opts;
+        if (!tables.textLayers.includes(layers)) return `layers must be ${orList(tables.textLayers)}, not ${shown(layers)}`;
+        if (!isSeed(seed)) return `seed must be a whole number from 0 to ${tables.maxSeed}, not ${shown(seed)}`;
+        if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from ${tables.lrRange}, not ${shown(lr)}`;
+        const link = links.get(w);
+        if (link && !link.remote() && !w._headroom_train_has_corpus()) link.textHere(layers, seed, lr);
+        else w._headroom_train_reset_text(layers, seed, lr);
+        return undefined;
+      }
       const { seed = now.seed, r = now.r, lr = now.lr, tieQK } = opts;
       if (!isSeed(seed)) return `seed must be a whole number from 0 to ${tablesOf(w).maxSeed}, not ${shown(seed)}`;
       if (!isInt32(r)) return `r must be ${orList(tablesOf(w).trainR)} (related tokens), not ${shown(r)}`;
@@ -659,11 +679,13 @@ function trainLink(w, canvas) {
   // The program's snapshot of a run, as the file a download saves.
   const saveSnapshot = (text) => {
     const s = JSON.parse(text);
-    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-r${s.r}-step${s.step}.json`;
+    const task = s.task === 'text' ? `text${s.layers}l` : `r${s.r}`;
+    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-${task}-step${s.step}.json`;
     offerFile(canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
   };
   // The app's command as the driver takes it (headroom-train-worker.js).
   const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
+    : verb === 'text' ? [a[0], a[1], a[2]]
     : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
   function deliver(seq, verb, args) {
     const driverVerb = verb === 'download' ? 'snapshot' : verb;
@@ -675,11 +697,34 @@ function trainLink(w, canvas) {
   }
   const flush = () => { while (program && queue.length) deliver(...queue.shift()); };
 
+  // The text task where the page trains itself: the corpus (brown.bin,
+  // fetched the first time, as the Worker would) into the page's wasm, then
+  // the reset (refused, saying why, when the corpus did not come).
+  async function corpusHere() {
+    if (w._headroom_train_has_corpus()) return;
+    const t0 = performance.now();
+    try {
+      const r = await fetch(new URL('brown.bin', base));
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      const p = w._malloc(Math.max(1, bytes.length));
+      if (!p) throw new Error('the corpus does not fit in memory');
+      try { w.HEAPU8.set(bytes, p); w._headroom_train_corpus(p, bytes.length, performance.now() - t0); } finally { w._free(p); }
+    } catch (e) {
+      call((p) => w._headroom_train_corpus_failed(p), e && e.message ? e.message : String(e));
+    }
+  }
+  const textHere = async (layers, seed, lr) => {
+    await corpusHere();
+    w._headroom_train_reset_text(layers, seed, lr);
+  };
+
   // The page's own wasm trains from here on; the waiting verbs run on it.
   function fallBack(why) {
     local = true;
     clearInterval(watchdog);
     if (program) { program.stop(); program = null; }
+    const was = READERS.train.state(w);  // the text task comes back once its corpus is here
     call((p) => w._headroom_train_fall_back(p), why);
     const run = {
       reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
@@ -689,8 +734,14 @@ function trainLink(w, canvas) {
       pause: () => w._headroom_train_pause(),
       download: (a) => w._headroom_train_download(a[0]),
     };
-    for (const [, verb, args] of queue.splice(0)) if (run[verb]) run[verb](args);
-    settle(sent);
+    const waiting = queue.splice(0);
+    // (Once: a text reset waiting in the queue brings it back anyway.)
+    const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
+    let chain = again ? textHere(was.layers, was.seed, was.lr) : Promise.resolve();
+    for (const [, verb, args] of waiting) {
+      chain = chain.then(() => (verb === 'text' ? textHere(args[0], args[1], args[2]) : run[verb] && run[verb](args)));
+    }
+    chain.then(() => settle(sent));
   }
 
   async function start() {
@@ -762,6 +813,11 @@ function trainLink(w, canvas) {
       flush();
     },
     get sent() { return sent; },
+    // The text reset where the page trains itself: answered once the corpus came (or did not).
+    textHere(layers, seed, lr) {
+      const seq = ++sent;
+      textHere(layers, seed, lr).then(() => settle(seq));
+    },
     get where() { return local ? 'main thread' : program ? 'worker' : 'starting'; },
     // Resolves once every verb sent up to number `seq` has been answered.
     answered: (seq) => (seq <= answered ? Promise.resolve() : new Promise((resolve) => waiters.push([seq, resolve]))),

@@ -128,6 +128,10 @@ bool Demo::train_reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
   }));
 }
 
+bool Demo::train_reset_text(int layers, int64_t seed, float lr) {
+  return apply(and_sync(training, scene, [&] { return training.reset_text(layers, seed, lr); }));
+}
+
 bool Demo::train_step(int n) {
   return apply(and_sync(training, scene, [&] { return training.step(n); }));
 }
@@ -202,7 +206,7 @@ struct DemoField {
   const char* key;
   void (*apply)(Demo& d, const UrlState& s, std::vector<std::string>& messages);
 };
-const std::array<DemoField, 8> kDemoFields = {{
+const std::array<DemoField, 10> kDemoFields = {{
     // A page on its lesson opens on the new language's.
     {"lang", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
        if (s.lang && !d.set_language(*s.lang)) m.push_back(d.error);
@@ -225,12 +229,33 @@ const std::array<DemoField, 8> kDemoFields = {{
     {"seed", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
        const LiveTraining& tr = d.training;
        if (s.tie_qk) d.training.set_tie_qk(d.scene.tie_qk());  // the link's tie, for the runs it resets
+       if (s.task && *s.task == kTrainTasks[1]) return;       // the text task's seed: with task, below
        if ((s.seed && *s.seed != tr.seed()) || (s.r && *s.r != tr.relations())) {
          const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
          if (!st) m.push_back("the link's seed or r was refused: " + st.error);
        }
      }},
     {"r", [](Demo&, const UrlState&, std::vector<std::string>&) {}},  // with seed, in one reset
+    // task=text (with layers and seed) starts the text runs unless they are
+    // already those; task=roles goes back to the roles runs; layers alone
+    // means the text task.
+    {"task", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+       const LiveTraining& tr = d.training;
+       const bool text = s.task ? *s.task == kTrainTasks[1] : s.layers.has_value();
+       if (!text) {
+         if (s.task && tr.text_task()) {
+           const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
+           if (!st) m.push_back("the link's task was refused: " + st.error);
+         }
+         return;
+       }
+       const int layers = s.layers.value_or(tr.text_task() ? tr.layers() : kTextLayers[0]);
+       const int64_t seed = s.seed.value_or(tr.seed());
+       if (tr.text_task() && tr.layers() == layers && tr.seed() == seed) return;
+       const float lr = tr.text_task() ? tr.lr() : kTextDefaultLr;
+       if (const Status st = d.training.reset_text(layers, seed, lr); !st) m.push_back("the link's task was refused: " + st.error);
+     }},
+    {"layers", [](Demo&, const UrlState&, std::vector<std::string>&) {}},  // with task, in one reset
     {"weights", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
        if (s.weights) (void)d.training.set_weights(*s.weights);  // parse_url_hash checked it
        d.training.sync_scene(d.scene);
@@ -271,7 +296,12 @@ std::string Demo::hash() const {
   // Training keys only when they differ from the defaults (a plain link stays short).
   const LiveTraining& tr = training;
   if (tr.seed() != kDefaultSeed) s.seed = tr.seed();
-  if (tr.relations() != kDefaultRelations) s.r = tr.relations();
+  if (tr.text_task()) {
+    s.task = kTrainTasks[1];
+    s.layers = tr.layers();
+  } else if (tr.relations() != kDefaultRelations) {
+    s.r = tr.relations();
+  }
   if (training.weights_choice() != kWeightChoices[0]) s.weights = training.weights_choice();
   if (tour.open()) {
     const bool whole = tour.first() == 1 && tour.last() == kTourSteps;

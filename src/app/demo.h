@@ -108,6 +108,8 @@ struct Demo {
   bool train_play();
   void train_pause();
   bool train_set_lr(float lr);
+  // The text task (LiveTraining::reset_text): layers 1 or 2.
+  bool train_reset_text(int layers, int64_t seed, float lr);
   bool train_set_speed(int max_steps_per_frame);
   // Asks the platform to save snapshot(heads) as a file (refused when no run
   // has that many heads).

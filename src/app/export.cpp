@@ -315,7 +315,7 @@ void part_train(Parts& p, JsonObject* json, Csv* csv) {
     return;
   }
   const LiveTraining& t = training;
-  const int R = t.relations();
+  const int R = t.text_task() ? 0 : t.relations();  // the text runs weigh no related tokens
   for (const TrainRun& run : t.runs()) {
     const std::string name = "h" + std::to_string(run.heads) + (run.tie_qk ? "-tied" : "");
     for (size_t i = 0; i < run.history.size(); ++i)

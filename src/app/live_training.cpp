@@ -5,9 +5,11 @@
 //   [SECTION] the frame tick
 //   [SECTION] the weights the scene shows
 //   [SECTION] training elsewhere (the mirror)
+//   [SECTION] the text task
 #include "app/live_training.h"
 
 #include <chrono>
+#include <cmath>
 #include <utility>
 
 #include "engine/common/words.h"
@@ -43,17 +45,16 @@ Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> ti
   if (remote_) {
     if (Status s = check_train_settings(seed, r, lr); !s) return refuse(std::move(s));
     tie_ = tied;
-    refusal_.clear();
-    mirror_.seed = seed;
-    mirror_.relations = r;
-    mirror_.lr = lr;
-    const bool first = !remote_started_;
-    ensure_remote_started();  // sends these settings the first time
-    if (!first) send_reset();
+    roles_r_ = r;
+    send_settings(0, seed, r, lr);
     return Status::ok();
   }
   if (Status s = t().reset(seed, r, lr, tied); !s) return refuse(std::move(s));
   tie_ = tied;
+  roles_r_ = r;
+  text_on_ = false;
+  text_.reset();
+  text_runs_.clear();
   refusal_.clear();
   meter_.clear();
   gate_.clear();
@@ -69,7 +70,12 @@ Status LiveTraining::step(int n) {
     send({"step", static_cast<double>(n)});
     return Status::ok();
   }
-  if (Status s = t().step(n); !s) return refuse(std::move(s));
+  if (text_on_) {
+    if (Status s = text_->step(n); !s) return refuse(std::move(s));
+    refresh_text_runs();
+  } else if (Status s = t().step(n); !s) {
+    return refuse(std::move(s));
+  }
   refusal_.clear();
   if (all_diverged()) running_ = false;
   publish();
@@ -85,7 +91,12 @@ Status LiveTraining::set_lr(float lr) {
     send({"lr", static_cast<double>(lr)});
     return Status::ok();
   }
-  if (Status s = t().set_lr(lr); !s) return refuse(std::move(s));
+  if (text_on_) {
+    if (Status s = text_->set_lr(lr); !s) return refuse(std::move(s));
+    text_lr_ = lr;
+  } else if (Status s = t().set_lr(lr); !s) {
+    return refuse(std::move(s));
+  }
   refusal_.clear();
   return Status::ok();
 }
@@ -132,8 +143,8 @@ std::string LiveTraining::error() const {
   if (!refusal_.empty()) return refusal_;
   if (remote_) return mirror_.error;
   std::string out;
-  if (!started()) return out;
-  for (const TrainRun& run : trainer_->runs())
+  if (!started() && !text_on_) return out;
+  for (const TrainRun& run : runs())
     if (run.diverged) {
       if (!out.empty()) out += "; ";
       out += run.message;
@@ -152,7 +163,7 @@ bool LiveTraining::all_diverged() const {
 // [SECTION] the frame tick
 //-----------------------------------------------------------------------------
 void LiveTraining::publish() {
-  chart_step_ = remote_ ? mirror_.step : started() ? trainer_->step_count() : 0;
+  chart_step_ = remote_ ? mirror_.step : text_on_ ? text_->step_count() : started() ? trainer_->step_count() : 0;
   ++chart_updates_;
 }
 
@@ -173,18 +184,23 @@ bool LiveTraining::tick(bool reduced_motion) {
   last_tick_ms_ = t0;
   // The pacer's units are the trainer's: kind 0 one run's training step,
   // kind 1 one held-out chunk of one run's evaluation.
-  struct Units {
-    Trainer& t;
-    int next() const {
-      switch (t.next_unit()) {
-        case TrainUnit::kTrain: return 0;
-        case TrainUnit::kEval: return 1;
-        default: return -1;  // every run has diverged
+  // (T: Trainer or TextTrainer, which share the units' kinds.)
+  auto run_pacer = [&](auto& trainer) {
+    struct Units {
+      decltype(trainer)& t;
+      int next() const {
+        switch (t.next_unit()) {
+          case TrainUnit::kTrain: return 0;
+          case TrainUnit::kEval: return 1;
+          default: return -1;  // every run has diverged
+        }
       }
-    }
-    bool run() { return t.run_unit(); }
-  } units{t()};
-  const int n = pacer_.run(units, now_, max_steps_per_frame_);
+      bool run() { return t.run_unit(); }
+    } units{trainer};
+    return pacer_.run(units, now_, max_steps_per_frame_);
+  };
+  const int n = text_on_ ? run_pacer(*text_) : run_pacer(t());
+  if (text_on_) refresh_text_runs();
   const double t1 = now_();
   meter_.add(n, t1);
   if (all_diverged()) {  // stopped: show where it stopped, want no more frames
@@ -229,6 +245,8 @@ void LiveTraining::sync_scene(Scene& scene) {
     }
     return show_built("");
   }
+  if (text_task())
+    return show_built("the text model's heads read English, not this sentence: the views show the built weights");
   const bool tied = scene.tie_qk();
   if (remote_ && !ready()) {
     ensure_remote_started();
@@ -264,7 +282,22 @@ bool LiveTraining::use_remote(Sender send) {
   return true;
 }
 
+void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
+  refusal_.clear();
+  mirror_.text = layers > 0;
+  mirror_.layers = layers;
+  mirror_.seed = seed;
+  mirror_.relations = r;
+  mirror_.lr = lr;
+  const bool first = !remote_started_;
+  ensure_remote_started();  // sends these settings the first time
+  if (!first) send_reset();
+}
+
 void LiveTraining::send_reset() const {
+  if (mirror_.text)
+    return send({"text", static_cast<double>(mirror_.layers), static_cast<double>(mirror_.seed),
+                 static_cast<double>(mirror_.lr)});
   send({"reset", static_cast<double>(mirror_.seed), static_cast<double>(mirror_.relations),
         static_cast<double>(mirror_.lr), tie_ ? 1.0 : 0.0});
 }
@@ -278,25 +311,25 @@ void LiveTraining::ensure_remote_started() const {
 }
 
 const std::vector<TrainRun>& LiveTraining::runs() const {
-  if (!remote_) return trainer().runs();
+  if (!remote_) return text_on_ ? text_runs_ : trainer().runs();
   ensure_remote_started();
   return mirror_.runs;
 }
 
 const TrainRun* LiveTraining::run(int heads, bool tied) const {
-  if (!remote_) return trainer().run(heads, tied);
+  if (!remote_ && !text_on_) return trainer().run(heads, tied);
   for (const TrainRun& r : runs())
     if (r.heads == heads && r.tie_qk == tied) return &r;
   return nullptr;
 }
 
 int64_t LiveTraining::step_count() const {
-  if (!remote_) return trainer().step_count();
+  if (!remote_) return text_on_ ? text_->step_count() : trainer().step_count();
   ensure_remote_started();
   return mirror_.step;
 }
 
-bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : trainer().tie_qk(); }
+bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : !text_on_ && trainer().tie_qk(); }
 
 Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
   if (!remote_) return Status::fail("training runs here: no program sends to it");
@@ -357,7 +390,9 @@ void LiveTraining::fall_back(std::string why) {
   wanted_heads_ = 0;
   where_ = "main thread: " + why;
   trainer_ = std::make_unique<Trainer>();
-  (void)trainer_->reset(settings.seed, settings.relations, settings.lr, tie_);  // checked when they were set
+  // Checked when they were set; the text task's settings give the roles
+  // runs its seed and rate (the page loads the corpus and resets text again).
+  (void)trainer_->reset(settings.seed, settings.text ? roles_r_ : settings.relations, settings.lr, tie_);
   running_ = false;
   meter_.clear();
   gate_.clear();
@@ -381,6 +416,117 @@ void LiveTraining::sync_remote_scene(Scene& scene, bool tied, int heads) {
     return show_built(scene, "the trained weights are on their way from the training program: the views show the "
                              "built weights until they come");
   show_trained(scene, weights_.w, weights_serial_, heads, tied);  // as they come (at most 4 a second while playing)
+}
+
+}  // namespace headroom::app
+
+//-----------------------------------------------------------------------------
+// [SECTION] the text task
+//-----------------------------------------------------------------------------
+namespace headroom::app {
+
+namespace {
+Status check_text_settings(int layers, int64_t seed, float lr) {
+  if (layers != kTextLayers[0] && layers != kTextLayers[1])
+    return Status::fail("layers must be 1 or 2 (the text model's attention layers), not " + std::to_string(layers));
+  if (seed < 0 || seed > kMaxSeed)
+    return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed));
+  return check_lr(lr);
+}
+}  // namespace
+
+Status LiveTraining::reset_text(int layers, int64_t seed, float lr) {
+  if (Status s = check_text_settings(layers, seed, lr); !s) return refuse(std::move(s));
+  if (remote_) {
+    send_settings(layers, seed, 0, lr);
+    return Status::ok();
+  }
+  if (!corpus_)
+    return refuse(Status::fail(corpus_error_.empty() ? "the corpus is not loaded: the text task cannot start yet"
+                                                     : corpus_error_));
+  TextTrainConfig cfg;
+  cfg.layers = layers;
+  cfg.seed = seed;
+  cfg.lr = lr;
+  auto text = std::make_unique<TextTrainer>();
+  if (Status s = text->reset(corpus_, cfg); !s) return refuse(std::move(s));
+  text_ = std::move(text);
+  text_on_ = true;
+  text_lr_ = lr;
+  refusal_.clear();
+  meter_.clear();
+  gate_.clear();
+  refresh_text_runs();
+  publish();
+  return Status::ok();
+}
+
+Status LiveTraining::set_corpus(const uint8_t* data, size_t n, double fetch_ms) {
+  auto c = std::make_shared<TextCorpus>();
+  if (Status s = read_text_corpus(data, n, *c); !s) {
+    corpus_error_ = "the corpus could not be read (" + s.error + "): the text task is not available";
+    return refuse(Status::fail(corpus_error_));
+  }
+  set_corpus(std::move(c), static_cast<int64_t>(n), fetch_ms);
+  return Status::ok();
+}
+
+void LiveTraining::set_corpus(std::shared_ptr<const TextCorpus> c, int64_t bytes, double fetch_ms) {
+  corpus_info_.name = c->name;
+  corpus_info_.train_words = c->train_tokens;
+  corpus_info_.held_out_words = c->held_out_tokens;
+  corpus_info_.vocab = c->vocab();
+  corpus_info_.bytes = bytes;
+  corpus_info_.fetch_ms = std::isfinite(fetch_ms) && fetch_ms > 0 ? fetch_ms : 0;
+  corpus_ = std::move(c);
+  corpus_error_.clear();
+}
+
+void LiveTraining::corpus_failed(std::string why) {
+  corpus_error_ = "the corpus could not be fetched (" + why + "): the text task is not available";
+}
+
+void LiveTraining::refresh_text_runs() {
+  const std::vector<TextRun>& runs = text_->runs();
+  text_runs_.resize(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const TextRun& from = runs[i];
+    TrainRun& to = text_runs_[i];
+    to.heads = from.heads;
+    to.tie_qk = false;
+    to.floor = 0.f;
+    to.steps = from.steps;
+    to.diverged = from.diverged;
+    to.message = from.message;
+    to.history.resize(from.history.size());
+    for (size_t k = 0; k < from.history.size(); ++k) to.history[k] = EvalPoint{from.history[k].step, from.history[k].loss, {}};
+  }
+}
+
+bool LiveTraining::can_step() const {
+  if (text_on_) return text_->next_unit() != TrainUnit::kNone;
+  return trainer().next_unit() != TrainUnit::kNone;
+}
+
+std::string LiveTraining::wire_state(double steps_per_second, bool running) const {
+  if (!text_on_) {
+    TrainMirror m = mirror_of(trainer(), steps_per_second, running, error());
+    m.corpus = corpus_info_;
+    return encode_mirror(m);
+  }
+  TrainMirror m;
+  m.text = true;
+  m.layers = text_->config().layers;
+  m.seed = text_->config().seed;
+  m.relations = 0;
+  m.lr = text_lr_;
+  m.step = text_->step_count();
+  m.runs = text_runs_;
+  m.steps_per_second = steps_per_second;
+  m.running = running;
+  m.error = error();
+  m.corpus = corpus_info_;
+  return encode_mirror(m);
 }
 
 }  // namespace headroom::app

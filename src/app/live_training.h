@@ -49,18 +49,32 @@
 // nothing; restarted(notice) empties the mirror and resets the runs afresh
 // (a dead Worker's runs are gone), playing again if they were; fall_back(why)
 // trains here again from the current settings (where() = "main thread: why").
+// The text task (issue 31): reset_text(layers, seed, lr) trains the language
+// model on real English (engine/train/text_trainer.h: runs of 1, 2, 4 and 8
+// heads) instead of the roles task, until a reset() goes back. Its runs are
+// read through the same runs() (TrainRun: the held-out loss in nats per word,
+// no weightOn, floor 0), so the chart draws either. Here it needs the corpus
+// first: set_corpus(bytes) reads brown.bin (engine/train/text_corpus.h) and
+// corpus_failed(why) records a fetch that failed; without a corpus
+// reset_text is refused with that failure's message and the task stays as it
+// was. Remote, the program fetches the corpus itself ("text" command).
 // Does not: train itself (engine/train/trainer.h does), read a clock of its own
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
 //
 // JSON (live_training_json.cpp), every number finite:
-//   state():   {seed, r, lr, tieQK, step, stepsPerSecond, stepsPerFrame,
+//   state():   {task: "roles" | "text", layers (text: 1 | 2, roles: null),
+//               corpus: {name, trainWords, heldOutWords, vocab, bytes,
+//               fetchMs} once loaded (else null), seed, r (the roles task's), lr, tieQK, step, stepsPerSecond, stepsPerFrame,
 //               maxStepsPerFrame, running, error, weights: {choice, shown,
 //               note}, runs: [{heads, tieQK, loss, floor, steps, diverged,
 //               message, history: [[step, loss], ...], perHead: [{weightOn:
 //               [R] in slot order: subject, complement, previous token,
 //               coreference}]}]}: runs untied 1, 2, 4, then (tieQK) tied
 //               1, 2, 4. Top-level tieQK is what the runs were reset with.
+//               The text task's runs (1, 2, 4, 8 heads) have perHead: one
+//               {layer, head, scores: {}, label: null, labelScore: null} per
+//               head of every layer, layer by layer (1-based), and floor 0.
 //   snapshot(heads, tied): {heads, tieQK, step, seed, r, X, target, mask,
 //               W_Q, W_K, W_V, W_O, lossScale, loss, grads: {W_Q, W_K, W_V,
 //               W_O}}; a tied run's W_K equals its W_Q and its grads have
@@ -82,12 +96,13 @@
 #include "app/url_state.h"  // kWeightChoices
 #include "engine/lesson/scene.h"
 #include "engine/core/status.h"
+#include "engine/train/text_trainer.h"
 #include "engine/train/trainer.h"
 
 namespace headroom::app {
 
 // A verb handed to the program that trains elsewhere: "start", "reset"
-// (seed, r, lr, tie 0/1), "step" (n), "lr" (rate), "play", "pause", "hold"
+// (seed, r, lr, tie 0/1), "text" (layers, seed, lr), "step" (n), "lr" (rate), "play", "pause", "hold"
 // (1/0), "weights" (heads, tied; heads 0: none wanted), "download" (heads).
 struct TrainCommand {
   const char* verb = "";
@@ -114,6 +129,20 @@ class LiveTraining {
   void pause();
   Status set_max_steps_per_frame(int n);        // 1 .. FramePacer::kMaxStepsPerFrame
   Status set_weights(std::string_view choice);  // "built" | "trained"
+  // [text] (see "The text task" above)
+  Status reset_text(int layers, int64_t seed, float lr);
+  Status set_corpus(const uint8_t* data, size_t n, double fetch_ms);
+  // A corpus already read (tests' small corpora); `bytes` its size on the wire.
+  void set_corpus(std::shared_ptr<const TextCorpus> corpus, int64_t bytes, double fetch_ms);
+  void corpus_failed(std::string why);
+  bool has_corpus() const { return corpus_ != nullptr; }
+  bool text_task() const { return remote_ ? mirror_.text : text_on_; }
+  int layers() const { return remote_ ? mirror_.layers : text_on_ ? text_->config().layers : 0; }
+  const CorpusInfo& corpus_info() const { return remote_ ? mirror_.corpus : corpus_info_; }
+  // The program's state post (train_wire.h) of whichever task trains here.
+  std::string wire_state(double steps_per_second, bool running) const;
+  // Whether a step can still train (some run has not diverged), here.
+  bool can_step() const;
   // Records a refusal made outside these verbs (the JS side's type checks).
   void reject(std::string_view why) { refusal_ = std::string(why); }
 
@@ -157,9 +186,15 @@ class LiveTraining {
   const Trainer& trainer() const;
   bool started() const { return remote_ ? remote_started_ : trainer_ != nullptr; }
   // The runs' settings, without building the Trainer (the defaults until then).
-  int64_t seed() const { return remote_ ? mirror_.seed : started() ? trainer_->seed() : kDefaultSeed; }
-  int relations() const { return remote_ ? mirror_.relations : started() ? trainer_->relations() : kDefaultRelations; }
-  float lr() const { return remote_ ? mirror_.lr : started() ? trainer_->lr() : kDefaultLr; }
+  // relations(): the roles task's R, also while the text task trains (the
+  // one a reset() back to roles uses).
+  int64_t seed() const {
+    return remote_ ? mirror_.seed : text_on_ ? text_->config().seed : started() ? trainer_->seed() : kDefaultSeed;
+  }
+  int relations() const {
+    return text_task() ? roles_r_ : remote_ ? mirror_.relations : started() ? trainer_->relations() : kDefaultRelations;
+  }
+  float lr() const { return remote_ ? mirror_.lr : text_on_ ? text_lr_ : started() ? trainer_->lr() : kDefaultLr; }
   bool tie_qk() const { return tie_; }  // the recorded tie (the runs': trainer().tie_qk())
   bool running() const { return remote_ ? mirror_.running : running_; }
   double steps_per_second() const { return remote_ ? mirror_.steps_per_second : meter_.per_second(); }
@@ -193,12 +228,16 @@ class LiveTraining {
 
  private:
   Status refuse(Status s);  // records a refusal, returns it
+  void refresh_text_runs();  // text_runs_ from the TextTrainer
   Trainer& t() { return const_cast<Trainer&>(trainer()); }  // builds on first use
   void publish();
   bool all_diverged() const;
   void send(const TrainCommand& c) const { if (send_) send_(c); }
   void ensure_remote_started() const;  // sends "start" and the settings once
   void send_reset() const;
+  // Remote: the runs' settings into the mirror (layers 0: the roles task,
+  // else the text task's layers, r 0), sent as a reset ("start" first, once).
+  void send_settings(int layers, int64_t seed, int r, float lr);
   void sync_remote_scene(Scene& scene, bool tied, int heads);
   void show_built(Scene& scene, std::string note);
   // The trained weights `w` to the Scene, unless it has them from the same
@@ -236,6 +275,15 @@ class LiveTraining {
   int wanted_heads_ = 0;         // the weights asked for (0: none)
   bool wanted_tied_ = false;
   std::string where_ = "main thread: no Worker was asked for", notice_;
+  // The text task (here).
+  std::shared_ptr<const TextCorpus> corpus_;
+  CorpusInfo corpus_info_;
+  std::string corpus_error_;
+  std::unique_ptr<TextTrainer> text_;
+  bool text_on_ = false;           // the text task trains (text_ is set)
+  float text_lr_ = kTextDefaultLr;
+  std::vector<TrainRun> text_runs_;
+  int roles_r_ = kDefaultRelations;  // the roles task's R, kept across the text task
 };
 
 }  // namespace headroom::app

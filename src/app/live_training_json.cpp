@@ -12,6 +12,7 @@
 #include "app/json_tensor.h"
 #include "app/json_write.h"
 #include "app/live_training.h"
+#include "app/text_json.h"
 
 namespace headroom::app {
 
@@ -22,6 +23,19 @@ std::string LiveTraining::state_json() const {
   {  // o closes the object when it goes out of scope, before the return
     JsonObject o(out);
     const std::vector<TrainRun>& all = runs();
+    const bool text = text_task();
+    const int layer_count = layers();
+    o.field("task", kTrainTasks[text ? 1 : 0]);
+    if (text) o.field("layers", layer_count);
+    else o.key("layers") += "null";
+    const CorpusInfo& c = corpus_info();
+    if (c.name.empty()) {
+      o.key("corpus") += "null";
+    } else {
+      JsonObject co(o.key("corpus"));
+      co.field("name", c.name).field("trainWords", c.train_words).field("heldOutWords", c.held_out_words);
+      co.field("vocab", c.vocab).field("bytes", c.bytes).field("fetchMs", c.fetch_ms);
+    }
     o.field("seed", seed()).field("r", R).field("lr", lr()).field("tieQK", runs_tie_qk());
     o.field("step", step_count());
     o.field("stepsPerSecond", steps_per_second()).field("stepsPerFrame", running_ ? steps_last_frame() : 0);
@@ -43,6 +57,16 @@ std::string LiveTraining::state_json() const {
         append_float(out, p.loss);
         out += ']';
       });
+      if (text) {  // one entry per head of every layer, layer by layer (issue 34 fills them)
+        append_array_n(r.key("perHead"), static_cast<long long>(layer_count) * run.heads, [&](long long i) {
+          JsonObject head(out);
+          head.field("layer", i / run.heads + 1).field("head", i % run.heads + 1);
+          head.key("scores") += "{}";
+          head.key("label") += "null";
+          head.key("labelScore") += "null";
+        });
+        return;
+      }
       append_array_n(r.key("perHead"), run.heads, [&](long long h) {
         JsonObject head(out);
         append_array_n(head.key("weightOn"), R, [&](long long rel) {
@@ -56,6 +80,13 @@ std::string LiveTraining::state_json() const {
 
 Status LiveTraining::snapshot_json(int heads, bool tied, std::string& out) const {
   if (remote_) return Status::fail("the runs train in the training program: train.snapshot asks it");
+  if (text_on_) {
+    if (tied) return Status::fail("the text model's runs have no tied query and key");
+    TextSnapshot ts;
+    if (Status st = text_->snapshot(heads, ts); !st) return st;
+    out = text_snapshot_json(ts);
+    return Status::ok();
+  }
   TrainSnapshot s;
   if (Status st = trainer().snapshot(heads, tied, s); !st) return st;
   const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;

@@ -9,6 +9,7 @@
 #include "app/view_table.h"
 #include "engine/lesson/scene.h"
 #include "engine/train/trainer.h"
+#include "engine/train/text_trainer.h"
 
 namespace headroom::app {
 
@@ -22,6 +23,9 @@ void append_tables(JsonObject& o) {
   append_values(o.key("trainR"), kTrainRelations);
   append_values(o.key("trainHeads"), kTrainHeads);
   o.field("maxSeed", kMaxSeed).field("lrRange", kLrRangeText).field("maxStepsPerCall", kMaxStepsPerCall);
+  append_values(o.key("trainTasks"), kTrainTasks);
+  append_values(o.key("textLayers"), kTextLayers);
+  o.field("textLr", kTextDefaultLr);
   append_values(o.key("weights"), kWeightChoices);
   append_values(o.key("themes"), kThemes);
   append_values(o.key("views"), kViews);

@@ -9,7 +9,7 @@ namespace headroom::app {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x31774852;  // "HRw1" read as a little-endian u32
+constexpr uint32_t kMagic = 0x32774852;  // "HRw2" read as a little-endian u32
 constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
 constexpr int kMaxHeads = 8;
 constexpr size_t kMaxText = 4096;
@@ -92,19 +92,39 @@ Status broken(const char* what) { return Status::fail(std::string("a broken trai
 }  // namespace
 
 std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
+  return encode_mirror(mirror_of(t, steps_per_second, running, error));
+}
+
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
+  TrainMirror m;
+  m.seed = t.seed();
+  m.relations = t.relations();
+  m.lr = t.lr();
+  m.tie_qk = t.tie_qk();
+  m.step = t.step_count();
+  m.steps_per_second = steps_per_second;
+  m.running = running;
+  m.error = std::string(error);
+  m.runs = t.runs();
+  return m;
+}
+
+std::string encode_mirror(const TrainMirror& m) {
   Writer w;
   w.put(kMagic);
   w.put(static_cast<uint32_t>(WireKind::kState));
-  w.put<int64_t>(t.seed());
-  w.put<int32_t>(t.relations());
-  w.put<float>(t.lr());
-  w.put<uint8_t>(t.tie_qk());
-  w.put<int64_t>(t.step_count());
-  w.put<double>(std::isfinite(steps_per_second) ? steps_per_second : 0.0);
-  w.put<uint8_t>(running);
-  w.str(error);
-  w.put<uint32_t>(static_cast<uint32_t>(t.runs().size()));
-  for (const TrainRun& run : t.runs()) {
+  w.put<uint8_t>(m.text);
+  w.put<int32_t>(m.layers);
+  w.put<int64_t>(m.seed);
+  w.put<int32_t>(m.relations);
+  w.put<float>(m.lr);
+  w.put<uint8_t>(m.tie_qk);
+  w.put<int64_t>(m.step);
+  w.put<double>(std::isfinite(m.steps_per_second) ? m.steps_per_second : 0.0);
+  w.put<uint8_t>(m.running);
+  w.str(m.error);
+  w.put<uint32_t>(static_cast<uint32_t>(m.runs.size()));
+  for (const TrainRun& run : m.runs) {
     w.put<int32_t>(run.heads);
     w.put<uint8_t>(run.tie_qk);
     w.put<float>(run.floor);
@@ -118,6 +138,12 @@ std::string encode_state(const Trainer& t, double steps_per_second, bool running
       for (float v : p.weight_on) w.put<float>(v);
     }
   }
+  w.str(m.corpus.name);
+  w.put<int64_t>(m.corpus.train_words);
+  w.put<int64_t>(m.corpus.held_out_words);
+  w.put<int32_t>(m.corpus.vocab);
+  w.put<int64_t>(m.corpus.bytes);
+  w.put<double>(std::isfinite(m.corpus.fetch_ms) ? m.corpus.fetch_ms : 0.0);
   return std::move(w.out);
 }
 
@@ -151,11 +177,14 @@ Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
   if (Status s = header(in, WireKind::kState); !s) return s;
   TrainMirror m;
   uint32_t runs = 0;
+  if (!in.flag(m.text) || !in.get(m.layers)) return broken("its task");
   if (!in.get(m.seed) || !in.get(m.relations) || !in.get(m.lr) || !in.flag(m.tie_qk) || !in.get(m.step) ||
       !in.get(m.steps_per_second) || !in.flag(m.running) || !in.str(m.error) || !in.get(runs))
     return broken("its settings");
-  if (!check_train_settings(m.seed, m.relations, m.lr) || m.step < 0 || m.steps_per_second < 0)
-    return broken("a setting out of range");
+  const bool settings_ok = m.text ? (m.layers == 1 || m.layers == 2) && m.relations == 0 && m.seed >= 0 &&
+                                         m.seed <= kMaxSeed && check_lr(m.lr)
+                                   : m.layers == 0 && check_train_settings(m.seed, m.relations, m.lr);
+  if (!settings_ok || m.step < 0 || m.steps_per_second < 0) return broken("a setting out of range");
   if (runs < 1 || runs > kMaxRuns) return broken("its number of runs");
   for (uint32_t i = 0; i < runs; ++i) {
     TrainRun run;
@@ -174,6 +203,12 @@ Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
     }
     m.runs.push_back(std::move(run));
   }
+  CorpusInfo& c = m.corpus;
+  if (!in.str(c.name) || !in.get(c.train_words) || !in.get(c.held_out_words) || !in.get(c.vocab) ||
+      !in.get(c.bytes) || !in.get(c.fetch_ms))
+    return broken("its corpus");
+  if (c.train_words < 0 || c.held_out_words < 0 || c.vocab < 0 || c.bytes < 0 || c.fetch_ms < 0)
+    return broken("its corpus' sizes");
   if (!in.done()) return broken("bytes after its end");
   out = std::move(m);
   return Status::ok();

@@ -10,12 +10,15 @@
 // for finiteness, so a truncated, foreign or corrupt message is refused with
 // a reason and changes nothing. Floats travel as their 4 bytes and counts
 // as 8-byte integers, so the page shows the program's numbers bit for bit.
-// Layout (little-endian, as wasm is on both sides): u32 magic "HRw1", u32
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw2", u32
 // kind (1 state, 2 weights), then
-//   state:   i64 seed, i32 r, f32 lr, u8 tieQK, i64 step, f64 stepsPerSecond,
-//            u8 running, str error, u32 runs, per run: i32 heads, u8 tieQK,
-//            f32 floor, i64 steps, u8 diverged, str message, u32 points,
-//            per point: i64 step, f32 loss, f32 weightOn[heads * r];
+//   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
+//            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
+//            stepsPerSecond, u8 running, str error, u32 runs, per run: i32
+//            heads, u8 tieQK, f32 floor, i64 steps, u8 diverged, str message,
+//            u32 points, per point: i64 step, f32 loss, f32 weightOn[heads * r];
+//            then the corpus: str name ("" none), i64 trainWords, i64
+//            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs;
 //   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
 //            (D x D/heads each), then W_O (D x D), each in Mat's own order;
 //   str: u32 length, then that many UTF-8 bytes.
@@ -36,8 +39,22 @@ namespace headroom::app {
 
 enum class WireKind : uint32_t { kState = 1, kWeights = 2 };
 
-// The runs as the program last reported them.
+// The text task's corpus as train.state().corpus shows it (name "": none
+// loaded), with what its fetch cost.
+struct CorpusInfo {
+  std::string name;
+  int64_t train_words = 0, held_out_words = 0;
+  int vocab = 0;
+  int64_t bytes = 0;    // its size on the wire (the body as fetched)
+  double fetch_ms = 0;  // fetch to loaded
+};
+
+// The runs as the program last reported them. The text task's runs are
+// TrainRuns too (relations 0: no weightOn; floor 0), so the views read one kind.
 struct TrainMirror {
+  bool text = false;    // the task: text (true) or roles
+  int layers = 0;       // the text model's layers (0 for roles)
+  CorpusInfo corpus;
   int64_t seed = kDefaultSeed;
   int relations = kDefaultRelations;
   float lr = kDefaultLr;
@@ -58,6 +75,10 @@ struct TrainedWeights {
 };
 
 std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+// The roles runs of `t` as a mirror (what encode_state writes).
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+// Any mirror (the text task's runs): the same layout.
+std::string encode_mirror(const TrainMirror& m);
 // "" when the trainer has no such run.
 std::string encode_weights(const Trainer& t, int heads, bool tied);
 

@@ -225,6 +225,20 @@ bool read_whole(std::string_view key, const std::string& value, const std::strin
   return true;
 }
 
+// A whole number that must be one of `list`; `what` says what the list is.
+template <size_t N>
+bool read_listed(const char* key, const std::string& value, const std::array<int, N>& list, const char* what,
+                 std::optional<int>& field, std::string& why) {
+  std::optional<int> n;
+  if (!read_whole(key, value, list_text(list), n, why)) return false;
+  if (std::find(list.begin(), list.end(), *n) == list.end()) {
+    why = std::string(key) + "=" + shown(value) + " is not " + what + " (" + list_text(list) + ")";
+    return false;
+  }
+  field = n;
+  return true;
+}
+
 template <size_t N>
 bool read_choice(const char* key, const std::array<const char*, N>& list, std::string value,
                  std::optional<std::string>& field, std::string& why) {
@@ -249,7 +263,7 @@ bool write_whole(const std::optional<T>& field, std::string& out) {
   return field.has_value();
 }
 
-const std::array<Key, 14> kKeys = {{
+const std::array<Key, 16> kKeys = {{
     {"heads", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
@@ -322,16 +336,19 @@ const std::array<Key, 14> kKeys = {{
      [](const UrlState& s, std::string& out) { return write_whole(s.seed, out); }},
     {"r", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
-       std::optional<int> r;
-       if (!read_whole("r", v, list_text(kTrainRelations), r, why)) return false;
-       if (std::find(kTrainRelations.begin(), kTrainRelations.end(), *r) == kTrainRelations.end()) {
-         why = "r=" + shown(v) + " is not a number of related tokens the task has (" + list_text(kTrainRelations) + ")";
-         return false;
-       }
-       s.r = r;
-       return true;
+       return read_listed("r", v, kTrainRelations, "a number of related tokens the task has", s.r, why);
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.r, out); }},
+    {"task", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_choice("task", kTrainTasks, std::move(v), s.task, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_text(s.task, out); }},
+    {"layers", false,
+     [](std::string v, UrlState& s, std::string& why, std::string&) {
+       return read_listed("layers", v, kTextLayers, "a layer count the text model has", s.layers, why);
+     },
+     [](const UrlState& s, std::string& out) { return write_whole(s.layers, out); }},
     {"weights", false,
      [](std::string v, UrlState& s, std::string& why, std::string&) {
        return read_choice("weights", kWeightChoices, std::move(v), s.weights, why);

@@ -4,9 +4,10 @@
 //   #heads=2&sentence=The%20cat%20sat.&query=1&focus=0.5&view=lesson&theme=dark
 //   #view=train&seed=7&r=4&weights=trained
 //   #heads=2&knockout=2&tieqk=1
+//   #view=train&task=text&layers=2&seed=7
 //
 // Does: parse a hash by a whitelist (heads, query, focus, view, theme, lang, tab,
-// sentence, knockout, tieqk, and training's seed, r and weights: one table in
+// sentence, knockout, tieqk, and training's seed, r, task, layers and weights: one table in
 // url_state.cpp drives parsing, messages and writing)
 // with strict grammar: percent-decoding that refuses malformed escapes (%ZZ,
 // a lone %), NUL and other control characters, and invalid UTF-8 (checked
@@ -50,6 +51,11 @@ constexpr size_t kMaxKnockout = 8;      // heads a knockout list may name (the m
 // count.
 constexpr std::array<const char*, 2> kThemes = {"light", "dark"};
 constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
+// The training tasks (`task`, train.reset's task): the made-up roles task
+// (the default) and the language model on real English (engine/train/text_trainer.h).
+constexpr std::array<const char*, 2> kTrainTasks = {"roles", "text"};
+// The text model's layer counts (`layers`, train.reset's layers).
+constexpr std::array<int, 2> kTextLayers = {1, 2};
 // The values `r` (related tokens the training task asks for) accepts: kTrainRelations (trainer.h).
 
 // Ok when `value` is one of `list`; else `key="value" is not a <key> (a, b or c)`.
@@ -69,6 +75,8 @@ struct UrlState {
   std::optional<int64_t> seed;          // training seed, 0 .. kMaxSeed (engine/train/trainer.h)
   std::optional<int> r;                 // one of kTrainRelations
   std::optional<std::string> weights;   // one of kWeightChoices
+  std::optional<std::string> task;      // one of kTrainTasks
+  std::optional<int> layers;            // one of kTextLayers (the text task's)
   // Knocked-out heads, 0-based and ascending (the hash writes them 1-based:
   // knockout=1,2); at most kMaxKnockout of them.
   std::optional<std::vector<int>> knockout;
@@ -82,6 +90,7 @@ struct UrlState {
   bool operator==(const UrlState& o) const {
     return heads == o.heads && sentence == o.sentence && query == o.query && focus == o.focus &&
            view == o.view && theme == o.theme && lang == o.lang && tab == o.tab && seed == o.seed && r == o.r && weights == o.weights &&
+           task == o.task && layers == o.layers &&
            knockout == o.knockout && tie_qk == o.tie_qk && tour == o.tour;
   }
 };
@@ -116,7 +125,8 @@ std::string to_url_hash(const UrlState& s);
 // language first (a page on its lesson opens on the new language's); the
 // sentence before the query (an index means a token of the new sentence);
 // heads before the knockout (a new head count clears it); the tie before
-// the training keys (the runs a new seed or r starts train with it); the
+// the training keys (the runs a new seed or r starts train with it; task
+// and layers after seed and r: a text link resets with its seed); the
 // weights after those (the choice applies to the new runs); the tour last
 // (entering a step sets the heads and controls it asks with). `field` is
 // the key's name in getState() and headroom:set where it differs.
@@ -124,7 +134,7 @@ struct ApplyStep {
   const char* key;    // the hash key
   const char* field;  // getState() / headroom:set
 };
-inline constexpr std::array<ApplyStep, 14> kApplyOrder = {{{"lang", "lang"},
+inline constexpr std::array<ApplyStep, 16> kApplyOrder = {{{"lang", "lang"},
                                                           {"sentence", "sentence"},
                                                           {"query", "query"},
                                                           {"heads", "heads"},
@@ -136,6 +146,8 @@ inline constexpr std::array<ApplyStep, 14> kApplyOrder = {{{"lang", "lang"},
                                                           {"tab", "tab"},
                                                           {"seed", "seed"},
                                                           {"r", "r"},
+                                                          {"task", "task"},
+                                                          {"layers", "layers"},
                                                           {"weights", "weights"},
                                                           {"tour", "tour"}}};
 

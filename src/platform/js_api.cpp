@@ -50,7 +50,8 @@ void save_requested_download(app::Demo& d) {
   }
   const app::LiveTraining& t = d.training;
   const std::string name = "headroom-snapshot-h" + std::to_string(heads) + "-seed" + std::to_string(t.seed()) +
-                           "-r" + std::to_string(t.relations()) + "-step" + std::to_string(t.step_count()) + ".json";
+                           (t.text_task() ? "-text" + std::to_string(t.layers()) + "l" : "-r" + std::to_string(t.relations())) +
+                           "-step" + std::to_string(t.step_count()) + ".json";
   offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
 }
 
@@ -203,6 +204,23 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int
   const std::optional<bool> t = tie < 0 ? std::nullopt : std::optional<bool>(tie != 0);
   return demo().train_reset(static_cast<int64_t>(seed), r, to_float(lr), t) ? 1 : 0;
 }
+
+// The text task (train.reset({task: 'text', layers, seed, lr})): refused
+// while the page's wasm trains itself and has no corpus (the page loads it
+// first: web/headroom.mjs trainLink).
+EMSCRIPTEN_KEEPALIVE int headroom_train_reset_text(int layers, double seed, double lr) {
+  wake();
+  return demo().train_reset_text(layers, static_cast<int64_t>(seed), to_float(lr)) ? 1 : 0;
+}
+
+// The corpus' bytes (brown.bin) for the page's own training, fetched in
+// `ms`: 1 read, 0 refused (why: the state's error); corpus_failed records a
+// fetch that failed, for the text reset's refusal.
+EMSCRIPTEN_KEEPALIVE int headroom_train_corpus(const uint8_t* p, int n, double ms) {
+  return demo().training.set_corpus(p, n < 0 ? 0 : static_cast<size_t>(n), ms) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void headroom_train_corpus_failed(const char* why) { demo().training.corpus_failed(why ? why : ""); }
+EMSCRIPTEN_KEEPALIVE int headroom_train_has_corpus() { return demo().training.has_corpus() ? 1 : 0; }
 
 // n steps of every run, synchronously (the caller waits for them).
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) {

@@ -122,6 +122,12 @@ void view_specialisation(Demo& demo) {
   section_title(app::view_row(app::ViewId::Specialisation).title, app::view_row(app::ViewId::Specialisation).help);
   const app::LiveTraining& tr = demo.training;
   const app::LiveTraining& t = tr;
+  // The text task's runs have no related tokens to put weight on (no weightOn).
+  if (t.text_task()) {
+    text_disabled_wrapped("%s", app::tr("The English text runs have no related tokens to weigh: what their heads "
+                                        "attend to is measured on held-out text, which this view does not show yet."));
+    return;
+  }
   const int R = t.relations();
   const int64_t shown_step = tr.chart_step();
 

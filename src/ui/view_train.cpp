@@ -43,6 +43,16 @@ namespace {
 
 using app::LiveTraining;
 
+// A run's colour: the palette's run colours (1, 2, 4 heads); the text
+// task's 8-head run, which the roles task does not have, takes the teal of
+// the head-text colours so it is not mistaken for the 4-head run.
+ImU32 curve_color(int heads, float alpha = 1.f) {
+  if (heads != 8) return run_color(heads, alpha);
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(palette().heads_text[5]);
+  c.w *= alpha;
+  return ImGui::ColorConvertFloat4ToU32(c);
+}
+
 // The loss chart's step axis reaches at least this far (ticks 1 .. 1000).
 constexpr int64_t kChartMinSteps = 1000;
 
@@ -84,6 +94,13 @@ std::string heads_words(int heads) {
 // The inputs (seed, R, tie, sliders) are each framed with a visible edge
 // (push_control_frames); the buttons keep their own colours.
 //
+// Starts the shown task's runs again from `seed` (refused: the message shows below).
+void reseed(Demo& demo, int64_t seed) {
+  const LiveTraining& t = demo.training;
+  if (t.text_task()) demo.train_reset_text(t.layers(), seed, t.lr());
+  else demo.train_reset(seed, t.relations(), t.lr());
+}
+
 // Play / pause, Step, New seed.
 void run_buttons(Demo& demo) {
   LiveTraining& tr = demo.training;
@@ -115,7 +132,7 @@ void run_buttons(Demo& demo) {
   ImGui::SetItemTooltip("%s", app::tr("one step of every run (hold to repeat)"));
   same_line_if_fits(ImGui::CalcTextSize(app::tr("New seed")).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button(labelled(N_("New seed"), "train_seed").c_str())) {
-    demo.train_reset(next_seed(t.seed()), t.relations(), t.lr());
+    reseed(demo, next_seed(t.seed()));
     request_frames(3);
   }
   record_visible_item(buttons);
@@ -123,30 +140,10 @@ void run_buttons(Demo& demo) {
   ImGui::SetItemTooltip("%s", app::tr("start every run again from fresh random weights"));
 }
 
-// Seed, R, the tie, learning rate and the speed cap: each but the last two a reset.
-void settings(Demo& demo) {
-  LiveTraining& tr = demo.training;
-  const LiveTraining& t = tr;
+// The roles task's R and query/key tie: each a reset.
+void roles_settings(Demo& demo) {
+  const LiveTraining& t = demo.training;
   std::vector<ImVec4>& buttons = layout().train_buttons;
-  const char* seed = app::tr("seed");
-  same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(seed);
-  ImGui::SameLine();
-  static int64_t typed_seed = -1;  // the field's text while it is edited
-  if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
-  ImGui::SetNextItemWidth(110);
-  push_control_frames();
-  if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
-                         ImGuiInputTextFlags_EnterReturnsTrue)) {
-    demo.train_reset(typed_seed, t.relations(), t.lr());  // refused: the message shows below
-    typed_seed = t.seed();
-    request_frames(3);
-  }
-  record_control_frame(false);
-  pop_control_frames();
-  ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
-
   // R: the related tokens each query must output.
   same_line_if_fits(130.f, 18.f);
   ImGui::AlignTextToFramePadding();
@@ -183,7 +180,72 @@ void settings(Demo& demo) {
   record_control_frame(true);
   ImGui::SameLine();
   help_marker(kTieHelp);
+}
 
+// Seed, the task, R and the tie (roles) or layers (text), learning rate and the speed cap: each but the last two a reset.
+void settings(Demo& demo) {
+  LiveTraining& tr = demo.training;
+  const LiveTraining& t = tr;
+  const char* seed = app::tr("seed");
+  same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(seed);
+  ImGui::SameLine();
+  static int64_t typed_seed = -1;  // the field's text while it is edited
+  if (!ImGui::IsItemActive() && typed_seed != t.seed() && !ImGui::GetIO().WantTextInput) typed_seed = t.seed();
+  ImGui::SetNextItemWidth(110);
+  push_control_frames();
+  if (ImGui::InputScalar("##seed", ImGuiDataType_S64, &typed_seed, nullptr, nullptr, "%lld",
+                         ImGuiInputTextFlags_EnterReturnsTrue)) {
+    reseed(demo, typed_seed);
+    typed_seed = t.seed();
+    request_frames(3);
+  }
+  record_control_frame(false);
+  pop_control_frames();
+  ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
+
+  // The task: the made-up roles task or the language model on real English.
+  const char* task = app::tr("task");
+  same_line_if_fits(ImGui::CalcTextSize(task).x + 200.f, 18.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(task);
+  const bool text = t.text_task();
+  for (const bool want_text : {false, true}) {
+    ImGui::SameLine();
+    push_control_frames(2.f);
+    const std::string label = want_text ? labelled(N_("English text"), "train_task_text") : labelled(N_("roles"), "train_task_roles");
+    if (ImGui::RadioButton(label.c_str(), text == want_text) && text != want_text) {
+      if (want_text) demo.train_reset_text(app::kTextLayers[0], t.seed(), kTextDefaultLr);
+      else demo.train_reset(t.seed(), t.relations(), kDefaultLr);
+      request_frames(3);
+    }
+    record_control_frame(true);
+    pop_control_frames();
+  }
+  ImGui::SameLine();
+  help_marker("roles: the made-up task whose targets the embeddings point at (subject, complement, ...). "
+              "English text: a small language model predicting the next word of the Brown corpus; nobody "
+              "tells its heads what to do. Its corpus (about 2 MB) is fetched the first time.");
+  if (text) {  // the text model's layers instead of R and the tie
+    same_line_if_fits(130.f, 18.f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(app::tr("layers"));
+    for (int layers : app::kTextLayers) {
+      ImGui::SameLine();
+      char label[16];
+      std::snprintf(label, sizeof label, "%d##layers", layers);
+      push_control_frames(2.f);
+      if (ImGui::RadioButton(label, t.layers() == layers) && t.layers() != layers) {
+        demo.train_reset_text(layers, t.seed(), t.lr());
+        request_frames(3);
+      }
+      record_control_frame(true);
+      pop_control_frames();
+    }
+  } else {
+    roles_settings(demo);
+  }
   // Learning rate (live) and the speed cap, each value written beside its
   // slider ("learning rate 1.0e-02"), where the thumb cannot cover it.
   // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero
@@ -274,7 +336,7 @@ void downloads(Demo& demo) {
     // button would not keep its contrast in both themes).
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float cy = p.y + ImGui::GetFrameHeight() * 0.5f;
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 12.f, cy), run_color(run.heads), 3.f);
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 12.f, cy), curve_color(run.heads), 3.f);
     ImGui::Dummy(ImVec2(14.f, 1.f));
     ImGui::SameLine(0, 2);
     push_button_colors(palette().heads_off);
@@ -378,12 +440,17 @@ void loss_chart(Demo& demo, float width, float height) {
   // tied, the dotted line (its floor is its untied twin's).
   // In a small frame (compact layout) the legend names the runs only, on
   // one row: the curves' end labels give the losses and the plot the floors.
+  // The text task: held-out nats per word and the perplexity e^loss; no floors.
   bool first = true;
   const bool short_legend = compact_layout();
+  const bool text = tr.text_task();
   for (const TrainRun& run : t.runs()) {
     const std::string loss = app::num(run.loss(), 3);
     std::string entry =
         short_legend ? (run.tie_qk ? app::trf("{0}, tied", {heads_words(run.heads)}) : heads_words(run.heads))
+        : text ? app::trf(run.diverged ? "{0}: {1} nats per word, perplexity {2} (diverged)"
+                                       : "{0}: {1} nats per word, perplexity {2}",
+                          {heads_words(run.heads), loss, app::num(std::exp(static_cast<double>(run.loss())), 0)})
         : run.tie_qk ? app::trf(run.diverged ? "{0}, tied: loss {1} (diverged)" : "{0}, tied: loss {1}", {heads_words(run.heads), loss})
                      : app::trf(run.diverged ? "{0}: loss {1}, floor {2} (diverged)" : "{0}: loss {1}, floor {2}",
                                 {heads_words(run.heads), loss, app::num(run.floor, 2)});
@@ -394,10 +461,12 @@ void loss_chart(Demo& demo, float width, float height) {
     const float cy = p.y + ImGui::GetTextLineHeight() * 0.5f;
     if (run.tie_qk) {
       const ImVec2 sample[2] = {ImVec2(p.x + 1, cy), ImVec2(p.x + 40, cy)};
-      dotted_polyline(dl, sample, 2, run_color(run.heads));
+      dotted_polyline(dl, sample, 2, curve_color(run.heads));
+    } else if (text) {  // no floor: the line alone
+      dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 40, cy), curve_color(run.heads), 2.5f);
     } else {
-      dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 18, cy), run_color(run.heads), 2.5f);
-      dashed_line(dl, ImVec2(p.x + 22, cy), ImVec2(p.x + 40, cy), run_color(run.heads), 1.5f, 4.f, 3.f);
+      dl->AddLine(ImVec2(p.x, cy), ImVec2(p.x + 18, cy), curve_color(run.heads), 2.5f);
+      dashed_line(dl, ImVec2(p.x + 22, cy), ImVec2(p.x + 40, cy), curve_color(run.heads), 1.5f, 4.f, 3.f);
     }
     ImGui::Dummy(ImVec2(44, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, 4);
@@ -424,11 +493,13 @@ void loss_chart(Demo& demo, float width, float height) {
   layout().chart_rect = ImVec4(a.x, a.y, b.x, b.y);
 
   // y: loss from 0 to the largest shown (at least 1: predicting zero), in quarters.
+  // The text task's losses (nats per word, about ln V = 8 at first): to 12, in whole nats.
+  const float y_cap = text ? 12.f : 4.f, y_unit = text ? 1.f : 4.f;
   float y_max = 1.f;
   for (const TrainRun& run : t.runs())
     for (const EvalPoint& e : run.history)
-      if (e.step <= shown_step) y_max = std::max(y_max, std::min(e.loss, 4.f));
-  y_max = std::ceil(y_max * 4.f - 1e-3f) / 4.f;
+      if (e.step <= shown_step) y_max = std::max(y_max, std::min(e.loss, y_cap));
+  y_max = std::ceil(y_max * y_unit - 1e-3f) / y_unit;
   const auto Y = [&](float loss) { return b.y - std::clamp(loss / y_max, 0.f, 1.f) * (b.y - a.y); };
   // At least to step 1000, so the axis reads 1, 10, 100, 1000 from the start
   // and the curves grow into a frame that does not rescale until then.
@@ -436,9 +507,9 @@ void loss_chart(Demo& demo, float width, float height) {
 
   dl->AddRectFilled(a, b, pal.panel);
   axis.draw_ticks(dl, a.y, b.y, grid, faint);
-  for (float v = 0.f; v <= y_max + 1e-4f; v += y_max > 2.f ? 0.5f : 0.25f) {
+  for (float v = 0.f; v <= y_max + 1e-4f; v += text ? 1.f : y_max > 2.f ? 0.5f : 0.25f) {
     dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), grid);
-    const std::string tick = app::num(v, 2);
+    const std::string tick = app::num(v, text ? 0 : 2);
     const ImVec2 ts = ImGui::CalcTextSize(tick.c_str());
     dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, tick.c_str());
   }
@@ -447,14 +518,14 @@ void loss_chart(Demo& demo, float width, float height) {
   const char* x_title = app::tr("training step (log scale)");
   const float xt = ImGui::CalcTextSize(x_title).x;
   dl->AddText(ImVec2(0.5f * (a.x + b.x - xt), b.y + 2.f + lh + 2.f), pal.text_secondary, x_title);
-  const char* y_title = app::tr("held-out loss");
+  const char* y_title = text ? app::tr("held-out nats per word") : app::tr("held-out loss");
   const float yt = ImGui::CalcTextSize(y_title).x;
   draw_text_up(dl, ImVec2(origin.x, 0.5f * (a.y + b.y + yt)), pal.text_secondary, y_title);
 
   // Floors: dashed in the run's colour; runs sharing a floor interleave
   // dashes. A tied run's floor is its untied twin's: drawn once.
   const std::vector<TrainRun>& runs = t.runs();
-  for (size_t i = 0; i < runs.size(); ++i) {
+  for (size_t i = 0; i < runs.size() && !text; ++i) {
     if (runs[i].tie_qk) continue;
     int same = 0, before = 0;
     for (size_t j = 0; j < runs.size(); ++j)
@@ -464,13 +535,13 @@ void loss_chart(Demo& demo, float width, float height) {
       }
     const float dash = 7.f, gap = 3.f + (dash + 1.f) * static_cast<float>(same - 1);
     const float y = Y(runs[i].floor) - (runs[i].floor <= 0.f ? 1.5f : 0.f);  // keep the 0 floor off the frame
-    dashed_line(dl, ImVec2(a.x, y), ImVec2(b.x, y), run_color(runs[i].heads), 2.f, dash, gap,
+    dashed_line(dl, ImVec2(a.x, y), ImVec2(b.x, y), curve_color(runs[i].heads), 2.f, dash, gap,
                 static_cast<float>(before) * (dash + 1.f));
   }
   // Floor values, once per distinct floor, at the left inside the plot.
   std::vector<float> labelled;
   for (const TrainRun& run : runs) {
-    if (run.tie_qk ||
+    if (run.tie_qk || text ||
         std::any_of(labelled.begin(), labelled.end(), [&](float f) { return std::fabs(f - run.floor) < 1e-6f; }))
       continue;
     labelled.push_back(run.floor);
@@ -494,7 +565,7 @@ void loss_chart(Demo& demo, float width, float height) {
       pts.emplace_back(axis.x(e.step), Y(e.loss));
       last = e.loss;
     }
-    const ImU32 col = run_color(run.heads);
+    const ImU32 col = curve_color(run.heads);
     if (run.tie_qk)
       dotted_polyline(dl, pts.data(), static_cast<int>(pts.size()), col, 1.7f, 6.f);
     else if (pts.size() >= 2)
@@ -532,7 +603,7 @@ void loss_chart(Demo& demo, float width, float height) {
     if (it->y > limit) it->y = limit;
   }
   for (const End& e : ends) {
-    dl->AddText(ImVec2(b.x + 6.f, e.y), run_color(e.heads), end_label(e.heads, e.tied, e.loss).c_str());
+    dl->AddText(ImVec2(b.x + 6.f, e.y), curve_color(e.heads), end_label(e.heads, e.tied, e.loss).c_str());
   }
 
   // Hover: the nearest evaluation of every run at the mouse's step.
@@ -549,7 +620,7 @@ void loss_chart(Demo& demo, float width, float height) {
         if (d < best_d) best_d = d, best = &e;
       }
       if (best == nullptr) continue;
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(curve_color(run.heads)));
       ImGui::TextUnformatted(app::trf(run.tie_qk ? "{0} tied, step {1}: loss {2}" : "{0}, step {1}: loss {2}",
                                       {heads_words(run.heads), std::to_string(best->step), app::num(best->loss, 4)})
                                  .c_str());
@@ -564,12 +635,28 @@ void loss_chart(Demo& demo, float width, float height) {
 //-----------------------------------------------------------------------------
 // [SECTION] the view
 //-----------------------------------------------------------------------------
+// The text task's chart and caption: nats per word, perplexity, the corpus.
+void text_chart(Demo& demo, float width, bool phone) {
+  const LiveTraining& tr = demo.training;
+  const app::CorpusInfo& c = tr.corpus_info();
+  const std::string caption =
+      app::trf("Next-word loss on held-out {0} text, in nats per word; perplexity is e to that power. Guessing "
+               "evenly among its {1} words costs ln {1} = {2} nats (perplexity {1}). {3}",
+               {c.name.empty() ? std::string("Brown") : c.name, std::to_string(c.vocab),
+                app::num(c.vocab > 0 ? std::log(static_cast<double>(c.vocab)) : 0.0, 2),
+                tr.layers() == 2 ? app::tr("Two attention layers.") : app::tr("One attention layer.")});
+  const float caption_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+  loss_chart(demo, width, compact_layout() ? -caption_h : phone ? 220.f : 280.f);
+  text_disabled_wrapped("%s", caption.c_str());
+}
+
 void view_train(Demo& demo) {
   section_title(app::view_row(app::ViewId::Train).title, app::view_row(app::ViewId::Train).help);
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
   const int R = demo.training.relations();
+  if (demo.training.text_task()) return text_chart(demo, width, phone);
   // Compact: the chart takes the panel's height down to the footnote, as
   // many lines as the footnote wraps to beside its help marker.
   const bool compact = compact_layout();

@@ -29,6 +29,14 @@
 //     starting the Worker from a blob URL, and its start message (median); workerStartMs = inside the
 //     Worker: fetching, compiling and starting headroom-train.wasm; files
 //     with raw and gzip -9 sizes (not counted in page-size)
+//   {"variant":"text-corpus", "loads", "bytes", "gzipBytes", "fetchMs", "resetMs", "fetchedAtLoad"}
+//     the text task's corpus (issue 31: brown.bin), fetched by the Worker
+//     when the text task is first used: bytes its size as fetched (the
+//     state's corpus.bytes), gzipBytes gzip -9 of the file, fetchMs fetch to
+//     loaded inside the Worker (corpus.fetchMs), resetMs the page's
+//     train.reset({task: 'text'}) call to its answer (fetch, read, the runs'
+//     step-0 evaluation), medians; fetchedAtLoad whether any page load above
+//     asked for it (it must not)
 //   {"variant":"train-play", "path": "worker" | "main thread", "loads", "splitMs",
 //    "splitStep", "stepsPerSecond", "longestTaskMs", "drawnPerSecond",
 //    "paintedPerSecond", "where"}
@@ -181,6 +189,14 @@ async function onTrainPage(browser, url, csp, use) {
   }
 }
 
+// One first use of the text task on a train page: the corpus' fetch as the Worker saw it.
+const textCorpusOnce = (browser, url) => onTrainPage(browser, url, null, (page) => page.evaluate(async () => {
+  const t0 = performance.now();
+  const s = await window.headroom.train.reset({ task: 'text', layers: 1 });
+  if (!s.corpus) throw new Error(`no corpus: ${s.error}`);
+  return { bytes: s.corpus.bytes, fetchMs: s.corpus.fetchMs, resetMs: performance.now() - t0 };
+}));
+
 // One play of the default run: the Worker (index.html) or, with `csp`, the
 // main-thread fallback.
 const playOnce = (browser, url, csp) => onTrainPage(browser, url, csp, (page) => page.evaluate(async () => {
@@ -288,6 +304,14 @@ async function main() {
     console.log(JSON.stringify({ variant: 'train-program', loads: LOADS,
       startMs: round(median(starts.map((s) => s.totalMs))), workerStartMs: round(median(starts.map((s) => s.workerMs))),
       files: trainFiles, gzipBytes: trainGz }));
+
+    const texts = [];
+    for (let i = 0; i < LOADS; i++) texts.push(await textCorpusOnce(browser, url));
+    const corpusBody = readFileSync(path.join(SITE, 'brown.bin'));
+    console.log(JSON.stringify({ variant: 'text-corpus', loads: LOADS, bytes: texts[0].bytes,
+      gzipBytes: gzipSync(corpusBody, { level: 9 }).length, fetchMs: round(median(texts.map((t) => t.fetchMs))),
+      resetMs: round(median(texts.map((t) => t.resetMs))),
+      fetchedAtLoad: runs.some((r) => r.files.some((f) => f.endsWith('brown.bin'))) }));
 
     const plays = Math.min(LOADS, 3);
     for (const [label, csp] of [['worker', null], ['main thread', "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'"]]) {

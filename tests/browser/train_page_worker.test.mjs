@@ -33,6 +33,7 @@
 import path from 'node:path';
 import { assert, test } from './harness.mjs';
 import { decodePng } from './png.mjs';
+import { askFrame, routeCourse } from './course_frame.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const SUITE_TIMEOUT_MS = 300_000;
@@ -366,17 +367,10 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
   // A course page (opaque-origin frame: sandbox="allow-scripts") that drives
   // training with headroom:train messages.
   const sandbox = await browser.newContext({ viewport: { width: 900, height: 700 } });
-  await sandbox.route('**/*', async (route) => {
-    if (route.request().url().endsWith('/course.html')) {
-      await route.fulfill({ contentType: 'text/html', body: '<!doctype html><html><head><title>Lesson 4</title></head><body>' +
-        '<h1>Lesson 4: several heads</h1><p>Train the three models and watch the one head stall.</p>' +
-        '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' +
-        '<p style="height:3000px">The rest of the lesson.</p><p id="end">Exercises.</p></body></html>' });
-      return;
-    }
-    const r = await route.fetch();
-    await route.fulfill({ response: r, headers: { ...r.headers(), 'access-control-allow-origin': '*' } });
-  });
+  await routeCourse(sandbox, '<!doctype html><html><head><title>Lesson 4</title></head><body>' +
+    '<h1>Lesson 4: several heads</h1><p>Train the three models and watch the one head stall.</p>' +
+    '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>' +
+    '<p style="height:3000px">The rest of the lesson.</p><p id="end">Exercises.</p></body></html>');
   const host = await sandbox.newPage();
   watch(host, 'course');
   try {
@@ -385,12 +379,7 @@ async function pageWorkerTests({ browser, url, watch, artifacts }) {
     await frame.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
     await frame.evaluate(() => window.headroom.ready);
     await test('page worker: a sandboxed course frame trains in the Worker through headroom:train', async () => {
-      const ask = (msg) => host.evaluate((m) => new Promise((resolve) => {
-        const f = document.getElementById('f');
-        const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.id === m.id) { removeEventListener('message', on); resolve(e.data); } };
-        addEventListener('message', on);
-        f.contentWindow.postMessage(m, '*');
-      }), msg);
+      const ask = (msg) => askFrame(host, msg);
       const r = await ask({ type: 'headroom:train', action: 'reset', seed: 8, id: 1 });
       assert(r.type === 'headroom:train-state' && r.error === null && r.train.seed === 8, JSON.stringify(r).slice(0, 200));
       const s = await ask({ type: 'headroom:train', action: 'step', n: 12, id: 2 });

@@ -2,8 +2,8 @@
 // which web/headroom-train-worker.js calls inside a dedicated Worker.
 //
 // Does: own one app::LiveTraining (src/app/live_training.h: the runs of 1, 2 and 4
-// heads, the same code and JSON as the page's) and expose its verbs and its
-// state as JSON: reset(seed, r, lr, tie), step(n), train_for(ms) (whole steps
+// heads, or the text task's, the same code and JSON as the page's) and expose its verbs and its
+// state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
 // state_json(), steps_ok(n) (step's range check alone). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
@@ -40,6 +40,19 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int
   return training().reset(static_cast<int64_t>(seed), r, static_cast<float>(lr), t) ? 1 : 0;
 }
 
+// The text task: layers 1 or 2 (refused without a corpus: the driver loads it first).
+EMSCRIPTEN_KEEPALIVE int headroom_train_reset_text(int layers, double seed, double lr) {
+  return training().reset_text(layers, static_cast<int64_t>(seed), static_cast<float>(lr)) ? 1 : 0;
+}
+
+// brown.bin's bytes as fetched in `ms`: 1 read, 0 refused (why: the state's
+// error); corpus_failed records a fetch that failed.
+EMSCRIPTEN_KEEPALIVE int headroom_train_corpus(const uint8_t* p, int n, double ms) {
+  return training().set_corpus(p, n < 0 ? 0 : static_cast<size_t>(n), ms) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void headroom_train_corpus_failed(const char* why) { training().corpus_failed(why ? why : ""); }
+EMSCRIPTEN_KEEPALIVE int headroom_train_has_corpus() { return training().has_corpus() ? 1 : 0; }
+
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) { return training().step(n) ? 1 : 0; }
 
 // Whether step(n) would take n (refused: 0, the reason is the state's error),
@@ -53,7 +66,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_steps_ok(int n) {
 }
 
 // The step counter (the weights' driver posts them again when it moves).
-EMSCRIPTEN_KEEPALIVE double headroom_train_step_count() { return static_cast<double>(training().trainer().step_count()); }
+EMSCRIPTEN_KEEPALIVE double headroom_train_step_count() { return static_cast<double>(training().step_count()); }
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) { return training().set_lr(static_cast<float>(lr)) ? 1 : 0; }
 
@@ -63,14 +76,13 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) { return training().se
 // (engine/train/trainer.h "Determinism").
 EMSCRIPTEN_KEEPALIVE int headroom_train_for(double ms) {
   headroom::app::LiveTraining& t = training();
-  const headroom::Trainer& tr = t.trainer();
-  const int64_t before = tr.step_count();
+  const int64_t before = t.step_count();
   const double end = headroom::app::LiveTraining::steady_ms() + ms;
   do {
-    if (tr.next_unit() == headroom::TrainUnit::kNone) break;
+    if (!t.can_step()) break;
     if (!t.step(1)) break;
   } while (headroom::app::LiveTraining::steady_ms() < end);
-  return static_cast<int>(tr.step_count() - before);
+  return static_cast<int>(t.step_count() - before);
 }
 
 EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) { training().reject(why ? why : "refused"); }
@@ -89,12 +101,13 @@ std::string g_wire;  // the last message made, valid until the next
 // The state as bytes (train_wire.h) with the driver's rate and play flag;
 // its size is headroom_train_wire_size().
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_wire(double steps_per_second, int running) {
-  g_wire = headroom::app::encode_state(training().trainer(), steps_per_second, running != 0, training().error());
+  g_wire = training().wire_state(steps_per_second, running != 0);
   return g_wire.data();
 }
 
 // The weights of the run with `heads` heads (tied or not), or nullptr when there is none.
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_weights_wire(int heads, int tied) {
+  if (training().text_task()) return nullptr;  // the text model's heads are not the lesson's
   g_wire = headroom::app::encode_weights(training().trainer(), heads, tied != 0);
   return g_wire.empty() ? nullptr : g_wire.data();
 }

@@ -1,0 +1,216 @@
+// text_training_tests.cpp: the text task in the app's live training
+// (app/live_training.h "The text task"): its options, its state JSON, its
+// wire message and the hash keys task and layers.
+// Checks: reset_text refuses layers other than 1 or 2, a bad seed or rate,
+// and any start without a corpus (with the fetch's failure when there was
+// one), each keeping the previous state; accepted, state() says task
+// "text", the corpus' counts, and per run one perHead entry per head of
+// every layer, layer by layer, whose held-out loss is the TextTrainer's own
+// (an independent trainer from the same seed); a reset() goes back to the
+// roles task; the program's bytes give the page the same state; the hash
+// parses and writes task and layers and refuses other values.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/demo.h"
+#include "app/live_training.h"
+#include "app/train_wire.h"
+#include "app/url_state.h"
+#include "json_read.h"
+
+using namespace headroom;
+using namespace headroom::app;
+
+namespace {
+
+// A made-up corpus: 40 documents of 120 tokens over 12 words (every fifth
+// held out), each word mostly followed by the next.
+std::shared_ptr<const TextCorpus> small_corpus() {
+  const int K = 12;
+  std::vector<std::string> words = {"<unk>", "<num>"};
+  for (int k = 0; k < K; ++k) words.push_back("w" + std::to_string(k));
+  std::vector<uint16_t> ids;
+  std::vector<CorpusDocument> docs;
+  uint32_t s = 7;
+  for (int d = 0; d < 40; ++d) {
+    CorpusDocument doc;
+    doc.first = static_cast<int>(ids.size());
+    doc.count = 120;
+    doc.held_out = d % 5 == 4;
+    int w = d % K;
+    for (int i = 0; i < doc.count; ++i) {
+      ids.push_back(static_cast<uint16_t>(2 + w));
+      s = s * 1664525u + 1013904223u;
+      w = (s >> 24) % 10 < 8 ? (w + 1) % K : static_cast<int>((s >> 8) % K);
+    }
+    docs.push_back(doc);
+  }
+  auto c = std::make_shared<TextCorpus>();
+  REQUIRE(make_text_corpus(words, ids, docs, *c).is_ok());
+  c->name = "small";
+  return c;
+}
+
+jsonr::Value state_of(const LiveTraining& t) {
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(t.state_json(), v));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("text task: options are refused with the previous state kept") {
+  LiveTraining t([] { return 0.0; });
+  REQUIRE(t.reset(5, 2, 0.01f));
+  const std::string before = t.state_json();
+  // No corpus yet: refused, and a failed fetch is what it says.
+  CHECK_FALSE(t.reset_text(1, 1, 3e-3f));
+  t.corpus_failed("HTTP 404");
+  const Status s = t.reset_text(1, 1, 3e-3f);
+  CHECK_FALSE(s);
+  CHECK(s.error.find("HTTP 404") != std::string::npos);
+  CHECK(t.error() == s.error);
+  CHECK_FALSE(t.text_task());
+  // Bytes that are not the corpus.
+  const std::vector<uint8_t> junk(100, 0x5a);
+  CHECK_FALSE(t.set_corpus(junk.data(), junk.size(), 1.0));
+  CHECK_FALSE(t.has_corpus());
+  t.set_corpus(small_corpus(), 1234, 5.0);
+  for (int layers : {0, 3, -1}) {
+    const Status r = t.reset_text(layers, 1, 3e-3f);
+    CHECK_FALSE(r);
+    CHECK(r.error.find("layers must be 1 or 2") != std::string::npos);
+  }
+  CHECK_FALSE(t.reset_text(1, -1, 3e-3f));
+  CHECK_FALSE(t.reset_text(1, kMaxSeed + 1, 3e-3f));
+  CHECK_FALSE(t.reset_text(1, 1, 0.f));
+  CHECK_FALSE(t.reset_text(1, 1, NAN));
+  CHECK_FALSE(t.text_task());
+  // The roles runs are untouched (the error aside).
+  jsonr::Value a, b;
+  REQUIRE(jsonr::parse(before, a));
+  REQUIRE(jsonr::parse(t.state_json(), b));
+  CHECK(b["task"].str == "roles");
+  CHECK(b["step"].num == a["step"].num);
+  CHECK(b["runs"].items.size() == 3);
+}
+
+TEST_CASE("text task: state() says the task, the corpus and a perHead per head of every layer") {
+  const auto corpus = small_corpus();
+  for (int layers : {1, 2}) {
+    CAPTURE(layers);
+    LiveTraining t([] { return 0.0; });
+    t.set_corpus(corpus, 999, 12.5);
+    REQUIRE(t.reset_text(layers, 3, 3e-3f));
+    REQUIRE(t.step(2));
+    const jsonr::Value v = state_of(t);
+    CHECK(v["task"].str == "text");
+    CHECK(v["layers"].num == layers);
+    CHECK(v["step"].num == 2);
+    const jsonr::Value& c = v["corpus"];
+    CHECK(c["name"].str == "small");
+    CHECK(c["vocab"].num == corpus->vocab());
+    CHECK(c["trainWords"].num == static_cast<double>(corpus->train_tokens));
+    CHECK(c["heldOutWords"].num == static_cast<double>(corpus->held_out_tokens));
+    CHECK(c["trainWords"].num + c["heldOutWords"].num == corpus->tokens());
+    CHECK(c["bytes"].num == 999);
+    // An independent trainer from the same seed gives the same held-out losses.
+    TextTrainer ref;
+    TextTrainConfig cfg;
+    cfg.layers = layers;
+    cfg.seed = 3;
+    cfg.lr = 3e-3f;
+    REQUIRE(ref.reset(corpus, cfg));
+    REQUIRE(ref.step(2));
+    REQUIRE(v["runs"].items.size() == kTextHeads.size());
+    for (size_t i = 0; i < kTextHeads.size(); ++i) {
+      const jsonr::Value& run = v["runs"][i];
+      const int heads = kTextHeads[i];
+      CHECK(run["heads"].num == heads);
+      CHECK(run["steps"].num == 2);
+      CHECK(static_cast<float>(run["loss"].num) == ref.runs()[i].loss());
+      CHECK(run["history"].items.size() == ref.runs()[i].history.size());
+      const auto& per = run["perHead"].items;
+      REQUIRE(per.size() == static_cast<size_t>(layers * heads));
+      for (size_t k = 0; k < per.size(); ++k) {
+        CHECK(per[k]["layer"].num == static_cast<double>(k / heads + 1));
+        CHECK(per[k]["head"].num == static_cast<double>(k % heads + 1));
+        CHECK((per[k]["scores"].kind == jsonr::Value::Object && per[k]["scores"].fields.empty()));
+        CHECK(per[k]["label"].kind == jsonr::Value::Null);
+        CHECK(per[k]["labelScore"].kind == jsonr::Value::Null);
+      }
+    }
+    // Back to the roles task.
+    REQUIRE(t.reset(1, 2, 0.01f));
+    const jsonr::Value r = state_of(t);
+    CHECK(r["task"].str == "roles");
+    CHECK(r["runs"].items.size() == 3);
+    CHECK(r["runs"][0]["perHead"][0]["weightOn"].items.size() == 2);
+  }
+}
+
+TEST_CASE("text task: the program's bytes give the page its state, bit for bit") {
+  LiveTraining program([] { return 0.0; });
+  program.set_corpus(small_corpus(), 10, 1.0);
+  REQUIRE(program.reset_text(2, 9, 3e-3f));
+  REQUIRE(program.step(3));
+  LiveTraining page([] { return 0.0; });
+  std::vector<std::string> sent;
+  REQUIRE(page.use_remote([&](const TrainCommand& c) { sent.emplace_back(c.verb); }));
+  REQUIRE(page.reset_text(2, 9, 3e-3f));
+  CHECK(sent == std::vector<std::string>{"start", "text"});
+  CHECK_FALSE(page.reset_text(5, 9, 3e-3f));  // refused here: nothing sent
+  CHECK(sent.size() == 2);
+  const std::string wire = program.wire_state(4.5, true);
+  REQUIRE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size()));
+  jsonr::Value a = state_of(program), b = state_of(page);
+  CHECK(b["task"].str == "text");
+  CHECK(b["layers"].num == 2);
+  CHECK(b["corpus"]["vocab"].num == a["corpus"]["vocab"].num);
+  REQUIRE(b["runs"].items.size() == a["runs"].items.size());
+  for (size_t i = 0; i < a["runs"].items.size(); ++i) {
+    CHECK(b["runs"][i]["loss"].num == a["runs"][i]["loss"].num);
+    CHECK(b["runs"][i]["perHead"].items.size() == a["runs"][i]["perHead"].items.size());
+  }
+  // A cut message changes nothing.
+  CHECK_FALSE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size() - 3));
+  CHECK(state_of(page)["layers"].num == 2);
+}
+
+TEST_CASE("url hash: task and layers") {
+  UrlParse p = parse_url_hash("#task=text&layers=2");
+  CHECK(p.messages.empty());
+  CHECK(p.state.task == std::optional<std::string>("text"));
+  CHECK(p.state.layers == std::optional<int>(2));
+  CHECK(to_url_hash(p.state) == "task=text&layers=2");
+  for (const char* bad : {"task=poetry", "layers=3", "layers=0", "layers=1.0", "task=TEXT"}) {
+    CAPTURE(bad);
+    UrlParse q = parse_url_hash(bad);
+    CHECK(q.messages.size() == 1);
+    CHECK_FALSE(q.state.task);
+    CHECK_FALSE(q.state.layers);
+  }
+}
+
+TEST_CASE("text task: a rate that diverges stops every run, play is refused, a reset recovers") {
+  LiveTraining t([] { return 0.0; });
+  t.set_corpus(small_corpus(), 10, 1.0);
+  REQUIRE(t.reset_text(1, 1, 10.f));
+  for (int i = 0; i < 40 && t.can_step(); ++i) REQUIRE(t.step(1));
+  CHECK_FALSE(t.can_step());
+  for (const TrainRun& run : t.runs()) {
+    CHECK(run.diverged);
+    CHECK(std::isfinite(run.loss()));
+    CHECK(run.message.find("rate") != std::string::npos);
+  }
+  CHECK(t.error().find(t.runs()[0].message) != std::string::npos);
+  CHECK_FALSE(t.play());
+  REQUIRE(t.reset_text(1, 1, 3e-3f));
+  CHECK(t.can_step());
+  CHECK(t.error().empty());
+  CHECK(t.play());
+}

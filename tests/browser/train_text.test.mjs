@@ -1,0 +1,257 @@
+// train_text.test.mjs: the text task (issue 31: the language model on real
+// English) through the page's JS API, its own script and CTest test
+// (browser_train_text).
+//
+// Does: in a plain page (the runs train in the page's Worker) reset with
+// task 'text' at 1 and 2 layers and check train.state(): task, corpus
+// {name, trainWords, heldOutWords, vocab} against brown.json (the build's
+// own summary of the corpus, written beside brown.bin), the runs 1, 2, 4, 8
+// heads, and perHead one {layer, head, scores, label, labelScore} per head
+// of every layer, layer by layer; that the corpus is not fetched before the
+// text task is first used; that after a step budget (not a clock) every
+// run's held-out loss is below ln(vocab), a uniform guess; that the
+// main-thread fallback (a CSP with worker-src 'none': the page trains in
+// its own wasm) gives the Worker's losses bit for bit for the same seed and
+// steps; that #task=text&layers=2 opens on the text task; that refused
+// options (unknown task, layers 3, an unknown key) keep the previous state
+// and say why in state().error; that a corpus answered with 404, or with
+// bytes that are not the corpus, gives state().error and a message drawn
+// in the train view (its error colour, counted in screenshot pixels) while
+// the roles task still trains. Takes build/test-artifacts/train-text.png
+// (the train view with text runs); train.snapshot(4) of a text run.
+// Does not: check the model's maths (tests/engine/text_*_tests.cpp and the
+// PyTorch check do) or the roles task (train*.test.mjs do).
+//
+// Run: node tests/browser/train_text.test.mjs    (after ./build.sh build)
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { assert, test } from './harness.mjs';
+import { askFrame, routeCourse } from './course_frame.mjs';
+import { decodePng } from './png.mjs';
+import { runSuite, SITE } from './suite_main.mjs';
+
+const SUITE_TIMEOUT_MS = 200_000;
+const STEPS = 50;  // held-out points come on the trainer's schedule (1, 2, ... 41, 50?: history.h)
+
+const strip = (s) => s.runs.map(({ heads, loss, steps, diverged, history, perHead }) =>
+  ({ heads, loss, steps, diverged, history, perHead }));
+
+async function open(context, url, hash = '') {
+  const page = await context.newPage();
+  await page.goto(`${url}embed.html${hash}`);
+  await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+  await page.evaluate(() => window.headroom.ready);
+  return page;
+}
+const train = (page, verb, ...args) => page.evaluate(([v, a]) => window.headroom.train[v](...a), [verb, args]);
+
+// Pixels in the palette's error colour (light theme: rgb(179, 26, 26)).
+const errorPixels = (png) => {
+  const { rgba } = decodePng(png);
+  let n = 0;
+  for (let i = 0; i < rgba.length; i += 4) {
+    if (Math.abs(rgba[i] - 179) < 40 && rgba[i + 1] < 90 && rgba[i + 2] < 90) ++n;
+  }
+  return n;
+};
+
+function checkShape(s, layers, corpus) {
+  assert(s.task === 'text', `task ${s.task}`);
+  assert(s.layers === layers, `layers ${s.layers}`);
+  // brown.json names the corpus in full ("Brown corpus (Francis & Kucera ...)"); the state says its short name.
+  assert(typeof s.corpus.name === 'string' && s.corpus.name.length > 0 && corpus.name.startsWith(s.corpus.name),
+    `corpus.name: ${s.corpus.name} (brown.json: ${corpus.name})`);
+  for (const k of ['trainWords', 'heldOutWords', 'vocab']) {
+    assert(s.corpus && s.corpus[k] === corpus[k], `corpus.${k}: ${s.corpus && s.corpus[k]} (brown.json: ${corpus[k]})`);
+  }
+  assert(s.runs.map((r) => r.heads).join() === '1,2,4,8', `runs ${s.runs.map((r) => r.heads)}`);
+  for (const r of s.runs) {
+    assert(r.perHead.length === layers * r.heads, `${r.heads} heads: ${r.perHead.length} perHead entries`);
+    r.perHead.forEach((p, i) => {
+      const want = { layer: Math.floor(i / r.heads) + 1, head: (i % r.heads) + 1, scores: {}, label: null, labelScore: null };
+      assert(JSON.stringify(p) === JSON.stringify(want), `${r.heads} heads, entry ${i}: ${JSON.stringify(p)}`);
+    });
+    assert(Number.isFinite(r.loss) && Array.isArray(r.history) && Number.isInteger(r.steps), JSON.stringify(r).slice(0, 200));
+  }
+}
+
+async function textTests({ browser, url, watch, forget, artifacts }) {
+  // The build's own summary of the corpus (tools/corpus.mjs), read independently of the wasm.
+  const summary = JSON.parse(await readFile(path.join(SITE, 'brown.json'), 'utf8'));
+  const corpus = { name: summary.name, trainWords: summary.trainWords, heldOutWords: summary.heldOutWords,
+    vocab: summary.vocab };
+
+  const context = await browser.newContext({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
+  const fetched = [];
+  context.on('request', (r) => { if (r.url().endsWith('/brown.bin')) fetched.push(r.url()); });
+  const page = await open(context, url, '#view=train');
+  watch(page, 'text');
+  let worker;
+  try {
+    await test('text task: the corpus is not fetched at page load', async () => {
+      await train(page, 'step', 1);  // the roles runs start: the Worker, no corpus
+      assert(fetched.length === 0, `fetched: ${fetched}`);
+    });
+
+    await test('text task: reset({task: "text", layers: 1}) gives the state, the corpus and perHead per head', async () => {
+      const s = await train(page, 'reset', { task: 'text', layers: 1, seed: 7 });
+      assert(s.error === null, `error: ${s.error}`);
+      assert(fetched.length === 1, `brown.bin fetched ${fetched.length} times`);
+      checkShape(s, 1, corpus);
+      assert(s.step === 0 && s.seed === 7, `step ${s.step}, seed ${s.seed}`);
+      assert(s.corpus.bytes > 1e6 && s.corpus.fetchMs > 0, `bytes ${s.corpus.bytes}, fetchMs ${s.corpus.fetchMs}`);
+      assert(s.where === 'worker', `where: ${s.where}`);
+    });
+
+    await test(`text task: after ${STEPS} steps every run's held-out loss is below ln(vocab)`, async () => {
+      const s0 = await train(page, 'state');
+      const s = await train(page, 'step', STEPS);
+      worker = s;
+      const uniform = Math.log(s.corpus.vocab);
+      console.log(`      held-out nats per word at step 0: ${s0.runs.map((r) => r.loss.toFixed(3))}; ` +
+                  `step ${s.step}: ${s.runs.map((r) => r.loss.toFixed(3))} (ln V = ${uniform.toFixed(3)})`);
+      assert(s.step === STEPS, `step ${s.step}`);
+      for (const r of s.runs) {
+        const last = r.history[r.history.length - 1][0];  // held-out points on the trainer's schedule (history.h)
+        assert(r.history.length >= 2 && last > 0 && last <= STEPS && r.steps === STEPS, `${r.heads}: history ${JSON.stringify(r.history)}`);
+        assert(r.loss < uniform, `${r.heads} heads: ${r.loss} >= ln V ${uniform}`);
+        assert(!r.diverged, `${r.heads} heads diverged: ${r.message}`);
+      }
+      // The text run's snapshot comes from the Worker (its shape only: the engine suites check its numbers).
+      const snap = await page.evaluate(async () => {
+        const x = await window.headroom.train.snapshot(4);
+        return { task: x.task, heads: x.heads, layers: x.layers, step: x.step, vocab: x.vocab, loss: x.loss };
+      });
+      assert(snap.task === 'text' && snap.heads === 4 && snap.layers === 1 && snap.step === STEPS &&
+        snap.vocab === s.corpus.vocab && Number.isFinite(snap.loss), `snapshot ${JSON.stringify(snap)}`);
+      // The train view draws the four runs to their last point.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: path.join(artifacts, 'train-text.png') });
+      const l = await page.evaluate(() => window.headroom.debug.layout().trainChart.runs);
+      assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
+      assert(l.every((r, i) => r.points === s.runs[i].history.length && Math.abs(r.lastLoss - s.runs[i].loss) < 1e-4),
+        `chart ${JSON.stringify(l)}`);
+    });
+
+    await test('text task: refused options keep the previous state and say why', async () => {
+      const before = strip(await train(page, 'state'));
+      for (const [opts, why] of [[{ task: 'poetry' }, /task must be/], [{ task: 'text', layers: 3 }, /layers must be 1 or 2/],
+        [{ task: 'text', layers: 1, heads: 2 }, /not "heads"/], [{ task: 'roles', layers: 1 }, /not "layers"/],
+        [{ task: 'text', seed: -1 }, /seed must be/]]) {
+        const s = await train(page, 'reset', opts);
+        assert(why.test(s.error || ''), `${JSON.stringify(opts)}: error ${s.error}`);
+        assert(s.task === 'text' && s.layers === 1 && JSON.stringify(strip(s)) === JSON.stringify(before),
+          `${JSON.stringify(opts)} changed the state`);
+      }
+    });
+
+    await test('text task: layers 2 gives two layers of perHead, layer by layer; play and pause', async () => {
+      const s = await train(page, 'reset', { task: 'text', layers: 2, seed: 7 });
+      checkShape(s, 2, corpus);
+      assert(fetched.length === 1, `brown.bin fetched again (${fetched.length})`);
+      await train(page, 'play');
+      await page.waitForFunction(() => window.headroom.train.state().step >= 3, null, { timeout: 60_000 });
+      const p = await train(page, 'pause');
+      const later = (await page.waitForTimeout(300), await train(page, 'state'));
+      assert(later.step === p.step && later.running === false, `paused at ${p.step}, then ${later.step}`);
+    });
+
+    await test('text task: the hash #task=text&layers=2 opens on the text task', async () => {
+      const other = await open(context, url, '#view=train&task=text&layers=2&seed=11');
+      watch(other, 'text-hash');
+      await other.waitForFunction(() => window.headroom.train.state().task === 'text' &&
+        window.headroom.train.state().runs.length === 4, null, { timeout: 60_000 });
+      const s = await train(other, 'state');
+      checkShape(s, 2, corpus);
+      assert(s.seed === 11, `seed ${s.seed}`);
+      assert(/task=text&layers=2/.test(await other.evaluate(() => location.hash)), await other.evaluate(() => location.hash));
+      await other.close();
+    });
+  } finally {
+    await context.close();
+  }
+
+  // A course page drives the text task with headroom:train messages (a
+  // sandboxed frame: opaque origin, so its Worker fetches brown.bin cross-origin).
+  const course = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  await routeCourse(course, '<!doctype html><title>Lesson</title>' +
+    '<iframe id="f" sandbox="allow-scripts" src="/embed.html#view=train" width="720" height="560"></iframe>');
+  try {
+    const host = await course.newPage();
+    watch(host, 'text-course');
+    await host.goto(`${url}course.html`);
+    const frame = await (await host.waitForSelector('#f')).contentFrame();
+    await frame.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+    await frame.evaluate(() => window.headroom.ready);
+    await test('text task: headroom:train takes task and layers; a refused one keeps the state', async () => {
+      const ask = (msg) => askFrame(host, msg);
+      const r = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 2, seed: 5, id: 1 });
+      assert(r.error === null, `error ${r.error}`);
+      checkShape(r.train, 2, corpus);
+      const s = await ask({ type: 'headroom:train', action: 'step', n: 3, id: 2 });
+      assert(s.train.step === 3 && s.train.task === 'text' && s.train.where === 'worker', `step ${s.train.step}, ${s.train.where}`);
+      const bad = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 5, id: 3 });
+      assert(/layers must be 1 or 2/.test(bad.error || '') && bad.train.layers === 2 && bad.train.step === 3,
+        `refused: ${bad.error}, layers ${bad.train.layers}, step ${bad.train.step}`);
+    });
+  } finally {
+    await course.close();
+  }
+
+  // The main-thread fallback: the page's own wasm, its own corpus fetch.
+  const csp = await browser.newContext({ viewport: { width: 800, height: 600 } });
+  await csp.route('**/embed.html', async (route) => {
+    const r = await route.fetch();
+    await route.fulfill({ response: r, headers: { ...r.headers(),
+      'content-security-policy': "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'" } });
+  });
+  try {
+    const page2 = await open(csp, url);
+    await test('text task: the main-thread fallback gives the Worker\'s losses bit for bit', async () => {
+      await train(page2, 'reset', { task: 'text', layers: 1, seed: 7 });
+      const s = await train(page2, 'step', STEPS);
+      assert(/^main thread/.test(s.where), `where: ${s.where}`);
+      const a = JSON.stringify(strip(s)), b = JSON.stringify(strip(worker));
+      assert(a === b, `main thread and Worker differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+      // Another seed moves them (the comparison can fail).
+      await train(page2, 'reset', { task: 'text', layers: 1, seed: 8 });
+      const o = await train(page2, 'step', 1);
+      assert(o.runs[0].history[0][1] !== worker.runs[0].history[0][1] || o.runs[0].loss !== worker.runs[0].loss,
+        'seed 8 gave seed 7\'s curves');
+    });
+  } finally {
+    await csp.close();
+  }
+
+  // A corpus that does not come (404), or is not the corpus: the roles task keeps training.
+  for (const [name, fulfill] of [['404', { status: 404, body: 'gone' }],
+    ['corrupt', { status: 200, contentType: 'application/octet-stream', body: Buffer.alloc(4096, 0x5a) }]]) {
+    const bad = await browser.newContext({ viewport: { width: 900, height: 700 }, deviceScaleFactor: 1 });
+    await bad.route('**/brown.bin', (route) => route.fulfill(fulfill));
+    try {
+      const page3 = await open(bad, url, '#view=train');
+      watch(page3, `text-${name}`);
+      await test(`text task: a corpus that is ${name} gives an error on screen and in state(); roles still trains`, async () => {
+        await train(page3, 'step', 2);
+        await page3.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const clean = errorPixels(await page3.screenshot());
+        const s = await train(page3, 'reset', { task: 'text', layers: 1 });
+        assert(/corpus could not be (fetched|read)/.test(s.error || ''), `error: ${s.error}`);
+        assert(s.task === 'roles' && s.runs.length === 3 && s.step === 2, `task ${s.task}, ${s.runs.length} runs, step ${s.step}`);
+        await page3.waitForTimeout(200);
+        await page3.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const shown = errorPixels(await page3.screenshot({ path: path.join(artifacts, `train-text-${name}.png`) }));
+        assert(shown > clean + 40, `error-coloured pixels ${clean} -> ${shown}: the message is not drawn`);
+        const r = await train(page3, 'reset', { task: 'roles', seed: 3 });
+        const t = await train(page3, 'step', 5);
+        assert(r.error === null && t.task === 'roles' && t.step === 5 && t.runs.every((x) => Number.isFinite(x.loss)),
+          `roles: ${t.error}, step ${t.step}`);
+      });
+      forget(`text-${name}`);  // the browser logs the refused fetch (404) as a console error
+    } finally {
+      await bad.close();
+    }
+  }
+}
+
+runSuite('train text', textTests, SUITE_TIMEOUT_MS, { needs: ['index.html', 'headroom.wasm', 'brown.bin', 'brown.json'] });
