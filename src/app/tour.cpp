@@ -267,6 +267,11 @@ void Tour::enter(Demo& demo) {
   // Training unties (the query-key reveal ties): with the tie on, a trainer
   // built now would train tied runs beside the three this step is about.
   if (id == "training") demo.set_tie_qk(false);
+  // The step is about the roles runs (the one-head floor): a learner who
+  // switched to the English text model is taken back to them, same seed,
+  // the roles task's R and its default rate (the text model's is its own).
+  if (id == "training" && demo.training.text_task())
+    demo.train_reset(demo.training.seed(), demo.training.relations(), kDefaultLr, false);
   if (heads == 0) return;  // training and recap leave the views as they are
   demo.set_heads(heads);
   if (heads == 1) demo.set_focus(0.5f);

@@ -214,3 +214,21 @@ TEST_CASE("text task: a rate that diverges stops every run, play is refused, a r
   CHECK(t.error().empty());
   CHECK(t.play());
 }
+
+TEST_CASE("text task: the tour's training step takes the learner back to the roles runs") {
+  Demo d;
+  d.training.set_corpus(small_corpus(), 1000, 1.0);
+  REQUIRE(d.train_reset_text(1, 5, 3e-3f));
+  REQUIRE(d.training.text_task());
+  CHECK(state_of(d.training)["task"].str == "text");
+  int training = 0;
+  for (int i = 0; i < kTourSteps; ++i)
+    if (std::string(tour_steps()[static_cast<size_t>(i)].id) == "training") training = i + 1;
+  REQUIRE(training > 0);
+  REQUIRE(d.tour_go(training));
+  CHECK_FALSE(d.training.text_task());
+  const jsonr::Value v = state_of(d.training);
+  CHECK(v["task"].str == "roles");
+  CHECK(v["seed"].num == 5);
+  CHECK(v["lr"].num == doctest::Approx(kDefaultLr));
+}
