@@ -94,8 +94,10 @@ bool finite_json(const std::string& json, std::string* why = nullptr) {
     return false;
   }
   // by the last key, or by parent.key
+  // (the training state's corpus is null until one is loaded, layers on the
+  // roles task, a text run's head label and its score until they are measured)
   const std::vector<std::string> nullable = {"error", "note", "notice", "message", "nearest", "outputInPlane",
-                                            "modelWeights.step"};
+                                            "modelWeights.step", "corpus", "layers", "label", "labelScore"};
   bool ok = true;
   auto walk = [&](auto&& self, const jsonr::Value& x, const std::string& parent, const std::string& key) -> void {
     const std::string path = parent + "." + key;
