@@ -366,6 +366,7 @@ void tour_picture(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     ImGui::EndChild();
     layout().tour_picture_kind = "recap";
   }
+  if (*layout().tour_picture_kind == '\0') return;  // step average: its plane is above, in view_tour.cpp
   const ImVec2 end = ImGui::GetItemRectMax();
   layout().tour_picture = ImVec4(at.x, at.y, at.x + width, std::max(end.y, at.y));
 }
