@@ -34,7 +34,8 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
   ./build.sh build    install + build, no server
   ./build.sh test     install + build + run every suite, each a CTest project:
                       native doctest (build/native), the engine and app suites
-                      as wasm under node (build/wasm-tests), the browser suites
+                      as wasm under node (built in build/wasm-web beside the
+                      site, from the same objects), the browser suites
                       against build/web/ (build/browser-tests: page + theme,
                       embed, course pages, text, training API, training
                       views, postMessage properties, short soak, injected
@@ -232,20 +233,27 @@ SUMMARY=()
 
 # record NAME PASSED FAILED [DETAIL]: one suite's counts. The per-suite lines
 # avoid the "N passed, N failed" shape so only the last line reads as the verdict.
+# Each line also says how long the suite took, its build included: the
+# seconds since suite_start.
+SUITE_T0=$SECONDS
+suite_start() { SUITE_T0=$SECONDS; }
 record() {
   TOTAL_PASSED=$((TOTAL_PASSED + $2))
   TOTAL_FAILED=$((TOTAL_FAILED + $3))
-  SUMMARY+=("$(printf '  %-8s %s of %s passed%s' "$1" "$2" $(($2 + $3)) "${4:+ ($4)}")")
+  local t=$((SECONDS - SUITE_T0))
+  SUMMARY+=("$(printf '  %-8s %s of %s passed in %dm%02ds%s' "$1" "$2" $(($2 + $3)) $((t / 60)) $((t % 60)) "${4:+ ($4)}")")
 }
 
-# run_ctest NAME DIR: ctest in DIR; the counts come from CTest's JUnit report
+# run_ctest NAME DIR [CTEST-ARGS...]: ctest in DIR, JOBS tests at a time (the
+# browser suites' RUN_SERIAL keeps them one at a time); the counts come from CTest's JUnit report
 # (build/test-logs/NAME.xml): a test passed when CTest ran it and it passed
 # (status="run"); failed, timed out or not run (missing executable) counts as
 # failed, and so does a report that is missing or lists no test.
 run_ctest() {
   local name="$1" dir="$2" xml="$BUILD/test-logs/$1.xml" rc=0
+  shift 2
   rm -f "$xml"
-  (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --output-junit "$xml") 2>&1 |
+  (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --parallel "$JOBS" --output-junit "$xml" "$@") 2>&1 |
     tee "$BUILD/test-logs/$name.log" || rc=$?
   local total=0 passed=0 names=""
   if [[ -f "$xml" ]]; then
@@ -275,9 +283,10 @@ build_native() {
   configure "$BUILD/native" && cmake --build "$BUILD/native" -j "$JOBS"
 }
 
+# The wasm suites live in the site's configuration (CMakeLists.txt: out of
+# `all` there), so they link the engine and app objects the site was built from.
 build_wasm_tests() {
-  configure --em "$BUILD/wasm-tests" -DHEADROOM_TARGET=tests &&
-    cmake --build "$BUILD/wasm-tests" -j "$JOBS"
+  cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests
 }
 
 # ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang.
@@ -329,17 +338,27 @@ failure_lines() {
 
 run_tests() {
   mkdir -p "$BUILD/test-logs"
+  suite_start
   step "native suite: cmake -S . -B build/native, build, ctest"
   if suite_build native build_native; then run_ctest native "$BUILD/native"; fi
 
-  step "wasm engine suite: emcmake cmake -B build/wasm-tests -DHEADROOM_TARGET=tests, build, ctest (node)"
-  if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-tests"; fi
-
-  step "browser suites: build/web/, then cmake -S tests/browser -B build/browser-tests, ctest"
-  if suite_build browser build_web && suite_build browser build_browser_tests; then
-    run_ctest browser "$BUILD/browser-tests"
+  suite_start
+  step "the site (build/wasm-web -> build/web/), then the wasm suites in the same configuration, ctest (node)"
+  local site=0
+  if suite_build wasm build_web; then
+    site=1
+    if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-web" -R '_wasm$'; fi
   fi
 
+  suite_start
+  step "browser suites: cmake -S tests/browser -B build/browser-tests against build/web/, ctest"
+  if ((site)) && suite_build browser build_browser_tests; then
+    run_ctest browser "$BUILD/browser-tests"
+  elif ((!site)); then
+    record browser 0 1 "the site did not build"
+  fi
+
+  suite_start
   step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"
   if suite_build asan build_native_asan; then run_ctest asan "$BUILD/native-asan"; fi
 

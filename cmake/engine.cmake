@@ -94,6 +94,9 @@ if(NOT EMSCRIPTEN AND NOT HEADROOM_FUZZ AND BUILD_TESTING_ROOMS)
       COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target rooms_${wall}_allowed)
     add_test(NAME engine_rooms_${wall}_forbidden
       COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target rooms_${wall}_forbidden)
+    # Two builds in one build folder at once trip over each other (ctest -j).
+    set_tests_properties(engine_rooms_${wall}_allowed engine_rooms_${wall}_forbidden PROPERTIES
+      RESOURCE_LOCK headroom_build_folder)
     set_tests_properties(engine_rooms_${wall}_forbidden PROPERTIES
       PASS_REGULAR_EXPRESSION "engine/[a-z]+/[a-z_]+\\.h: No such file|'engine/[a-z]+/[a-z_]+\\.h' file not found")
   endforeach()

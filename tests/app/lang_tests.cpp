@@ -390,7 +390,13 @@ TEST_CASE("the tour's texts and the views' words are the language's; English key
   app::Demo d;
   for (int i = 0; i < static_cast<int>(d.scene.tokens().size()); ++i)
     CHECK(app::role_words(d.scene, i) == d.scene.roles(i));
-  in_every_translation([](app::Demo& e) {
+  // One demo through every language: the training step's runs train to
+  // their step once (the first language's reveal) and are measured in each.
+  app::Demo e;
+  for (const app::Language& lang : app::languages()) {
+    if (lang.code == "en") continue;
+    CAPTURE(lang.code);
+    REQUIRE(e.set_language(lang.code));
     for (const app::TourStepInfo& s : app::tour_steps()) {
       CHECK(std::string(app::tr(s.title)) != s.title);
       CHECK(std::string(app::tr(s.text)) != s.text);
@@ -408,5 +414,5 @@ TEST_CASE("the tour's texts and the views' words are the language's; English key
     const std::string first = e.tour.record(1).result.front().str();
     CAPTURE(first);
     CHECK_FALSE(has(first, "output lands"));
-  });
+  }
 }
