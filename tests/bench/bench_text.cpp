@@ -1,4 +1,4 @@
-// bench_text.cpp: time one training step of the text model (issue 31) per
+// bench_text.cpp: time one training step of the text model per
 // backend, and (natively) train it on the real corpus for a held-out curve.
 //
 // Does, timing mode (default): for layers 1 and 2 and H = 1, 2, 4, 8 at the
@@ -20,7 +20,8 @@
 // prints each run's held-out points as JSON lines
 //   {"seed":1,"layers":1,"H":4,"step":500,"loss":5.1,"ppl":164,"s":41.2}
 // with the wall seconds since the start (all runs train in turn, as in the
-// page), and the corpus' bigram perplexity first.
+// page), and the corpus' bigram perplexity first; at the end each run's
+// parameter and loss checksums and each head's measured label and scores.
 // --only H,layers times that configuration only; --steps N times exactly N
 // steps after two warm-up steps (one sample), so an outside timer
 // (`/usr/bin/time`: CPU seconds) can divide by a known count when the shared
@@ -123,6 +124,31 @@ int timing(const std::string& platform, int min_samples, const std::string& only
   return 0;
 }
 
+// After the curve: per run, FNV-1a of every parameter's bytes and of the
+// history's losses (two builds trained alike print the same), then each
+// head's label and scores as measured at the last held-out point.
+void report_end(const TextTrainer& t) {
+  auto fnv = [](uint32_t h, const void* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 16777619u;
+    return h;
+  };
+  for (const TextRun& run : t.runs()) {
+    TextParams p = *t.params(run.heads);
+    uint32_t hp = 2166136261u, hl = 2166136261u;
+    for (const Mat* m : text_param_list(p)) hp = fnv(hp, m->data(), sizeof(float) * static_cast<size_t>(m->size()));
+    for (const TextEvalPoint& e : run.history) hl = fnv(hl, &e.loss, sizeof e.loss);
+    std::printf("{\"H\":%d,\"steps\":%lld,\"paramsFnv\":\"%08x\",\"lossesFnv\":\"%08x\"}\n", run.heads,
+                static_cast<long long>(run.steps), hp, hl);
+    for (const HeadSlot& h : run.per_head) {
+      std::printf("{\"H\":%d,\"layer\":%d,\"head\":%d,\"label\":\"%s\",\"labelScore\":%.3f,\"scores\":{", run.heads,
+                  h.layer + 1, h.head + 1, h.label.c_str(), h.label_score);
+      for (size_t k = 0; k < h.scores.size(); ++k)
+        std::printf("%s\"%s\":%.3f", k ? "," : "", h.scores[k].first.c_str(), h.scores[k].second);
+      std::printf("}}\n");
+    }
+  }
+}
+
 int curve(const char* path, int steps, const std::vector<int>& heads, int layers, int64_t seed, float lr) {
   std::ifstream f(path, std::ios::binary);
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -164,6 +190,7 @@ int curve(const char* path, int steps, const std::vector<int>& heads, int layers
     (void)st;
     report();
   }
+  report_end(t);
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// text_play.mjs: the text task (issue 31) played in headless Chromium, on
+// text_play.mjs: the text task played in headless Chromium, on
 // the Worker path (./build.sh bench runs it after page_load.mjs).
 //
 // Does: serve build/web (tools/serve.mjs), and per seed (SEEDS, default

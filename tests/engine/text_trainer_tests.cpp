@@ -5,6 +5,7 @@
 // per head of every layer, refuses bad settings and stops a diverging run.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -236,7 +237,20 @@ TEST_CASE("text trainer: one head slot per head of every layer, layer by layer; 
     for (size_t k = 0; k < r.per_head.size(); ++k) {
       CHECK(r.per_head[k].layer == static_cast<int>(k) / r.heads);
       CHECK(r.per_head[k].head == static_cast<int>(k) % r.heads);
-      CHECK(r.per_head[k].label.empty());
+      // measured at step 0: the positional kinds and induction (the toy corpus has no tags)
+      const HeadSlot& slot = r.per_head[k];
+      CHECK_FALSE(slot.label.empty());
+      REQUIRE(slot.scores.size() == slot.baselines.size());
+      std::vector<std::string> kinds;
+      for (size_t j = 0; j < slot.scores.size(); ++j) {
+        kinds.push_back(slot.scores[j].first);
+        CHECK(slot.baselines[j].first == slot.scores[j].first);
+        CHECK((slot.scores[j].second >= 0.f && slot.scores[j].second <= 1.0001f));
+        CHECK((slot.baselines[j].second > 0.f && slot.baselines[j].second <= 1.f));
+      }
+      for (const char* want : {"previous", "self", "duplicate", "induction"})
+        CHECK(std::find(kinds.begin(), kinds.end(), want) != kinds.end());
+      CHECK(std::find(kinds.begin(), kinds.end(), "verb-subject") == kinds.end());
     }
   }
   REQUIRE(t.step(3).is_ok());

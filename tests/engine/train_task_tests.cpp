@@ -115,7 +115,7 @@ TEST_CASE("a generated batch is the same on every platform (checksum)") {
   const TaskBatch b = make(cfg, 12345, 100, 8);
   // Measured natively (x86-64 glibc); the wasm build of this suite checks the
   // same number, which is what "bit for bit on native and wasm" means.
-  CHECK(checksum(b) == 10374380446675743114ull);  // issue 17: R = 4 has coreference
+  CHECK(checksum(b) == 10374380446675743114ull);  // R = 4 has coreference
 }
 
 TEST_CASE("examples depend on the seed and their index only") {

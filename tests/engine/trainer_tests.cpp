@@ -198,7 +198,7 @@ int token_index(const Scene& s, const char* word) {
 // R = 2 ends at 0.514..0.519 / 0.0007 / 0.0010 for 1 / 2 / 4 heads, R = 4 at
 // 0.766..0.778 / 0.521..0.528 / 0.0007..0.0091 (floors 0.5 / 0 / 0 and
 // 0.75 / 0.5 / 0).
-TEST_CASE("trainer: R = 2 reaches the floors, and the trained heads read the lesson") {
+TEST_CASE("trainer: R = 2 reaches the floors, and the trained heads read the lesson" * doctest::test_suite("convergence")) {
   Trainer t;
   REQUIRE(t.reset(1, 2, kDefaultLr).is_ok());
   REQUIRE(t.step(200).is_ok());
@@ -240,7 +240,7 @@ TEST_CASE("trainer: R = 2 reaches the floors, and the trained heads read the les
 // 400 steps, seed 1, measured natively: 0.763 / 0.514 / 0.0011 (seeds 2, 3:
 // 0.762 / 0.513 / 0.0007 and 0.763 / 0.513 / 0.0006); every 4-head run ends
 // with each head on a different slot at >= 0.95 (coreference 0.95..0.96).
-TEST_CASE("trainer: R = 4 reaches the floors 0.75 / 0.5 / 0, one head per kind") {
+TEST_CASE("trainer: R = 4 reaches the floors 0.75 / 0.5 / 0, one head per kind" * doctest::test_suite("convergence")) {
   Trainer t;
   REQUIRE(t.reset(1, 4, kDefaultLr).is_ok());
   REQUIRE(t.step(400).is_ok());
@@ -307,7 +307,7 @@ TEST_CASE("trainer: same seed, same curves bit for bit, however steps are chunke
   CHECK(c.run(2)->loss() != a.run(2)->loss());
 }
 
-TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same curves bit for bit") {
+TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same curves bit for bit" * doctest::test_suite("convergence")) {
   // Reference: whole steps. Unit runs: every unit alone, and step(n) calls
   // interleaved with units, a rate change arriving mid-step (it applies from
   // the next step, like a set_lr between whole steps).
@@ -398,7 +398,7 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
 //-----------------------------------------------------------------------------
 // [SECTION] failures: divergence and undone steps
 //-----------------------------------------------------------------------------
-TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets out, reset recovers") {
+TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets out, reset recovers" * doctest::test_suite("convergence")) {
   Trainer t;
   REQUIRE(t.reset(3, 2, kMaxLr).is_ok());
   REQUIRE(t.step(60).is_ok());
@@ -444,7 +444,7 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
 }
 
 TEST_CASE("trainer: a step the held-out check undoes was never counted: steps never go back") {
-  // Found by fuzz_training (issue 20): on an evaluation step a run's training
+  // Found by fuzz_training: on an evaluation step a run's training
   // unit passed its checks and counted the step, then its held-out check (a
   // later unit, maybe a later frame) failed and took it back: the state read
   // steps = s, then s - 1. Measured (seeds 1..6, R = 2, units one at a time):
@@ -540,7 +540,7 @@ TEST_CASE("trainer: a snapshot's loss and gradients match a naive reference") {
 //-----------------------------------------------------------------------------
 // [SECTION] tied query and key
 //-----------------------------------------------------------------------------
-TEST_CASE("trainer: tied runs sit beside the untied ones, keep W_K = W_Q, and are deterministic per seed") {
+TEST_CASE("trainer: tied runs sit beside the untied ones, keep W_K = W_Q, and are deterministic per seed" * doctest::test_suite("convergence")) {
   Trainer plain, tied, again;
   REQUIRE(plain.reset(8, 4, kDefaultLr).is_ok());
   REQUIRE(tied.reset(8, 4, kDefaultLr, true).is_ok());

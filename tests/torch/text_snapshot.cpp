@@ -1,4 +1,4 @@
-// text_snapshot.cpp: write a text-model snapshot (app/text_json.h) for the
+// text_snapshot.cpp: write a text-model snapshot (app/wire/text_json.h) for the
 // PyTorch cross-check (tests/torch/text_torch_check.py).
 //
 // Does: read brown.bin, reset a TextTrainer (one run of H heads, `layers`
@@ -15,7 +15,7 @@
 #include <iterator>
 #include <memory>
 
-#include "app/text_json.h"
+#include "app/wire/text_json.h"
 
 using namespace headroom;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """text_torch_check.py: recompute a text-model snapshot with PyTorch.
 
-Does: read the JSON of app/text_json.h (tests/torch/text_snapshot writes
+Does: read the JSON of app/wire/text_json.h (tests/torch/text_snapshot writes
 it), build the same model in torch float64 from the formula (token +
 position embeddings; per layer causal multi-head attention, heads taking
 column blocks of W_Q, W_K, W_V, scores / sqrt(d_head), softmax, W_O, added

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -65,7 +66,7 @@ void bias_corrections(const AdamConfig& c, int t, float& step_size, float& inv_b
 // The rate check Adam and AdamList share: finite and > 0, else kept.
 Status set_rate(AdamConfig& c, float lr) {
   if (!std::isfinite(lr) || !(lr > 0.f))
-    return Status::fail("the learning rate must be a finite number > 0, got " + std::to_string(lr));
+    return Status::fail(refusals::adam_lr, StatusArg::number(std::to_string(lr)));
   c.lr = lr;
   return Status::ok();
 }
@@ -75,14 +76,11 @@ Status set_rate(AdamConfig& c, float lr) {
 Status check_grads(const AttentionWeights& w, const AttentionGrads& g) {
   const size_t H = w.wq.size();
   if (g.wq.size() != H || g.wk.size() != H || g.wv.size() != H)
-    return Status::fail("the gradients have " + std::to_string(g.wq.size()) + " heads, the weights " +
-                        std::to_string(H));
+    return Status::fail(refusals::gradient_heads, g.wq.size(), H);
   Status s;
   for_each_matrix(w, g, [&](const Mat& a, const Mat& b, size_t i) {
     if (s && (a.rows() != b.rows() || a.cols() != b.cols()))
-      s = Status::fail("gradient matrix " + std::to_string(i) + " is " + std::to_string(b.rows()) +
-                       " x " + std::to_string(b.cols()) + ", its weight " +
-                       std::to_string(a.rows()) + " x " + std::to_string(a.cols()));
+      s = Status::fail(refusals::gradient_shape, i, b.rows(), b.cols(), a.rows(), a.cols());
   });
   return s;
 }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "kernels/dispatch.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -23,15 +24,13 @@ namespace headroom {
 //-----------------------------------------------------------------------------
 
 Status check_heads(int d_model, int heads) {
-  if (d_model <= 0) return Status::fail("d_model must be positive, got " + std::to_string(d_model));
+  if (d_model <= 0) return Status::fail(refusals::d_model_not_positive, d_model);
   if (heads <= 0)
-    return Status::fail("the number of heads must be at least 1, got " + std::to_string(heads));
+    return Status::fail(refusals::heads_below_one, heads);
   if (heads > d_model)
-    return Status::fail(std::to_string(heads) + " heads cannot share " + std::to_string(d_model) +
-                        " channels: each head needs at least one");
+    return Status::fail(refusals::heads_above_channels, heads, d_model);
   if (d_model % heads != 0)
-    return Status::fail(std::to_string(heads) + " heads do not divide d_model = " +
-                        std::to_string(d_model) + " into equal head sizes");
+    return Status::fail(refusals::heads_do_not_divide, heads, d_model);
   return Status::ok();
 }
 
@@ -40,15 +39,13 @@ Status check_weights(const AttentionWeights& w) {
   const int D = w.d_model, dh = w.d_head();
   const size_t H = static_cast<size_t>(w.heads);
   if (w.wq.size() != H || w.wk.size() != H || w.wv.size() != H)
-    return Status::fail("expected " + std::to_string(H) + " W_Q, W_K and W_V matrices");
+    return Status::fail(refusals::projection_count, H);
   for (size_t h = 0; h < H; ++h)
     for (const Mat* m : {&w.wq[h], &w.wk[h], &w.wv[h]})
       if (m->rows() != D || m->cols() != dh)
-        return Status::fail("head " + std::to_string(h) + ": a projection is " +
-                            std::to_string(m->rows()) + " x " + std::to_string(m->cols()) +
-                            ", expected " + std::to_string(D) + " x " + std::to_string(dh));
+        return Status::fail(refusals::projection_shape, h, m->rows(), m->cols(), D, dh);
   if (w.wo.rows() != D || w.wo.cols() != D)
-    return Status::fail("W_O must be " + std::to_string(D) + " x " + std::to_string(D));
+    return Status::fail(refusals::output_shape, D);
   return Status::ok();
 }
 
@@ -175,12 +172,10 @@ void forward_kernels(const Mat& x, const AttentionWeights& w, Trace& trace, bool
 Status forward(const Mat& x, const AttentionWeights& w, Trace& trace, const ForwardOptions& opt) {
   if (Status s = check_weights(w); !s) return s;
   if (x.cols() != w.d_model)
-    return Status::fail("X has " + std::to_string(x.cols()) + " columns, d_model is " +
-                        std::to_string(w.d_model));
-  if (x.rows() < 1) return Status::fail("X has no rows: the sequence is empty");
+    return Status::fail(refusals::x_columns, x.cols(), w.d_model);
+  if (x.rows() < 1) return Status::fail(refusals::x_no_rows);
   if (w.heads < 32 && (opt.knockout >> w.heads) != 0)
-    return Status::fail("the knockout names a head the weights do not have (they have " + std::to_string(w.heads) +
-                        ")");
+    return Status::fail(refusals::knockout_head_missing, w.heads);
 
   // Size every buffer once; same shapes next time means no allocation.
   const Eigen::Index L = x.rows(), D = w.d_model, dh = w.d_head();

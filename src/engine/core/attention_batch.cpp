@@ -15,6 +15,7 @@
 #include <string>
 
 #include "kernels/dispatch.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -26,13 +27,10 @@ namespace {
 Status check_batch(const Mat& x, int batch, const AttentionWeights& w) {
   if (Status s = check_weights(w); !s) return s;
   if (x.cols() != w.d_model)
-    return Status::fail("X has " + std::to_string(x.cols()) + " columns, d_model is " +
-                        std::to_string(w.d_model));
-  if (batch < 1) return Status::fail("the batch must hold at least 1 sequence, got " +
-                                     std::to_string(batch));
+    return Status::fail(refusals::x_columns, x.cols(), w.d_model);
+  if (batch < 1) return Status::fail(refusals::batch_below_one, batch);
   if (x.rows() < batch || x.rows() % batch != 0)
-    return Status::fail("X has " + std::to_string(x.rows()) + " rows: not " +
-                        std::to_string(batch) + " sequences of equal length >= 1");
+    return Status::fail(refusals::batch_rows, x.rows(), batch);
   return Status::ok();
 }
 
@@ -283,11 +281,9 @@ Status backward_batch(const Mat& x, int batch, const AttentionWeights& w, BatchT
   if (Status s = check_batch(x, batch, w); !s) return s;
   const int D = w.d_model, H = w.heads, dh = w.d_head(), L = static_cast<int>(x.rows()) / batch;
   if (t.batch != batch || t.tokens != L || t.d_model != D || t.heads != H)
-    return Status::fail("the trace is not of a forward_batch with these shapes: run "
-                        "forward_batch on the same X and weights first");
+    return Status::fail(refusals::trace_mismatch);
   if (dy.rows() != x.rows() || dy.cols() != D)
-    return Status::fail("dY is " + std::to_string(dy.rows()) + " x " + std::to_string(dy.cols()) +
-                        ", expected " + std::to_string(x.rows()) + " x " + std::to_string(D));
+    return Status::fail(refusals::dy_shape, dy.rows(), dy.cols(), x.rows(), D);
   const Eigen::Index BL = x.rows();
   t.dconcat.resize(BL, D);
   t.dqkv.resize(BL, 3 * D);

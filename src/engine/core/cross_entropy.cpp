@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/dispatch.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -30,15 +31,14 @@ Status softmax_cross_entropy(const Mat& logits, const std::vector<int>& targets,
                              CrossEntropy& out, Mat* dz, Mat* probs) {
   const int N = static_cast<int>(logits.rows()), V = static_cast<int>(logits.cols());
   if (static_cast<int>(targets.size()) != N)
-    return Status::fail(std::to_string(targets.size()) + " targets for " + std::to_string(N) + " rows of logits");
+    return Status::fail(refusals::target_count, targets.size(), N);
   int scored = 0;
   for (int i = 0; i < N; ++i) {
     if (targets[i] < -1 || targets[i] >= V)
-      return Status::fail("target " + std::to_string(targets[i]) + " of row " + std::to_string(i) +
-                          " is outside the vocabulary of " + std::to_string(V));
+      return Status::fail(refusals::target_outside_vocab, targets[i], i, V);
     scored += targets[i] >= 0 ? 1 : 0;
   }
-  if (scored == 0) return Status::fail("no row has a target: nothing to score");
+  if (scored == 0) return Status::fail(refusals::no_target);
   Mat local;
   Mat& p = dz ? *dz : (probs ? *probs : local);
   p.resize(N, V);

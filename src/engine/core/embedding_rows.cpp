@@ -2,6 +2,7 @@
 #include "embedding_rows.h"
 
 #include <string>
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -9,8 +10,7 @@ namespace {
 Status check_ids(const std::vector<int>& ids, Eigen::Index rows) {
   for (size_t i = 0; i < ids.size(); ++i)
     if (ids[i] < 0 || ids[i] >= rows)
-      return Status::fail("id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
-                          " is outside the table's " + std::to_string(rows) + " rows");
+      return Status::fail(refusals::id_outside_table, ids[i], i, rows);
   return Status::ok();
 }
 }  // namespace
@@ -24,9 +24,7 @@ Status gather_rows(const Mat& table, const std::vector<int>& ids, Mat& x) {
 
 Status scatter_add_rows(const Mat& dx, const std::vector<int>& ids, Mat& dtable) {
   if (dx.rows() != static_cast<Eigen::Index>(ids.size()) || dx.cols() != dtable.cols())
-    return Status::fail("scatter-add: dX is " + std::to_string(dx.rows()) + " x " + std::to_string(dx.cols()) +
-                        " for " + std::to_string(ids.size()) + " ids into a table of " +
-                        std::to_string(dtable.cols()) + " columns");
+    return Status::fail(refusals::scatter_shape, dx.rows(), dx.cols(), ids.size(), dtable.cols());
   if (Status s = check_ids(ids, dtable.rows()); !s) return s;
   for (size_t i = 0; i < ids.size(); ++i) dtable.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   return Status::ok();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/dispatch.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -13,7 +14,7 @@ namespace {
 std::string shape(const Mat& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
 
 Status mismatch(const char* op, const Mat& a, const Mat& b) {
-  return Status::fail(std::string(op) + ": " + shape(a) + " and " + shape(b) + " do not multiply");
+  return Status::fail(refusals::matmul_shapes, op, shape(a), shape(b));
 }
 
 // The workspace for a GEMM of depth K on either tile (tn needs one strip more).

@@ -21,6 +21,7 @@
 #include "engine/common/words.h"
 #include "lexicon.h"
 #include "parser.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 namespace {
@@ -198,23 +199,21 @@ Status Scene::set_lesson(std::string_view utf8, const LessonTargets& t) { return
 
 Status Scene::load_sentence(std::string_view utf8, const std::optional<LessonTargets>& lesson) {
   if (utf8.size() > SceneConfig::kMaxBytes)
-    return Status::fail("the sentence is " + std::to_string(utf8.size()) + " bytes; the cap is " +
-                        std::to_string(SceneConfig::kMaxBytes) + " bytes");
+    return Status::fail(refusals::sentence_bytes, utf8.size(), SceneConfig::kMaxBytes);
   std::vector<Token> toks = tokenize(utf8);
-  if (toks.empty()) return Status::fail("the sentence has no words: type at least one word");
+  if (toks.empty()) return Status::fail(refusals::sentence_empty);
   if (static_cast<int>(toks.size()) > SceneConfig::kMaxTokens)
-    return Status::fail("the sentence has " + std::to_string(toks.size()) + " tokens; the cap is " +
-                        std::to_string(SceneConfig::kMaxTokens));
+    return Status::fail(refusals::sentence_tokens, toks.size(), SceneConfig::kMaxTokens);
   if (lesson) {
     const int n = static_cast<int>(toks.size());
     for (int i : {lesson->query, lesson->subject, lesson->complement})
       if (i < 0 || i >= n)
-        return Status::fail("token " + std::to_string(i) + " does not exist; tokens are 0.." + std::to_string(n - 1));
+        return Status::fail(refusals::token_missing, i, n - 1);
     if (lesson->subject == lesson->query || lesson->complement == lesson->query)
-      return Status::fail("a lesson target cannot be the query itself");
+      return Status::fail(refusals::target_is_query);
     if ((lesson->pronoun < 0) != (lesson->antecedent < 0) ||
         (lesson->pronoun >= 0 && (std::max(lesson->pronoun, lesson->antecedent) >= n || lesson->pronoun == lesson->antecedent)))
-      return Status::fail("a lesson's pronoun and antecedent are two different tokens, or neither is given");
+      return Status::fail(refusals::pronoun_pair);
   }
   lesson_ = lesson;
   text_ = std::string(utf8);
@@ -229,8 +228,7 @@ Status Scene::set_stress(int tokens) {
     return load_tokens(tokenize(text_), -1);
   }
   if (tokens < 1 || tokens > SceneConfig::kMaxStressTokens)
-    return Status::fail("stress length must be 0 (off) or 1.." +
-                        std::to_string(SceneConfig::kMaxStressTokens) + " tokens, got " + std::to_string(tokens));
+    return Status::fail(refusals::stress_length, SceneConfig::kMaxStressTokens, tokens);
   const std::vector<Token> base = tokenize(text_);
   std::vector<Token> toks;
   toks.reserve(static_cast<size_t>(tokens));
@@ -245,10 +243,10 @@ Status Scene::set_stress(int tokens) {
 
 namespace {
 // "1, 2, 4 or 8": kHeadCounts in words.
-std::string head_counts_text() {
+StatusArg head_counts_arg() {
   std::vector<std::string> counts;
   for (int h : kHeadCounts) counts.push_back(std::to_string(h));
-  return join_words(counts, " or ");
+  return StatusArg::list(std::move(counts), " or ");
 }
 
 }  // namespace
@@ -256,9 +254,7 @@ std::string head_counts_text() {
 Status Scene::set_heads(int heads) {
   if (Status s = check_heads(D, heads); !s) return s;
   if (std::find(kHeadCounts.begin(), kHeadCounts.end(), heads) == kHeadCounts.end())
-    return Status::fail("this scene has " + head_counts_text() + " heads (d_head = " + std::to_string(D) +
-                        "/H must hold a 16-wide position code, and there are 8 relationships); got " +
-                        std::to_string(heads));
+    return Status::fail(refusals::scene_heads, head_counts_arg(), D, heads);
   if (heads != heads_) {
     cache_.inputs_changed();
     override_.reset();  // its shapes are for the old count
@@ -270,20 +266,18 @@ Status Scene::set_heads(int heads) {
 
 Status Scene::set_query(int token) {
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
-    return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
-                        std::to_string(tokens_.size() - 1));
+    return Status::fail(refusals::token_missing, token, tokens_.size() - 1);
   if (token != query_) cache_.query_changed();  // X, the weights and the Trace stay: one model for every row
   query_ = token;
   return Status::ok();
 }
 
 Status Scene::set_target(Relation r, int token) {
-  if (static_cast<int>(r) < 0 || static_cast<int>(r) >= kRelations) return Status::fail("no such relationship");
+  if (static_cast<int>(r) < 0 || static_cast<int>(r) >= kRelations) return Status::fail(refusals::no_such_relation);
   if (!relation_reassignable(r))
-    return Status::fail(std::string("\"") + relation_name(r) + "\" is fixed by position and cannot be reassigned");
+    return Status::fail(refusals::relation_fixed, relation_name(r));
   if (token < 0 || token >= static_cast<int>(tokens_.size()))
-    return Status::fail("token " + std::to_string(token) + " does not exist; tokens are 0.." +
-                        std::to_string(tokens_.size() - 1));
+    return Status::fail(refusals::token_missing, token, tokens_.size() - 1);
   targets_[static_cast<size_t>(query_)][static_cast<size_t>(r)] = token;
   cache_.inputs_changed();
   return Status::ok();
@@ -298,7 +292,7 @@ void Scene::reset_targets() {
 
 Status Scene::set_focus(float focus) {
   if (!std::isfinite(focus) || focus < 0.f || focus > 1.f)
-    return Status::fail("focus must be a number from 0 (all on one) through 0.5 (split) to 1 (spread)");
+    return Status::fail(refusals::focus_range);
   if (focus != focus_) cache_.inputs_changed();
   focus_ = focus;
   return Status::ok();
@@ -317,11 +311,9 @@ Status Scene::set_weights_override(const AttentionWeights* w) {
   }
   if (Status s = check_weights(*w); !s) return s;
   if (w->d_model != D)
-    return Status::fail("trained weights have d_model " + std::to_string(w->d_model) + "; the scene has " +
-                        std::to_string(D));
+    return Status::fail(refusals::weights_d_model, w->d_model, D);
   if (w->heads != heads_)
-    return Status::fail("trained weights have " + std::to_string(w->heads) + " heads; the scene shows " +
-                        std::to_string(heads_));
+    return Status::fail(refusals::weights_heads, w->heads, heads_);
   override_ = *w;
   cache_.inputs_changed();
   return Status::ok();
@@ -332,11 +324,10 @@ Status Scene::set_knockout(const std::vector<int>& heads) {
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 0; i < sorted.size(); ++i) {
     if (sorted[i] < 0 || sorted[i] >= heads_)
-      return Status::fail("head " + std::to_string(sorted[i]) + " (0-based) does not exist; with " +
-                          std::to_string(heads_) + (heads_ == 1 ? " head the only one is 0" : " heads they are 0.." +
-                          std::to_string(heads_ - 1)));
+      return (heads_ == 1 ? Status::fail(refusals::knockout_only_head, sorted[i], heads_)
+                          : Status::fail(refusals::knockout_heads, sorted[i], heads_, heads_ - 1));
     if (i > 0 && sorted[i] == sorted[i - 1])
-      return Status::fail("head " + std::to_string(sorted[i]) + " is listed twice in the knockout");
+      return Status::fail(refusals::knockout_twice, sorted[i]);
   }
   if (sorted != knockout_) cache_.inputs_changed();
   knockout_ = std::move(sorted);

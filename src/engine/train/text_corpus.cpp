@@ -3,6 +3,7 @@
 #include "text_corpus.h"
 
 #include <cstring>
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -24,7 +25,7 @@ uint32_t fnv1a(const uint8_t* p, size_t n) {
 
 size_t pad4(size_t n) { return (n + 3) & ~size_t(3); }
 
-Status bad(const std::string& why) { return Status::fail("the corpus file is not usable: " + why); }
+Status bad(const std::string& why) { return Status::fail(refusals::corpus_unusable, why); }
 
 // Documents tile 0 .. N-1 in order, ids are inside the vocabulary.
 Status check_consistent(const TextCorpus& c) {

@@ -12,6 +12,7 @@
 
 #include "engine/common/random.h"
 #include "engine/core/embedding_rows.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -19,9 +20,9 @@ namespace headroom {
 // [SECTION] shapes and initial parameters
 //-----------------------------------------------------------------------------
 Status check_text_shape(const TextShape& s) {
-  if (s.vocab < 3) return Status::fail("the vocabulary needs at least 3 words, got " + std::to_string(s.vocab));
-  if (s.tokens < 2) return Status::fail("a window needs at least 2 tokens, got " + std::to_string(s.tokens));
-  if (s.layers < 1 || s.layers > 2) return Status::fail("layers must be 1 or 2, got " + std::to_string(s.layers));
+  if (s.vocab < 3) return Status::fail(refusals::vocab_small, s.vocab);
+  if (s.tokens < 2) return Status::fail(refusals::window_small, s.tokens);
+  if (s.layers < 1 || s.layers > 2) return Status::fail(refusals::text_layers, s.layers);
   return check_heads(s.d_model, s.heads);
 }
 
@@ -115,12 +116,12 @@ std::vector<const Mat*> text_grad_list(const TextGrads& g) {
 //-----------------------------------------------------------------------------
 // [SECTION] forward
 //-----------------------------------------------------------------------------
-Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend, TextWork& w) {
+Status text_layers_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend,
+                           TextWork& w) {
   const TextShape& s = p.shape;
   const int L = s.tokens;
   if (batch < 1 || static_cast<long>(ids.size()) != static_cast<long>(batch) * L)
-    return Status::fail(std::to_string(ids.size()) + " ids are not " + std::to_string(batch) + " windows of " +
-                        std::to_string(L));
+    return Status::fail(refusals::ids_not_windows, ids.size(), batch, L);
   w.x.resize(static_cast<size_t>(s.layers) + 1);
   w.traces.resize(static_cast<size_t>(s.layers));
   // pass 1: X_0 = E_tok[ids] + E_pos[i]                                ((B*L) x D)
@@ -135,6 +136,11 @@ Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch,
     w.x[li + 1] = w.x[li];
     w.x[li + 1] += w.traces[li].out;
   }
+  return Status::ok();
+}
+
+Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend, TextWork& w) {
+  if (Status st = text_layers_forward(p, ids, batch, backend, w); !st) return st;
   // pass 3: Z = X W_U + b_U                                           ((B*L) x V)
   if (Status st = matmul(w.x.back(), p.unembed, w.logits, backend, w.mm); !st) return st;
   w.logits.rowwise() += p.bias.row(0);

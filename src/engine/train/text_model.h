@@ -88,6 +88,11 @@ void zero_text_grads(const TextParams& p, TextGrads& g);
 std::vector<Mat*> text_param_list(TextParams& p);
 std::vector<const Mat*> text_grad_list(const TextGrads& g);
 
+// Passes 1-2 of the forward of `batch` windows (ids: batch * L): the
+// embeddings and the attention layers, into w.x and w.traces (the heads'
+// weights); w.logits untouched. What the head scores read.
+Status text_layers_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend, TextWork& w);
+
 // The forward pass of `batch` windows (ids: batch * L) into w (w.logits).
 Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend, TextWork& w);
 

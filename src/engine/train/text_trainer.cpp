@@ -14,6 +14,7 @@
 #include "engine/common/random.h"
 #include "engine/core/adam.h"
 #include "history.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 
@@ -47,20 +48,20 @@ bool all_finite(const std::vector<const Mat*>& ms) {
 
 Status check_text_config(const TextTrainConfig& cfg, const TextCorpus& corpus) {
   if (Status s = check_train_settings(cfg.seed, kTrainRelations[0], cfg.lr); !s) return s;
-  if (cfg.heads.empty() || cfg.heads.size() > 8) return Status::fail("give 1 to 8 head counts");
+  if (cfg.heads.empty() || cfg.heads.size() > 8) return Status::fail(refusals::head_count_range);
   for (size_t i = 0; i < cfg.heads.size(); ++i) {
     const TextShape shape{corpus.vocab(), cfg.d_model, cfg.tokens, cfg.heads[i], cfg.layers};
     if (Status s = check_text_shape(shape); !s) return s;
     if (std::count(cfg.heads.begin(), cfg.heads.end(), cfg.heads[i]) > 1)
-      return Status::fail("the head count " + std::to_string(cfg.heads[i]) + " is listed twice");
+      return Status::fail(refusals::head_count_twice, cfg.heads[i]);
   }
   if (cfg.batch < 1 || cfg.held_out_windows < cfg.batch || cfg.held_out_windows % cfg.batch != 0)
-    return Status::fail("the held-out windows must be whole batches of " + std::to_string(cfg.batch));
+    return Status::fail(refusals::held_out_batches, cfg.batch);
   int64_t train = 0;
   for (const CorpusDocument& d : corpus.documents) train += d.held_out ? 0 : windows_in(d, cfg.tokens);
-  if (train < 1) return Status::fail("no training document is longer than a window of " + std::to_string(cfg.tokens + 1) + " tokens");
+  if (train < 1) return Status::fail(refusals::no_training_document, cfg.tokens + 1);
   if (held_out_window_count(corpus, cfg.tokens) < 1)
-    return Status::fail("no held-out document is longer than a window of " + std::to_string(cfg.tokens + 1) + " tokens");
+    return Status::fail(refusals::no_held_out_document, cfg.tokens + 1);
   return Status::ok();
 }
 
@@ -107,6 +108,9 @@ struct TextTrainer::Impl {
   std::vector<int> chunk_ids, chunk_targets;
   std::vector<double> sum;           // per run: the evaluation in progress
   std::vector<int64_t> scored;
+  ScoreSample text_sample, induction_sample;  // the head scores' queries (head_scores.h)
+  std::vector<int> induction_ids;             // induction_sample's windows, L ids each
+  std::vector<std::vector<HeadScoreSums>> head_sums;  // per run, per head slot
   int64_t next_eval = 1, gap = kTextEvalGap;
   using Phase = StepPhase;
   using Cursor = StepCursor;
@@ -121,9 +125,15 @@ struct TextTrainer::Impl {
                   ". Lower the learning rate and reset.";
   }
   bool train(const TextTrainConfig& cfg, int64_t step, float lr, TextRun& run, TextRunWork& w);
-  // Chunk c of the held-out sample through run r; after the last, the point
-  // joins the history (or the run stops). Returns whether it was the last.
+  // Chunk c of run r's evaluation: the held-out chunks (loss and head
+  // scores), then the induction chunks; after the last, the point joins the
+  // history and the head slots are measured (or the run stops on a
+  // non-finite held-out loss). Returns whether it was the last.
   bool evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r, TextRun& run);
+  void held_out_chunk(const TextTrainConfig& cfg, int c, size_t r);
+  void induction_chunk(const TextTrainConfig& cfg, int c, size_t r);
+  // Adds the head scores of `windows` windows of s from `first` (the last forward's weights).
+  void add_scores(const ScoreSample& s, int first, int windows, size_t r);
 };
 
 TextTrainer::TextTrainer() : impl_(std::make_unique<Impl>()) {}
@@ -153,24 +163,53 @@ bool TextTrainer::Impl::train(const TextTrainConfig& cfg, int64_t step, float lr
   return true;
 }
 
-bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r,
-                                       TextRun& run) {
+void TextTrainer::Impl::add_scores(const ScoreSample& s, int first, int windows, size_t r) {
+  std::vector<HeadScoreSums>& sums = head_sums[r];
+  for (size_t l = 0; l < work.traces.size(); ++l) {
+    const BatchTrace& t = work.traces[l];
+    for (int h = 0; h < t.heads; ++h)
+      for (int b = 0; b < windows; ++b)
+        add_head_scores(s, first + b, t.weights(b, h), sums[l * static_cast<size_t>(t.heads) + static_cast<size_t>(h)]);
+  }
+}
+
+void TextTrainer::Impl::held_out_chunk(const TextTrainConfig& cfg, int c, size_t r) {
   const size_t n = static_cast<size_t>(cfg.batch) * cfg.tokens, at = static_cast<size_t>(c) * n;
   chunk_ids.assign(ho_ids.begin() + static_cast<long>(at), ho_ids.begin() + static_cast<long>(at + n));
   chunk_targets.assign(ho_targets.begin() + static_cast<long>(at), ho_targets.begin() + static_cast<long>(at + n));
-  if (c == 0) sum[r] = 0, scored[r] = 0;
   CrossEntropy ce;
   const Status s = text_loss(runs[r].p, chunk_ids, chunk_targets, cfg.batch, default_backend(), work, ce, nullptr);
   (void)s;
   sum[r] += ce.sum;
   scored[r] += ce.scored;
-  if (c + 1 < cfg.held_out_windows / cfg.batch) return false;
-  const float loss = static_cast<float>(sum[r] / static_cast<double>(scored[r]));
-  if (!std::isfinite(loss)) {
+  add_scores(text_sample, c * cfg.batch, cfg.batch, r);
+}
+
+void TextTrainer::Impl::induction_chunk(const TextTrainConfig& cfg, int c, size_t r) {
+  const size_t n = static_cast<size_t>(cfg.batch) * cfg.tokens, at = static_cast<size_t>(c) * n;
+  chunk_ids.assign(induction_ids.begin() + static_cast<long>(at), induction_ids.begin() + static_cast<long>(at + n));
+  const Status s = text_layers_forward(runs[r].p, chunk_ids, cfg.batch, default_backend(), work);
+  (void)s;
+  add_scores(induction_sample, c * cfg.batch, cfg.batch, r);
+}
+
+bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r,
+                                       TextRun& run) {
+  const int held = cfg.held_out_windows / cfg.batch, chunks = held + induction_sample.windows() / cfg.batch;
+  if (c == 0) {
+    sum[r] = 0, scored[r] = 0;
+    head_sums[r].assign(run.per_head.size(), HeadScoreSums{});
+  }
+  if (c < held) held_out_chunk(cfg, c, r);
+  else induction_chunk(cfg, c - held, r);
+  const float loss = static_cast<float>(sum[r] / static_cast<double>(scored[r]));  // read after the held-out chunks
+  if (c + 1 == held && !std::isfinite(loss)) {
     stop(run, step, lr, "the held-out loss is not finite");
     return true;
   }
+  if (c + 1 < chunks) return false;
   run.history.push_back(TextEvalPoint{step, loss});
+  for (size_t k = 0; k < run.per_head.size(); ++k) finish_head_slot(head_sums[r][k], run.per_head[k]);
   return true;
 }
 
@@ -178,7 +217,7 @@ bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step,
 // [SECTION] public verbs
 //-----------------------------------------------------------------------------
 Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTrainConfig& cfg) {
-  if (!corpus) return Status::fail("no corpus: the text model needs one");
+  if (!corpus) return Status::fail(refusals::no_corpus);
   if (Status s = check_text_config(cfg, *corpus); !s) return s;
   const TextCorpus& c = *corpus;
   const int L = cfg.tokens;
@@ -207,6 +246,10 @@ Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTr
   step_lr_ = cfg.lr;
   Impl& m = *impl_;
   text_window_batch(c, held_out_starts_, L, m.ho_ids, m.ho_targets);
+  text_score_sample(c, held_out_starts_, L, m.text_sample);
+  const int induction_windows = (kInductionWindows + cfg.batch - 1) / cfg.batch * cfg.batch;
+  induction_score_sample(c.vocab(), L, induction_windows, prng::mix_seed(kInductionSeed, kInductionPurpose),
+                         m.induction_ids, m.induction_sample);
   m.runs.clear();
   runs_.clear();
   for (int H : cfg.heads) {
@@ -219,11 +262,12 @@ Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTr
     run.heads = H;
     run.layers = cfg.layers;
     for (int l = 0; l < cfg.layers; ++l)
-      for (int h = 0; h < H; ++h) run.per_head.push_back(HeadSlot{l, h, {}, "", 0.f});
+      for (int h = 0; h < H; ++h) run.per_head.push_back(HeadSlot{l, h, {}, {}, "", 0.f});
     runs_.push_back(std::move(run));
   }
   m.sum.assign(runs_.size(), 0.0);
   m.scored.assign(runs_.size(), 0);
+  m.head_sums.assign(runs_.size(), {});
   m.in_step = false;
   m.cur = Impl::Cursor{};
   m.gap = kTextEvalGap;
@@ -242,7 +286,7 @@ Status TextTrainer::set_lr(float lr) {
 
 Status TextTrainer::step(int n) {
   if (Status s = check_train_steps(n); !s) return s;
-  if (!corpus_) return Status::fail("the text model has no corpus yet: reset it with one first");
+  if (!corpus_) return Status::fail(refusals::text_no_corpus);
   for (int i = 0; i < n; ++i)
     while (!run_unit()) {
     }
@@ -321,7 +365,7 @@ const TextParams* TextTrainer::params(int heads) const {
 
 Status TextTrainer::snapshot(int heads, TextSnapshot& out) const {
   const TextParams* p = params(heads);
-  if (!p) return Status::fail("no text run has " + std::to_string(heads) + " heads");
+  if (!p) return Status::fail(refusals::no_text_run, heads);
   const size_t i = static_cast<size_t>(run(heads) - runs_.data());
   // a run already trained in the step in progress is one step ahead
   const bool ahead = impl_->in_step && (impl_->cur.phase != Impl::Phase::kTrain || impl_->cur.run > i);
@@ -334,7 +378,7 @@ Status TextTrainer::snapshot(int heads, TextSnapshot& out) const {
   CrossEntropy ce;
   if (Status st = text_loss(*p, s.ids, s.targets, cfg_.batch, default_backend(), work, ce, &s.grads); !st) return st;
   if (!std::isfinite(ce.loss) || !all_finite(text_grad_list(s.grads)))
-    return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
+    return Status::fail(refusals::run_not_finite, heads);
   s.heads = heads;
   s.layers = cfg_.layers;
   s.step = at;

@@ -8,11 +8,12 @@
 // blocks) and trained on the same batches. Per run: the held-out loss in
 // nats per word over a fixed held-out sample (its perplexity is exp(loss)),
 // a history on the roles trainer's schedule (history.h), divergence caught,
-// and one HeadSlot per head of every layer, layer by layer, for the labels
-// the next issue measures (empty until then).
+// and one HeadSlot per head of every layer, layer by layer: its behaviour
+// scores, baselines and label (head_scores.h), measured at every held-out
+// point (step 0 included) on the held-out sample and the induction windows.
 // Does not: read files or fetch (the caller hands it a TextCorpus), run a
-// clock, serialise JSON (src/app does), label heads, or let a NaN or Inf
-// out: every number it returns is finite.
+// clock, serialise JSON (src/app does), or let a NaN or Inf out: every
+// number it returns is finite.
 //
 // Batches: step s (from 0) trains on B windows of L + 1 consecutive tokens
 // of the TRAINING documents (never across a document's end): inputs are the
@@ -22,11 +23,18 @@
 // the same batches on every build, whatever the head count.
 // Held-out sample: held_out_windows windows of the held-out documents,
 // evenly spaced over all their windows (the same for every seed, so runs and
-// seeds are compared on the same text), evaluated in chunks of B windows.
+// seeds are compared on the same text), evaluated in chunks of B windows;
+// the same forward passes give the head scores of every kind but induction.
+// Induction windows: kInductionWindows rounded up to whole batches, drawn
+// once at reset from their own seed (kInductionSeed, never the training's
+// stream: the curves do not change with the scores), run through the
+// attention layers only (no unembedding) in chunks of B after the held-out
+// chunks.
 //
 // Units (as the roles trainer, trainer.h): one step is each run's training
 // step in turn, then on an evaluation step each run's held-out evaluation
-// chunk by chunk. step_count() and the histories advance when a step's last
+// chunk by chunk (held-out chunks, then induction chunks; the head slots
+// change after a run's last chunk). step_count() and the histories advance when a step's last
 // unit is done. A run's `steps` counts its training steps.
 //
 // Divergence: a non-finite or above-kTextDivergeLoss training loss, a
@@ -44,6 +52,7 @@
 #include <vector>
 
 #include "engine/core/status.h"
+#include "head_scores.h"
 #include "text_corpus.h"
 #include "text_model.h"
 #include "trainer.h"
@@ -73,15 +82,6 @@ struct TextTrainConfig {
 // Why the configuration cannot train on `corpus`, or ok.
 Status check_text_config(const TextTrainConfig& cfg, const TextCorpus& corpus);
 
-// One head of one layer, for the head labels (issue 34 fills scores, label
-// and label_score; until then scores is empty and label "").
-struct HeadSlot {
-  int layer = 0, head = 0;
-  std::vector<std::pair<std::string, float>> scores;  // kind -> score
-  std::string label;
-  float label_score = 0.f;
-};
-
 struct TextEvalPoint {
   int64_t step = 0;
   float loss = 0.f;  // held-out, nats per word
@@ -93,7 +93,7 @@ struct TextRun {
   std::vector<TextEvalPoint> history;  // never empty after reset
   bool diverged = false;
   std::string message;
-  std::vector<HeadSlot> per_head;      // layers * heads, layer by layer
+  std::vector<HeadSlot> per_head;      // layers * heads, layer by layer (measured at every held-out point)
 
   float loss() const { return history.back().loss; }
 };

@@ -10,6 +10,7 @@
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
 #include "engine/common/roles.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 namespace {
@@ -43,16 +44,13 @@ void write_agreement(float* row, int c) {
 
 Status check_task(const TaskConfig& cfg) {
   if (cfg.relations != 2 && cfg.relations != 4)
-    return Status::fail("R (related tokens) must be 2 (subject, complement) or 4 (+ previous token, coreference), got " +
-                        std::to_string(cfg.relations));
+    return Status::fail(refusals::task_relations, cfg.relations);
   if (cfg.tokens < 5 || cfg.tokens > kTaskMaxTokens)
-    return Status::fail("an example has 5 .. " + std::to_string(kTaskMaxTokens) + " tokens, got " +
-                        std::to_string(cfg.tokens));
+    return Status::fail(refusals::task_tokens, kTaskMaxTokens, cfg.tokens);
   const int max_queries = cfg.relations == 4 ? cfg.tokens - 2 : cfg.tokens;
   static_assert(2 * kTaskAgreementClasses >= kTaskMaxTokens, "every pair of tokens gets a class of its own");
   if (cfg.queries < 1 || cfg.queries > max_queries)
-    return Status::fail("queries per example must be 1 .. " + std::to_string(max_queries) + ", got " +
-                        std::to_string(cfg.queries));
+    return Status::fail(refusals::task_queries, max_queries, cfg.queries);
   return Status::ok();
 }
 
@@ -97,8 +95,8 @@ TaskStreams task_streams(uint64_t seed, uint64_t purpose) {
 Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, int64_t first,
                            int count, TaskBatch& out) {
   if (Status s = check_task(cfg); !s) return s;
-  if (count < 1) return Status::fail("a batch needs at least one example, got " + std::to_string(count));
-  if (first < 0) return Status::fail("example indices start at 0, got " + std::to_string(first));
+  if (count < 1) return Status::fail(refusals::batch_empty, count);
+  if (first < 0) return Status::fail(refusals::example_index, first);
 
   const int L = cfg.tokens, R = cfg.relations, D = kTaskDModel, T = kTaskOutputDims, k = kTaskContentDims;
   const Eigen::Index rows = static_cast<Eigen::Index>(count) * L;
@@ -183,7 +181,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
           ok = partner[q] >= 0 && partner[q] != rel[0] && partner[q] != rel[1] && partner[q] != rel[2];
         }
       }
-      if (!ok) return Status::fail("no pairing of agreement features fits this configuration");
+      if (!ok) return Status::fail(refusals::no_agreement_pairing);
       for (int c = 0; c < kTaskAgreementClasses; ++c) classes[c] = c;
       const int groups = (L + 1) / 2;
       for (int g = 0; g < groups; ++g) {

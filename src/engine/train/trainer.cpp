@@ -19,6 +19,7 @@
 #include "engine/common/embedding.h"
 #include "engine/common/random.h"
 #include "history.h"
+#include "engine/core/refusals.h"
 
 namespace headroom {
 namespace {
@@ -50,7 +51,7 @@ std::string number(double v) {
 // The learning-rate range (kMinLr .. kMaxLr), one message for reset and set_lr.
 Status check_lr(float lr) {
   if (std::isfinite(lr) && lr >= kMinLr && lr <= kMaxLr) return Status::ok();
-  return Status::fail(std::string("the learning rate must be from ") + kLrRangeText + ", got " + number(lr));
+  return Status::fail(refusals::lr_range, StatusArg::number(number(lr)));
 }
 
 
@@ -244,20 +245,18 @@ bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) 
 //-----------------------------------------------------------------------------
 Status check_train_settings(int64_t seed, int r, float lr) {
   if (seed < 0 || seed > kMaxSeed)
-    return Status::fail("seed must be a whole number from 0 to " + std::to_string(kMaxSeed) + ", got " +
-                        std::to_string(seed));
+    return Status::fail(refusals::seed_range, kMaxSeed, seed);
   if (std::find(kTrainRelations.begin(), kTrainRelations.end(), r) == kTrainRelations.end()) {
     std::vector<std::string> choices;
     for (int c : kTrainRelations) choices.push_back(std::to_string(c));
-    return Status::fail("r must be " + join_words(choices, " or ") + " related tokens, got " + std::to_string(r));
+    return Status::fail(refusals::r_choice, StatusArg::list(choices, " or "), r);
   }
   return check_lr(lr);
 }
 
 Status check_train_steps(int n) {
   if (n < 1 || n > kMaxStepsPerCall)
-    return Status::fail("step(n) takes n from 1 to " + std::to_string(kMaxStepsPerCall) + ", got " +
-                        std::to_string(n));
+    return Status::fail(refusals::step_count, kMaxStepsPerCall, n);
   return Status::ok();
 }
 
@@ -403,9 +402,8 @@ const AttentionWeights* Trainer::weights(int heads, bool tied) const {
 Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   const AttentionWeights* w = weights(heads, tied);
   if (!w) {
-    if (tied && !tie_qk_) return Status::fail("there are no tied runs: reset with the query/key tie on first");
-    return Status::fail("no " + std::string(tied ? "tied " : "") + "training run has " + std::to_string(heads) +
-                        " heads (runs: 1, 2, 4)");
+    if (tied && !tie_qk_) return Status::fail(refusals::no_tied_runs);
+    return Status::fail(tied ? refusals::no_tied_run : refusals::no_run, heads);
   }
   // The batch of the run's next step (one further for a run already trained
   // in the step in progress, counted or not yet: see run_unit), and this
@@ -425,7 +423,7 @@ Status Trainer::snapshot(int heads, bool tied, TrainSnapshot& out) const {
   if (s = backward_batch(batch.x, batch.examples, *w, trace, dy, grads, backend); !s) return s;
   if (tied) tie_query_key_grads(grads);
   if (!std::isfinite(loss) || !finite(grads))
-    return Status::fail("the " + std::to_string(heads) + "-head run's loss or gradients are not finite on the next batch");
+    return Status::fail(refusals::run_not_finite, heads);
 
   out.heads = heads;
   out.tie_qk = tied;

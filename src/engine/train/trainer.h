@@ -78,6 +78,7 @@
 #include <string>
 #include <vector>
 
+#include "head_scores.h"
 #include "engine/core/attention.h"
 #include "engine/core/status.h"
 #include "engine/core/tensor.h"
@@ -128,6 +129,7 @@ struct TrainRun {
   std::vector<EvalPoint> history;  // see the schedule above; never empty after reset
   bool diverged = false;
   std::string message;             // why it stopped, "" while healthy
+  std::vector<HeadSlot> per_head;  // the text task's measured heads (head_scores.h); empty for the roles task
 
   const EvalPoint& latest() const { return history.back(); }
   float loss() const { return history.back().loss; }
