@@ -1,4 +1,4 @@
-// demo_tests.cpp: the app's verbs (app/demo.h) as the UI, the JS API and a
+// demo_tests.cpp: the app's verbs (app/state/demo.h) as the UI, the JS API and a
 // link drive them: a hash applies what it can and keeps the rest, theme and
 // view accept only their listed values, and the stress tick runs and times
 // the forward pass only while stress is on. Expected values come from the
@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <string>
 
-#include "app/demo.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/state/url_state.h"
 #include "json_read.h"
 
 using namespace headroom;

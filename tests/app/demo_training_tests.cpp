@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <string>
 
-#include "app/demo.h"
+#include "app/state/demo.h"
 #include "json_read.h"
 
 using namespace headroom;

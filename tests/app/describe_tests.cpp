@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/describe.h"
+#include "app/lang/describe.h"
 
 using namespace headroom;
 

@@ -1,4 +1,4 @@
-// export_tests.cpp: the views' numbers as files (app/export.h). The JSON is
+// export_tests.cpp: the views' numbers as files (app/state/export.h). The JSON is
 // checked against getState()'s own document (the numbers a host already
 // reads) and against independent references: softmax of the exported scores
 // by a naive loop gives the exported weights, the exported W_O parts add up
@@ -16,9 +16,9 @@
 #include <tuple>
 #include <vector>
 
-#include "app/demo.h"
-#include "app/export.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/state/export.h"
+#include "app/state/url_state.h"
 #include "json_read.h"
 
 using namespace headroom;

@@ -1,4 +1,4 @@
-// lang_tests.cpp: the interface in the course's language (app/lang.h).
+// lang_tests.cpp: the interface in the course's language (app/lang/lang.h).
 // The expected lesson words are written here from the contract (the
 // query and the two targets each language names), not read back from the
 // catalogues; the numbers are formatted here from the engine's own values.
@@ -10,11 +10,11 @@
 #include <regex>
 #include <string>
 
-#include "app/demo.h"
-#include "app/tour.h"
-#include "app/describe.h"
-#include "app/lang.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/tour/tour.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
+#include "app/state/url_state.h"
 
 using namespace headroom;
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/live_training.h"
+#include "app/training/live_training.h"
 #include "json_read.h"
 
 using namespace headroom;

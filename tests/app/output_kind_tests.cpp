@@ -1,5 +1,5 @@
 // output_kind_tests.cpp: the value space's output label names what the
-// engine measured (app/output_kind.h). Each expectation is checked against
+// engine measured (app/lang/output_kind.h). Each expectation is checked against
 // the Trace itself: the query's weight row and cosines computed here in
 // double, not the readout the classifier reads; and perturbations (focus,
 // a zeroed W_Q, a hand-made readout) move the words with the numbers, never
@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "app/output_kind.h"
+#include "app/lang/output_kind.h"
 
 using namespace headroom;
 using app::OutputKind;

@@ -1,4 +1,4 @@
-// tables_tests.cpp: the lists the wasm hands to the page's JS (app/tables.h)
+// tables_tests.cpp: the lists the wasm hands to the page's JS (app/state/tables.h)
 // are valid JSON, list exactly the values the verbs and the hash accept
 // (each listed one accepted, neighbours outside the list refused), and the
 // apply order names every key the hash parses, in the order its reasons
@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "app/demo.h"
-#include "app/export.h"
-#include "app/tables.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/state/export.h"
+#include "app/state/tables.h"
+#include "app/state/url_state.h"
 #include "json_read.h"
 
 using namespace headroom;

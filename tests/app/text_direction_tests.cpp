@@ -1,10 +1,10 @@
-// text_direction_tests.cpp: the paragraph rule (app/text_direction.h) on
+// text_direction_tests.cpp: the paragraph rule (app/lang/text_direction.h) on
 // sentences whose first strong character is known by reading them: neutral
 // and weak characters before it (digits, punctuation, emoji, spaces) never
 // decide, and a sentence with no strong character reads left to right.
 #include <doctest/doctest.h>
 
-#include "app/text_direction.h"
+#include "app/lang/text_direction.h"
 
 using headroom::app::paragraph_rtl;
 

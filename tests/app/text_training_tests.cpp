@@ -1,5 +1,5 @@
 // text_training_tests.cpp: the text task in the app's live training
-// (app/live_training.h "The text task"): its options, its state JSON, its
+// (app/training/live_training.h "The text task"): its options, its state JSON, its
 // wire message and the hash keys task and layers.
 // Checks: reset_text refuses layers other than 1 or 2, a bad seed or rate,
 // and any start without a corpus (with the fetch's failure when there was
@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "app/demo.h"
-#include "app/live_training.h"
-#include "app/train_wire.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/training/live_training.h"
+#include "app/wire/train_wire.h"
+#include "app/state/url_state.h"
 #include "json_read.h"
 
 using namespace headroom;
@@ -139,9 +139,18 @@ TEST_CASE("text task: state() says the task, the corpus and a perHead per head o
       for (size_t k = 0; k < per.size(); ++k) {
         CHECK(per[k]["layer"].num == static_cast<double>(k / heads + 1));
         CHECK(per[k]["head"].num == static_cast<double>(k % heads + 1));
-        CHECK((per[k]["scores"].kind == jsonr::Value::Object && per[k]["scores"].fields.empty()));
-        CHECK(per[k]["label"].kind == jsonr::Value::Null);
-        CHECK(per[k]["labelScore"].kind == jsonr::Value::Null);
+        // the reference trainer's measured slot, number for number
+        const HeadSlot& slot = ref.runs()[i].per_head[k];
+        REQUIRE(per[k]["scores"].kind == jsonr::Value::Object);
+        REQUIRE(per[k]["baselines"].kind == jsonr::Value::Object);
+        CHECK(per[k]["scores"].fields.size() == slot.scores.size());
+        CHECK(per[k]["baselines"].fields.size() == slot.baselines.size());
+        for (size_t j = 0; j < slot.scores.size(); ++j) {
+          CHECK(static_cast<float>(per[k]["scores"][slot.scores[j].first].num) == slot.scores[j].second);
+          CHECK(static_cast<float>(per[k]["baselines"][slot.baselines[j].first].num) == slot.baselines[j].second);
+        }
+        CHECK(per[k]["label"].str == slot.label);
+        CHECK(static_cast<float>(per[k]["labelScore"].num) == slot.label_score);
       }
     }
     // Back to the roles task.
@@ -175,6 +184,16 @@ TEST_CASE("text task: the program's bytes give the page its state, bit for bit")
   for (size_t i = 0; i < a["runs"].items.size(); ++i) {
     CHECK(b["runs"][i]["loss"].num == a["runs"][i]["loss"].num);
     CHECK(b["runs"][i]["perHead"].items.size() == a["runs"][i]["perHead"].items.size());
+    // the measured heads cross the wire bit for bit
+    for (size_t k = 0; k < a["runs"][i]["perHead"].items.size(); ++k) {
+      const jsonr::Value &x = a["runs"][i]["perHead"][k], &y = b["runs"][i]["perHead"][k];
+      CHECK(y["label"].str == x["label"].str);
+      CHECK(y["labelScore"].num == x["labelScore"].num);
+      REQUIRE(y["scores"].fields.size() == x["scores"].fields.size());
+      CHECK(y["scores"].fields.size() >= 2);  // previous and self at least
+      for (const auto& [kind, v] : x["scores"].fields) CHECK(y["scores"][kind].num == v.num);
+      for (const auto& [kind, v] : x["baselines"].fields) CHECK(y["baselines"][kind].num == v.num);
+    }
   }
   // A cut message changes nothing.
   CHECK_FALSE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size() - 3));

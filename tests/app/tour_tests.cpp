@@ -9,9 +9,9 @@
 #include <functional>
 #include <string>
 
-#include "app/demo.h"
-#include "app/describe.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/lang/describe.h"
+#include "app/state/url_state.h"
 #include "json_read.h"
 
 using namespace headroom;
@@ -308,7 +308,7 @@ TEST_CASE("tour: events, hash tour=N and tour=N-M, recap") {
   CHECK_FALSE(rows[0]["revealed"].b);
 }
 
-TEST_CASE("tour step training: the one-head run's loss against its floor, measured after training") {
+TEST_CASE("tour step training: the one-head run's loss against its floor, measured after training" * doctest::test_suite("convergence")) {
   Demo d;
   REQUIRE(d.train_reset(1, 2, 0.01f));
   REQUIRE(d.tour_go(7));

@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "app/train_pace.h"
+#include "app/training/train_pace.h"
 
 using namespace headroom::app;
 

@@ -1,5 +1,5 @@
 // train_wire_tests.cpp: the page's mirror of runs trained elsewhere
-// (app/train_wire.h, app/live_training.h "Where it trains"). A "page" LiveTraining in
+// (app/wire/train_wire.h, app/training/live_training.h "Where it trains"). A "page" LiveTraining in
 // remote mode is wired to a "program" LiveTraining (the Worker's, here in the
 // same process) by a fake link that runs each command on the program and
 // hands its bytes back, as headroom.mjs and headroom-train-worker.js do.
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/live_training.h"
-#include "app/train_wire.h"
+#include "app/training/live_training.h"
+#include "app/wire/train_wire.h"
 #include "json_read.h"
 
 using namespace headroom;

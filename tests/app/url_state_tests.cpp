@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "app/url_state.h"
+#include "app/state/url_state.h"
 
 using namespace headroom;
 using namespace headroom::app;

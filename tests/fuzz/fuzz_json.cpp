@@ -1,4 +1,4 @@
-// fuzz_json.cpp: libFuzzer target for the JSON writers (app/json_write.h)
+// fuzz_json.cpp: libFuzzer target for the JSON writers (app/wire/json_write.h)
 // that every getState(), train.state() and snapshot goes through.
 //
 // Does: write one object from the input: the whole input as a string field,
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "../app/json_read.h"
-#include "app/json_write.h"
+#include "app/wire/json_write.h"
 
 #define FUZZ_CHECK(cond) \
   do {                   \

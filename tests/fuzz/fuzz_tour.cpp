@@ -1,4 +1,4 @@
-// fuzz_tour.cpp: libFuzzer target for the guided tour's answers (app/tour.h)
+// fuzz_tour.cpp: libFuzzer target for the guided tour's answers (app/tour/tour.h)
 // through the Demo verbs the JS API headroom.tour.*, the postMessage bridge
 // (headroom:tour) and the URL hash (tour=N, tour=N-M) call.
 //
@@ -52,7 +52,7 @@
 #include <vector>
 
 #include "../app/json_read.h"
-#include "app/demo.h"
+#include "app/state/demo.h"
 
 #define FUZZ_CHECK(cond)                                                         \
   do {                                                                           \

@@ -1,5 +1,5 @@
 // fuzz_training.cpp: libFuzzer target for live training as a state machine
-// (app/live_training.h): random sequences of its verbs with random values.
+// (app/training/live_training.h): random sequences of its verbs with random values.
 //
 // Does: read the input as a program of verbs (reset, step, set_lr, play,
 // pause, the speed cap, the weights choice, a frame tick, snapshot) with
@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "../app/json_read.h"
-#include "app/live_training.h"
+#include "app/training/live_training.h"
 
 #define FUZZ_CHECK(cond) \
   do {                   \

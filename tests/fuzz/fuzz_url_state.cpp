@@ -1,4 +1,4 @@
-// fuzz_url_state.cpp: libFuzzer target for the URL hash parser (app/url_state.h).
+// fuzz_url_state.cpp: libFuzzer target for the URL hash parser (app/state/url_state.h).
 //
 // Does: parse arbitrary bytes as a hash and check: a refused hash yields
 // messages, never a crash; whatever was accepted serialises to a hash that
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "app/url_state.h"
+#include "app/state/url_state.h"
 
 #define FUZZ_CHECK(cond) \
   do {                   \

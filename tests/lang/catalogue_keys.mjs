@@ -1,11 +1,12 @@
 // catalogue_keys.mjs: every catalogue (src/app/lang/<code>.po) holds exactly
 // the strings the code asks for.
 //
-// Does: extract every catalogue key used in src/ (the first string literal
+// Does: extract every catalogue key used in src/ (every refusal table's
+// templates, X(code, "...") rows in */refusals.h; the first string literal
 // of tr("..."), trf("...", phrase("..."), N_("..."), and the keywords help_marker("..."),
 // section_title("..." and open_view(demo, "...", "...", which translate their
 // text), read each shipped catalogue's
-// msgid/msgstr entries (app/lang.h's format), and fail when a language other
+// msgid/msgstr entries (app/lang/lang.h's format), and fail when a language other
 // than English lacks a key, has a key no code uses, leaves a placeholder
 // ({0}, {1}) out or adds one, lacks an @-entry, or (with a decimal comma)
 // writes a pair of numbers "({0}, {1})" with a comma; fail when a word of
@@ -59,6 +60,13 @@ export function usedKeys() {
     for (const m of text.matchAll(re)) {
       for (const k of [m[1], m[2]]) if (k !== undefined && !keys.has(literals(k))) keys.set(literals(k), f);
     }
+    // A refusal table (engine/core/refusals.h and the like): each row
+    // X(code, "English template") is a key, its template.
+    if (/refusals\.h$/.test(f)) {
+      for (const m of text.matchAll(new RegExp(String.raw`^\s*X\(\s*\w+,\s*` + lit + String.raw`\)`, 'gm'))) {
+        if (!keys.has(literals(m[1]))) keys.set(literals(m[1]), f);
+      }
+    }
   }
   return keys;
 }
@@ -93,7 +101,7 @@ let failures = 0;
 const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
 
 // Every help text written at its call (a help marker's, a section's; the views'
-// own are in app/view_table.h, checked by view_table_tests) starts in
+// own are in app/state/view_rows.h, checked by view_rows_tests) starts in
 // words a first-week student knows: its first four words hold no formula
 // (no "_", "^", "=" or "sum"); symbols may follow.
 let helpTexts = 0;
@@ -112,7 +120,7 @@ let helpTexts = 0;
 
 // The page's own words (web/: the text of elements marked data-tr, every
 // aria-label, the loader's say('...')) are translated through the wasm
-// (headroom.translate): each must be a key the code lists (app/lang.cpp
+// (headroom.translate): each must be a key the code lists (app/lang/lang.cpp
 // page_words), or the page would show it in English and count it missing.
 const web = join(root, 'web');
 let pageWords = 0;

@@ -41,8 +41,8 @@
 #endif
 
 #include "../app/json_read.h"
-#include "app/demo.h"
-#include "app/url_state.h"
+#include "app/state/demo.h"
+#include "app/state/url_state.h"
 
 using namespace headroom;
 using namespace headroom::app;
@@ -95,9 +95,10 @@ bool finite_json(const std::string& json, std::string* why = nullptr) {
   }
   // by the last key, or by parent.key
   // (the training state's corpus is null until one is loaded, layers on the
-  // roles task, a text run's head label and its score until they are measured)
+  // roles task; a text head's scores, label, labelScore and baselines are
+  // measured when its run is reset, so a null there is a bug like any other)
   const std::vector<std::string> nullable = {"error", "note", "notice", "message", "nearest", "outputInPlane",
-                                            "modelWeights.step", "corpus", "layers", "label", "labelScore"};
+                                            "modelWeights.step", "corpus", "layers"};
   bool ok = true;
   auto walk = [&](auto&& self, const jsonr::Value& x, const std::string& parent, const std::string& key) -> void {
     const std::string path = parent + "." + key;

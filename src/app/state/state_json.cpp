@@ -1,0 +1,90 @@
+// state_json.cpp: the demo state as the JSON object getState() returns.
+//
+// Does: read the Scene's Trace and readout and write them out with the
+// writers of json_write.h and export.h (the parts the exports share) (NaN/Inf as null, strings escaped).
+// Does not: compute any weight (every number comes from the Trace), or use a
+// JSON library (the shape is small and fixed).
+#include "app/state/demo.h"
+#include "app/lang/lang.h"
+#include "app/lang/describe.h"
+#include "app/state/export.h"
+#include "app/wire/json_write.h"
+
+namespace headroom::app {
+
+std::string state_json(Demo& demo) {
+  const Scene& scene = demo.scene;
+  const Trace& trace = scene.trace();
+  const std::vector<HeadReadout>& readout = scene.readout();
+  const int q = scene.query();
+  std::string out;
+  out.reserve(4096);
+  {  // o closes the object when it goes out of scope, before the return
+    JsonObject o(out);
+    append_array(o.key("tokens"), scene.tokens(), [&](const Token& t) { append_json_string(out, t.text); });
+    o.field("heads", scene.heads()).field("dModel", scene.d_model()).field("dHead", scene.d_head());
+    o.field("query", q).field("focus", scene.focus()).field("view", demo.view).field("theme", demo.theme);
+    // stress: tokens (0 = off) and the engine's median time per forward (ms)
+    {
+      JsonObject stress(o.key("stress"));
+      stress.field("tokens", scene.stress()).field("forwardMs", static_cast<float>(demo.stress.median_ms));
+      stress.field("frames", demo.stress.count);
+    }
+
+    // weights[h][j] = head h's softmax weight from the query to token j.
+    append_query_rows(o.key("weights"), trace, q, false);
+
+    append_array(o.key("relations"), readout, [&](const HeadReadout& r) {
+      append_array(out, r.relations, [&](Relation rel) { append_json_string(out, relation_name(rel)); });
+    });
+    append_array(o.key("targets"), readout, [&](const HeadReadout& r) { append_values(out, r.targets); });
+    append_readout(o.key("readout"), readout);
+
+    // valueSpace[h]: the value-space view's picture (engine/lesson/value_map.h):
+    // points (L x [x, y]), output ([x, y], the query's output), explained
+    // (share of the values' energy in the plane), outputInPlane.
+    append_value_space(o.key("valueSpace"), scene.value_maps());
+    // Lesson controls: knocked-out heads (0-based), what the final output
+    // still carries of each lesson target (0..1, readout.h carried()), those
+    // targets' token indices, the query/key tie, and per head the query's
+    // scaled scores Q K^T / sqrt(d_head) before softmax.
+    append_values(o.key("knockout"), scene.knockout());
+    append_values(o.key("carried"), scene.carried());
+    append_values(o.key("carriedTargets"), scene.lesson_targets());
+    o.field("tieQK", scene.tie_qk());
+    append_query_rows(o.key("scores"), trace, q, true);
+    // The guided lesson's open step (0: closed) and range (tour.state() has the rest).
+    {
+      JsonObject tour(o.key("tour"));
+      tour.field("step", demo.tour.step());
+      append_values(tour.key("range"), std::vector<int>{demo.tour.first(), demo.tour.last()});
+    }
+    // The sentence as typed (what the page's sentence field shows).
+    o.field("text", demo.scene.text());
+    // The readout sentence and the full description (the page's aria-live text).
+    o.field("sentence", readout_sentence(scene)).field("description", describe_state(scene));
+
+    // Which weights the views show: the choice, what is shown (a head count
+    // with no trained run shows the built weights and the note says so), and
+    // the training step of the shown trained weights.
+    {
+      const LiveTraining& training = demo.training;
+      JsonObject weights(o.key("modelWeights"));
+      weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
+      weights.string_or_null("note", training.weights_note());
+      if (training.weights_shown() == kWeightChoices[1]) {
+        weights.field("step", training.weights_step());
+      } else {
+        weights.key("step") += "null";
+      }
+    }
+
+    // lang: the shown language's code; missingStrings: the strings it
+    // lacked so far (shown in English instead; app/lang/lang.h)
+    o.field("lang", language().code).field("missingStrings", missing_strings());
+    o.string_or_null("error", demo.error);
+  }
+  return out;
+}
+
+}  // namespace headroom::app

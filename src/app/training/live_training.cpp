@@ -1,0 +1,533 @@
+// live_training.cpp: the demo's live training (see live_training.h).
+//
+// Index of this file
+//   [SECTION] verbs
+//   [SECTION] the frame tick
+//   [SECTION] the weights the scene shows
+//   [SECTION] training elsewhere (the mirror)
+//   [SECTION] the text task
+#include "app/training/live_training.h"
+#include "app/lang/lang.h"  // check_choice
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "engine/common/words.h"
+#include "app/lang/refusals.h"
+
+namespace headroom::app {
+
+double LiveTraining::steady_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+LiveTraining::LiveTraining(Clock now) : now_(std::move(now)) { publish(); }
+
+const Trainer& LiveTraining::trainer() const {
+  if (!trainer_) {
+    trainer_ = std::make_unique<Trainer>();
+    // The defaults with the recorded tie (the defaults are in range: it cannot fail).
+    if (tie_) (void)trainer_->reset(kDefaultSeed, kDefaultRelations, kDefaultLr, true);
+  }
+  return *trainer_;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] verbs
+//-----------------------------------------------------------------------------
+Status LiveTraining::refuse(Status s) {
+  refusal_ = s;
+  return s;
+}
+
+Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> tie) {
+  const bool tied = tie.value_or(tie_);
+  if (remote_) {
+    if (Status s = check_train_settings(seed, r, lr); !s) return refuse(std::move(s));
+    tie_ = tied;
+    roles_r_ = r;
+    send_settings(0, seed, r, lr);
+    return Status::ok();
+  }
+  if (Status s = t().reset(seed, r, lr, tied); !s) return refuse(std::move(s));
+  tie_ = tied;
+  roles_r_ = r;
+  text_on_ = false;
+  text_.reset();
+  text_runs_.clear();
+  refusal_ = Status::ok();
+  meter_.clear();
+  gate_.clear();
+  publish();
+  return Status::ok();
+}
+
+Status LiveTraining::step(int n) {
+  if (remote_) {
+    if (Status s = check_train_steps(n); !s) return refuse(std::move(s));
+    refusal_ = Status::ok();
+    ensure_remote_started();
+    send({"step", static_cast<double>(n)});
+    return Status::ok();
+  }
+  if (text_on_) {
+    if (Status s = text_->step(n); !s) return refuse(std::move(s));
+    refresh_text_runs();
+  } else if (Status s = t().step(n); !s) {
+    return refuse(std::move(s));
+  }
+  refusal_ = Status::ok();
+  if (all_diverged()) running_ = false;
+  publish();
+  return Status::ok();
+}
+
+Status LiveTraining::set_lr(float lr) {
+  if (remote_) {
+    if (Status s = check_lr(lr); !s) return refuse(std::move(s));
+    refusal_ = Status::ok();
+    mirror_.lr = lr;
+    ensure_remote_started();
+    send({"lr", static_cast<double>(lr)});
+    return Status::ok();
+  }
+  if (text_on_) {
+    if (Status s = text_->set_lr(lr); !s) return refuse(std::move(s));
+    text_lr_ = lr;
+  } else if (Status s = t().set_lr(lr); !s) {
+    return refuse(std::move(s));
+  }
+  refusal_ = Status::ok();
+  return Status::ok();
+}
+
+Status LiveTraining::play() {
+  if (all_diverged())
+    return refuse(Status::fail(refusals::all_diverged));
+  refusal_ = Status::ok();
+  if (remote_) {
+    ensure_remote_started();
+    send({"play"});
+    return Status::ok();
+  }
+  if (!running_) meter_.clear();
+  running_ = true;
+  last_tick_ms_ = -1;
+  return Status::ok();
+}
+
+void LiveTraining::pause() {
+  refusal_ = Status::ok();
+  if (remote_ && remote_started_) send({"pause"});
+  running_ = false;
+  meter_.clear();
+}
+
+Status LiveTraining::set_max_steps_per_frame(int n) {
+  if (n < 1 || n > FramePacer::kMaxStepsPerFrame)
+    return refuse(Status::fail(refusals::steps_per_frame, FramePacer::kMaxStepsPerFrame, n));
+  refusal_ = Status::ok();
+  max_steps_per_frame_ = n;
+  return Status::ok();
+}
+
+Status LiveTraining::set_weights(std::string_view choice) {
+  if (Status s = check_choice("weights", kWeightChoices, choice); !s) return refuse(std::move(s));
+  refusal_ = Status::ok();
+  choice_ = std::string(choice);
+  return Status::ok();
+}
+
+std::string LiveTraining::error() const {
+  if (!refusal_.is_ok()) return refusal_.error;
+  if (remote_) return mirror_.error;
+  std::string out;
+  if (!started() && !text_on_) return out;
+  for (const TrainRun& run : runs())
+    if (run.diverged) {
+      if (!out.empty()) out += "; ";
+      out += run.message;
+    }
+  return out;
+}
+
+bool LiveTraining::all_diverged() const {
+  if (!ready()) return false;
+  for (const TrainRun& run : runs())
+    if (!run.diverged) return false;
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the frame tick
+//-----------------------------------------------------------------------------
+void LiveTraining::publish() {
+  chart_step_ = remote_ ? mirror_.step : text_on_ ? text_->step_count() : started() ? trainer_->step_count() : 0;
+  ++chart_updates_;
+}
+
+bool LiveTraining::tick(bool reduced_motion) {
+  reduced_motion_ = reduced_motion;
+  if (remote_) {  // the program trains; a frame only shows what it sent
+    if (!fresh_) return false;
+    if (!gate_.due(now_(), reduced_motion)) return true;  // under reduced motion: later
+    fresh_ = false;
+    publish();
+    return false;
+  }
+  if (!running_) return false;
+  const double t0 = now_();
+  // A long gap means no frames were drawn (hidden, off-screen): the rate
+  // starts a new window rather than averaging over the gap.
+  if (last_tick_ms_ >= 0 && t0 - last_tick_ms_ > 500.0) meter_.clear();
+  last_tick_ms_ = t0;
+  // The pacer's units are the trainer's: kind 0 one run's training step,
+  // kind 1 one held-out chunk of one run's evaluation.
+  // (T: Trainer or TextTrainer, which share the units' kinds.)
+  auto run_pacer = [&](auto& trainer) {
+    struct Units {
+      decltype(trainer)& t;
+      int next() const {
+        switch (t.next_unit()) {
+          case TrainUnit::kTrain: return 0;
+          case TrainUnit::kEval: return 1;
+          default: return -1;  // every run has diverged
+        }
+      }
+      bool run() { return t.run_unit(); }
+    } units{trainer};
+    return pacer_.run(units, now_, max_steps_per_frame_);
+  };
+  const int n = text_on_ ? run_pacer(*text_) : run_pacer(t());
+  if (text_on_) refresh_text_runs();
+  const double t1 = now_();
+  meter_.add(n, t1);
+  if (all_diverged()) {  // stopped: show where it stopped, want no more frames
+    running_ = false;
+    meter_.clear();
+    publish();
+    return false;
+  }
+  if (gate_.due(t1, reduced_motion)) publish();
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the weights the scene shows
+//-----------------------------------------------------------------------------
+void LiveTraining::show_built(Scene& scene, std::string note) {
+  if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
+  shown_ = kWeightChoices[0];
+  note_ = std::move(note);
+  synced_update_ = -1;
+}
+
+void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied) {
+  if (scene.weights_overridden() && synced_update_ == serial && synced_heads_ == heads && synced_tied_ == tied)
+    return;
+  if (Status s = scene.set_weights_override(&w); !s)
+    return show_built(scene, "the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
+  shown_ = kWeightChoices[1];
+  note_.clear();
+  synced_update_ = serial;
+  synced_heads_ = heads;
+  synced_tied_ = tied;
+}
+
+void LiveTraining::sync_scene(Scene& scene) {
+  const int heads = scene.heads();
+  auto show_built = [&](std::string note) { this->show_built(scene, std::move(note)); };
+  if (choice_ == kWeightChoices[0]) {
+    if (remote_ && wanted_heads_ != 0) {  // no weights wanted any more
+      wanted_heads_ = 0;
+      send({"weights", 0, 0});
+    }
+    return show_built("");
+  }
+  if (text_task())
+    return show_built("the text model's heads read English, not this sentence: the views show the built weights");
+  const bool tied = scene.tie_qk();
+  if (remote_ && !ready()) {
+    ensure_remote_started();
+    return show_built("the training program is starting: the views show the built weights until it answers");
+  }
+  if (tied && !runs_tie_qk())
+    return show_built("the training runs have no tied query and key: reset training with the tie on to train "
+                      "tied runs; the views show the built weights, tied");
+  if (remote_ && run(heads, tied) != nullptr) return sync_remote_scene(scene, tied, heads);
+  const AttentionWeights* w = remote_ ? nullptr : trainer().weights(heads, tied);
+  if (w == nullptr) {
+    std::vector<std::string> counts;
+    for (int h : kTrainHeads) counts.push_back(std::to_string(h));
+    const std::string runs = join_words(counts, " and ");
+    return show_built("no training run has " + std::to_string(heads) + (heads == 1 ? " head" : " heads") +
+                      " (the runs have " + runs + "): the views show the built weights");
+  }
+  // The scene follows the chart: new weights only when the chart took them.
+  show_trained(scene, *w, chart_updates_, heads, tied);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] training elsewhere (the mirror)
+//-----------------------------------------------------------------------------
+bool LiveTraining::use_remote(Sender send) {
+  if (trainer_ != nullptr || !send) return false;
+  remote_ = true;
+  send_ = std::move(send);
+  mirror_.seed = kDefaultSeed;
+  mirror_.relations = kDefaultRelations;
+  mirror_.lr = kDefaultLr;
+  where_ = "worker";
+  return true;
+}
+
+void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
+  refusal_ = Status::ok();
+  mirror_.text = layers > 0;
+  mirror_.layers = layers;
+  mirror_.seed = seed;
+  mirror_.relations = r;
+  mirror_.lr = lr;
+  const bool first = !remote_started_;
+  ensure_remote_started();  // sends these settings the first time
+  if (!first) send_reset();
+}
+
+void LiveTraining::send_reset() const {
+  if (mirror_.text)
+    return send({"text", static_cast<double>(mirror_.layers), static_cast<double>(mirror_.seed),
+                 static_cast<double>(mirror_.lr)});
+  send({"reset", static_cast<double>(mirror_.seed), static_cast<double>(mirror_.relations),
+        static_cast<double>(mirror_.lr), tie_ ? 1.0 : 0.0});
+}
+
+void LiveTraining::ensure_remote_started() const {
+  if (!remote_ || remote_started_) return;
+  remote_started_ = true;
+  send({"start"});
+  send_reset();
+  if (held_) send({"hold", 1.0});
+}
+
+const std::vector<TrainRun>& LiveTraining::runs() const {
+  if (!remote_) return text_on_ ? text_runs_ : trainer().runs();
+  ensure_remote_started();
+  return mirror_.runs;
+}
+
+const TrainRun* LiveTraining::run(int heads, bool tied) const {
+  if (!remote_ && !text_on_) return trainer().run(heads, tied);
+  for (const TrainRun& r : runs())
+    if (r.heads == heads && r.tie_qk == tied) return &r;
+  return nullptr;
+}
+
+int64_t LiveTraining::step_count() const {
+  if (!remote_) return text_on_ ? text_->step_count() : trainer().step_count();
+  ensure_remote_started();
+  return mirror_.step;
+}
+
+bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : !text_on_ && trainer().tie_qk(); }
+
+Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
+  if (!remote_) return Status::fail(refusals::runs_here);
+  WireKind kind{};
+  if (Status s = decode_kind(data, n, kind); !s) return s;
+  if (kind == WireKind::kWeights) {
+    TrainedWeights w;
+    if (Status s = decode_weights(data, n, w); !s) return s;
+    weights_ = std::move(w);
+    ++weights_serial_;
+    return Status::ok();
+  }
+  TrainMirror m;
+  if (Status s = decode_state(data, n, m); !s) return s;
+  mirror_ = std::move(m);
+  has_mirror_ = true;
+  fresh_ = true;
+  if (gate_.due(now_(), reduced_motion_)) {
+    fresh_ = false;
+    publish();
+  }
+  return Status::ok();
+}
+
+void LiveTraining::hold(bool held) {
+  held_ = held;
+  if (remote_ && remote_started_) send({"hold", held ? 1.0 : 0.0});
+}
+
+void LiveTraining::restarted(std::string notice) {
+  if (!remote_) return;
+  const bool was_running = mirror_.running;
+  notice_ = std::move(notice);
+  has_mirror_ = false;
+  fresh_ = false;
+  mirror_.runs.clear();
+  mirror_.running = false;
+  mirror_.steps_per_second = 0;
+  mirror_.step = 0;
+  mirror_.error.clear();
+  weights_ = TrainedWeights{};
+  wanted_heads_ = 0;  // sync_scene asks the new program for them
+  publish();
+  remote_started_ = true;
+  send_reset();
+  if (held_) send({"hold", 1.0});
+  if (was_running) send({"play"});
+}
+
+void LiveTraining::fall_back(std::string why) {
+  if (!remote_) return;
+  const TrainMirror settings = mirror_;
+  remote_ = false;
+  send_ = nullptr;
+  has_mirror_ = fresh_ = false;
+  mirror_ = TrainMirror{};
+  weights_ = TrainedWeights{};
+  wanted_heads_ = 0;
+  where_ = "main thread: " + why;
+  trainer_ = std::make_unique<Trainer>();
+  // Checked when they were set; the text task's settings give the roles
+  // runs its seed and rate (the page loads the corpus and resets text again).
+  (void)trainer_->reset(settings.seed, settings.text ? roles_r_ : settings.relations, settings.lr, tie_);
+  running_ = false;
+  meter_.clear();
+  gate_.clear();
+  synced_update_ = -1;
+  publish();
+}
+
+bool LiveTraining::ask_download(int heads) {
+  if (!remote_ || run(heads) == nullptr) return false;
+  send({"download", static_cast<double>(heads)});
+  return true;
+}
+
+void LiveTraining::sync_remote_scene(Scene& scene, bool tied, int heads) {
+  if (wanted_heads_ != heads || wanted_tied_ != tied) {
+    wanted_heads_ = heads;
+    wanted_tied_ = tied;
+    send({"weights", static_cast<double>(heads), tied ? 1.0 : 0.0});
+  }
+  if (weights_.heads != heads || weights_.tie_qk != tied)
+    return show_built(scene, "the trained weights are on their way from the training program: the views show the "
+                             "built weights until they come");
+  show_trained(scene, weights_.w, weights_serial_, heads, tied);  // as they come (at most 4 a second while playing)
+}
+
+}  // namespace headroom::app
+
+//-----------------------------------------------------------------------------
+// [SECTION] the text task
+//-----------------------------------------------------------------------------
+namespace headroom::app {
+
+namespace {
+Status check_text_settings(int layers, int64_t seed, float lr) {
+  if (layers != kTextLayers[0] && layers != kTextLayers[1])
+    return Status::fail(refusals::text_layers_choice, layers);
+  if (seed < 0 || seed > kMaxSeed)
+    return Status::fail(refusals::text_seed, kMaxSeed);
+  return check_lr(lr);
+}
+}  // namespace
+
+Status LiveTraining::reset_text(int layers, int64_t seed, float lr) {
+  if (Status s = check_text_settings(layers, seed, lr); !s) return refuse(std::move(s));
+  if (remote_) {
+    send_settings(layers, seed, 0, lr);
+    return Status::ok();
+  }
+  if (!corpus_)
+    return refuse(corpus_error_.is_ok() ? Status::fail(refusals::corpus_not_loaded) : corpus_error_);
+  TextTrainConfig cfg;
+  cfg.layers = layers;
+  cfg.seed = seed;
+  cfg.lr = lr;
+  auto text = std::make_unique<TextTrainer>();
+  if (Status s = text->reset(corpus_, cfg); !s) return refuse(std::move(s));
+  text_ = std::move(text);
+  text_on_ = true;
+  text_lr_ = lr;
+  refusal_ = Status::ok();
+  meter_.clear();
+  gate_.clear();
+  refresh_text_runs();
+  publish();
+  return Status::ok();
+}
+
+Status LiveTraining::set_corpus(const uint8_t* data, size_t n, double fetch_ms) {
+  auto c = std::make_shared<TextCorpus>();
+  if (Status s = read_text_corpus(data, n, *c); !s) {
+    corpus_error_ = Status::fail(refusals::corpus_unreadable, StatusArg::refusal(s));
+    return refuse(corpus_error_);
+  }
+  set_corpus(std::move(c), static_cast<int64_t>(n), fetch_ms);
+  return Status::ok();
+}
+
+void LiveTraining::set_corpus(std::shared_ptr<const TextCorpus> c, int64_t bytes, double fetch_ms) {
+  corpus_info_.name = c->name;
+  corpus_info_.train_words = c->train_tokens;
+  corpus_info_.held_out_words = c->held_out_tokens;
+  corpus_info_.vocab = c->vocab();
+  corpus_info_.bytes = bytes;
+  corpus_info_.fetch_ms = std::isfinite(fetch_ms) && fetch_ms > 0 ? fetch_ms : 0;
+  corpus_ = std::move(c);
+  corpus_error_ = Status::ok();
+}
+
+void LiveTraining::corpus_failed(std::string why) {
+  corpus_error_ = Status::fail(refusals::corpus_unfetched, std::move(why));
+}
+
+void LiveTraining::refresh_text_runs() {
+  const std::vector<TextRun>& runs = text_->runs();
+  text_runs_.resize(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const TextRun& from = runs[i];
+    TrainRun& to = text_runs_[i];
+    to.heads = from.heads;
+    to.tie_qk = false;
+    to.floor = 0.f;
+    to.steps = from.steps;
+    to.diverged = from.diverged;
+    to.message = from.message;
+    to.per_head = from.per_head;
+    to.history.resize(from.history.size());
+    for (size_t k = 0; k < from.history.size(); ++k) to.history[k] = EvalPoint{from.history[k].step, from.history[k].loss, {}};
+  }
+}
+
+bool LiveTraining::can_step() const {
+  if (text_on_) return text_->next_unit() != TrainUnit::kNone;
+  return trainer().next_unit() != TrainUnit::kNone;
+}
+
+std::string LiveTraining::wire_state(double steps_per_second, bool running) const {
+  if (!text_on_) {
+    TrainMirror m = mirror_of(trainer(), steps_per_second, running, error());
+    m.corpus = corpus_info_;
+    return encode_mirror(m);
+  }
+  TrainMirror m;
+  m.text = true;
+  m.layers = text_->config().layers;
+  m.seed = text_->config().seed;
+  m.relations = 0;
+  m.lr = text_lr_;
+  m.step = text_->step_count();
+  m.runs = text_runs_;
+  m.steps_per_second = steps_per_second;
+  m.running = running;
+  m.error = error();
+  m.corpus = corpus_info_;
+  return encode_mirror(m);
+}
+
+}  // namespace headroom::app

@@ -1,0 +1,126 @@
+// live_training_json.cpp: train.state() and train.snapshot(heads) as JSON (the
+// formats are in live_training.h).
+//
+// Does: write the Trainer's numbers with json_write.h (a non-finite number
+// would become null, but the Trainer hands out finite numbers only; the tests
+// parse every document strictly); write each array as {shape, data} with the
+// data row-major, in the float's shortest round-trip form (9 digits).
+// Does not: compute anything: losses, floors, weights and gradients all come
+// from engine/train/trainer.h, the text heads' scores from head_scores.h.
+#include <initializer_list>
+
+#include "app/wire/json_tensor.h"
+#include "app/wire/json_write.h"
+#include "app/training/live_training.h"
+#include "app/wire/text_json.h"
+#include "app/lang/refusals.h"
+
+namespace headroom::app {
+
+namespace {
+// {kind: number, ...} in the slot's order.
+void append_kinds(std::string& out, const std::vector<std::pair<std::string, float>>& kinds) {
+  JsonObject o(out);
+  for (const auto& [kind, v] : kinds) o.field(kind.c_str(), v);
+}
+}  // namespace
+
+std::string LiveTraining::state_json() const {
+  const int R = relations();
+  std::string out;
+  out.reserve(8192);
+  {  // o closes the object when it goes out of scope, before the return
+    JsonObject o(out);
+    const std::vector<TrainRun>& all = runs();
+    const bool text = text_task();
+    const int layer_count = layers();
+    o.field("task", kTrainTasks[text ? 1 : 0]);
+    if (text) o.field("layers", layer_count);
+    else o.key("layers") += "null";
+    const CorpusInfo& c = corpus_info();
+    if (c.name.empty()) {
+      o.key("corpus") += "null";
+    } else {
+      JsonObject co(o.key("corpus"));
+      co.field("name", c.name).field("trainWords", c.train_words).field("heldOutWords", c.held_out_words);
+      co.field("vocab", c.vocab).field("bytes", c.bytes).field("fetchMs", c.fetch_ms);
+    }
+    o.field("seed", seed()).field("r", R).field("lr", lr()).field("tieQK", runs_tie_qk());
+    o.field("step", step_count());
+    o.field("stepsPerSecond", steps_per_second()).field("stepsPerFrame", running_ ? steps_last_frame() : 0);
+    o.field("maxStepsPerFrame", max_steps_per_frame_).field("running", running());
+    o.field("where", where_).field("ready", ready()).string_or_null("notice", notice_);
+    o.string_or_null("error", error());
+    {
+      JsonObject weights(o.key("weights"));
+      weights.field("choice", choice_).field("shown", shown_).string_or_null("note", note_);
+    }
+    append_array(o.key("runs"), all, [&](const TrainRun& run) {
+      JsonObject r(out);
+      r.field("heads", run.heads).field("tieQK", run.tie_qk).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
+      r.field("diverged", run.diverged).string_or_null("message", run.message);
+      append_array(r.key("history"), run.history, [&](const EvalPoint& p) {
+        out += '[';
+        append_int(out, p.step);
+        out += ',';
+        append_float(out, p.loss);
+        out += ']';
+      });
+      if (text) {  // one entry per head of every layer, layer by layer; null until measured
+        const long long slots = static_cast<long long>(layer_count) * run.heads;
+        const bool have = static_cast<long long>(run.per_head.size()) == slots;
+        append_array_n(r.key("perHead"), slots, [&](long long i) {
+          JsonObject head(out);
+          head.field("layer", i / run.heads + 1).field("head", i % run.heads + 1);
+          const HeadSlot* slot = have ? &run.per_head[static_cast<size_t>(i)] : nullptr;
+          if (!slot || slot->scores.empty()) {
+            for (const char* k : {"scores", "label", "labelScore", "baselines"}) head.key(k) += "null";
+            return;
+          }
+          append_kinds(head.key("scores"), slot->scores);
+          head.field("label", slot->label).field("labelScore", slot->label_score);
+          append_kinds(head.key("baselines"), slot->baselines);
+        });
+        return;
+      }
+      append_array_n(r.key("perHead"), run.heads, [&](long long h) {
+        JsonObject head(out);
+        append_array_n(head.key("weightOn"), R, [&](long long rel) {
+          append_float(out, run.weight_on(static_cast<int>(h), static_cast<int>(rel), R));
+        });
+      });
+    });
+  }
+  return out;
+}
+
+Status LiveTraining::snapshot_json(int heads, bool tied, std::string& out) const {
+  if (remote_) return Status::fail(refusals::snapshot_in_program);
+  if (text_on_) {
+    if (tied) return Status::fail(refusals::text_not_tied);
+    TextSnapshot ts;
+    if (Status st = text_->snapshot(heads, ts); !st) return st;
+    out = text_snapshot_json(ts);
+    return Status::ok();
+  }
+  TrainSnapshot s;
+  if (Status st = trainer().snapshot(heads, tied, s); !st) return st;
+  const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;
+  out.clear();
+  out.reserve(static_cast<size_t>((2 * B * L * D + 8 * D * D) * 13));
+  JsonObject o(out);
+  o.field("heads", s.heads).field("tieQK", s.tie_qk).field("step", s.step).field("seed", s.seed).field("r", s.relations);
+  append_mat(o.key("X"), {B, L, D}, s.x);
+  append_mat(o.key("target"), {B, L, T}, s.target);
+  append_tensor(o.key("mask"), {B, L}, s.mask.data(), static_cast<long long>(s.mask.size()));
+  const std::pair<const char*, const Mat*> weights[] = {{"W_Q", &s.wq}, {"W_K", &s.wk}, {"W_V", &s.wv}, {"W_O", &s.wo}};
+  const std::pair<const char*, const Mat*> grads[] = {{"W_Q", &s.gq}, {"W_K", &s.gk}, {"W_V", &s.gv}, {"W_O", &s.go}};
+  for (const auto& [name, m] : weights) append_mat(o.key(name), {D, D}, *m);
+  o.field("lossScale", s.loss_scale).field("loss", s.loss);
+  JsonObject g(o.key("grads"));  // g, then o, close when the function returns
+  for (const auto& [name, m] : grads)
+    if (!(s.tie_qk && m == &s.gk)) append_mat(g.key(name), {D, D}, *m);  // tied: W_Q's is the shared one
+  return Status::ok();
+}
+
+}  // namespace headroom::app

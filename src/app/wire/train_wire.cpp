@@ -1,0 +1,281 @@
+// train_wire.cpp: the training program's messages to the page (see train_wire.h).
+#include "app/wire/train_wire.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+namespace headroom::app {
+
+namespace {
+
+constexpr uint32_t kMagic = 0x33774852;  // "HRw3" read as a little-endian u32
+constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
+constexpr int kMaxHeads = 8;
+constexpr size_t kMaxText = 4096;
+constexpr uint32_t kMaxSlots = 2 * kMaxHeads;  // the text model's layers x heads
+
+class Writer {
+ public:
+  template <class T>
+  void put(T v) {
+    static_assert(std::is_arithmetic_v<T>);
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    out.append(b, sizeof(T));
+  }
+  void str(std::string_view s) {
+    const size_t n = std::min(s.size(), kMaxText);
+    put<uint32_t>(static_cast<uint32_t>(n));
+    out.append(s.data(), n);
+  }
+  void mat(const Mat& m) { out.append(reinterpret_cast<const char*>(m.data()), sizeof(float) * static_cast<size_t>(m.size())); }
+  std::string out;
+};
+
+class Reader {
+ public:
+  Reader(const uint8_t* d, size_t n) : d_(d), n_(n) {}
+  template <class T>
+  bool get(T& v) {
+    if (n_ - at_ < sizeof(T)) return false;
+    std::memcpy(&v, d_ + at_, sizeof(T));
+    at_ += sizeof(T);
+    if constexpr (std::is_floating_point_v<T>) return std::isfinite(v);
+    return true;
+  }
+  bool flag(bool& v) {
+    uint8_t b = 0;
+    if (!get(b) || b > 1) return false;
+    v = b == 1;
+    return true;
+  }
+  bool str(std::string& s) {
+    uint32_t n = 0;
+    if (!get(n) || n > kMaxText || n_ - at_ < n) return false;
+    s.assign(reinterpret_cast<const char*>(d_ + at_), n);
+    at_ += n;
+    return true;
+  }
+  bool mat(Mat& m, int rows, int cols) {
+    const size_t bytes = sizeof(float) * static_cast<size_t>(rows) * static_cast<size_t>(cols);
+    if (n_ - at_ < bytes) return false;
+    m.resize(rows, cols);
+    std::memcpy(m.data(), d_ + at_, bytes);
+    at_ += bytes;
+    return m.allFinite();
+  }
+  bool done() const { return at_ == n_; }
+
+ private:
+  const uint8_t* d_;
+  size_t n_, at_ = 0;
+};
+
+// The magic and the kind, which must be one of ours.
+Status read_header(Reader& in, WireKind& kind) {
+  uint32_t magic = 0, k = 0;
+  if (!in.get(magic) || magic != kMagic) return Status::fail("not a message of the training program");
+  if (!in.get(k) || (k != static_cast<uint32_t>(WireKind::kState) && k != static_cast<uint32_t>(WireKind::kWeights)))
+    return Status::fail("a training message of an unknown kind");
+  kind = static_cast<WireKind>(k);
+  return Status::ok();
+}
+
+Status header(Reader& in, WireKind want) {
+  WireKind kind{};
+  if (Status s = read_header(in, kind); !s) return s;
+  return kind == want ? Status::ok() : Status::fail("a training message of another kind");
+}
+
+// A run's head slots: u32 slots, per slot i32 layer, i32 head, u32 kinds,
+// per kind str kind, f32 score, f32 baseline; then str label, f32 labelScore.
+void put_slots(Writer& w, const std::vector<HeadSlot>& slots) {
+  w.put<uint32_t>(static_cast<uint32_t>(slots.size()));
+  for (const HeadSlot& s : slots) {
+    w.put<int32_t>(s.layer);
+    w.put<int32_t>(s.head);
+    w.put<uint32_t>(static_cast<uint32_t>(s.scores.size()));
+    for (size_t k = 0; k < s.scores.size(); ++k) {
+      w.str(s.scores[k].first);
+      w.put<float>(s.scores[k].second);
+      w.put<float>(s.baselines[k].second);
+    }
+    w.str(s.label);
+    w.put<float>(s.label_score);
+  }
+}
+
+bool get_slots(Reader& in, std::vector<HeadSlot>& slots) {
+  uint32_t n = 0;
+  if (!in.get(n) || n > kMaxSlots) return false;
+  slots.resize(n);
+  for (HeadSlot& s : slots) {
+    uint32_t kinds = 0;
+    if (!in.get(s.layer) || !in.get(s.head) || !in.get(kinds) || kinds > kHeadKindCount) return false;
+    if (s.layer < 0 || s.layer > 1 || s.head < 0 || s.head >= kMaxHeads) return false;
+    s.scores.resize(kinds);
+    s.baselines.resize(kinds);
+    for (uint32_t k = 0; k < kinds; ++k) {
+      if (!in.str(s.scores[k].first) || !in.get(s.scores[k].second) || !in.get(s.baselines[k].second)) return false;
+      s.baselines[k].first = s.scores[k].first;
+    }
+    if (!in.str(s.label) || !in.get(s.label_score)) return false;
+  }
+  return true;
+}
+
+Status broken(const char* what) { return Status::fail(std::string("a broken training message: ") + what); }
+
+}  // namespace
+
+std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
+  return encode_mirror(mirror_of(t, steps_per_second, running, error));
+}
+
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
+  TrainMirror m;
+  m.seed = t.seed();
+  m.relations = t.relations();
+  m.lr = t.lr();
+  m.tie_qk = t.tie_qk();
+  m.step = t.step_count();
+  m.steps_per_second = steps_per_second;
+  m.running = running;
+  m.error = std::string(error);
+  m.runs = t.runs();
+  return m;
+}
+
+std::string encode_mirror(const TrainMirror& m) {
+  Writer w;
+  w.put(kMagic);
+  w.put(static_cast<uint32_t>(WireKind::kState));
+  w.put<uint8_t>(m.text);
+  w.put<int32_t>(m.layers);
+  w.put<int64_t>(m.seed);
+  w.put<int32_t>(m.relations);
+  w.put<float>(m.lr);
+  w.put<uint8_t>(m.tie_qk);
+  w.put<int64_t>(m.step);
+  w.put<double>(std::isfinite(m.steps_per_second) ? m.steps_per_second : 0.0);
+  w.put<uint8_t>(m.running);
+  w.str(m.error);
+  w.put<uint32_t>(static_cast<uint32_t>(m.runs.size()));
+  for (const TrainRun& run : m.runs) {
+    w.put<int32_t>(run.heads);
+    w.put<uint8_t>(run.tie_qk);
+    w.put<float>(run.floor);
+    w.put<int64_t>(run.steps);
+    w.put<uint8_t>(run.diverged);
+    w.str(run.message);
+    w.put<uint32_t>(static_cast<uint32_t>(run.history.size()));
+    for (const EvalPoint& p : run.history) {
+      w.put<int64_t>(p.step);
+      w.put<float>(p.loss);
+      for (float v : p.weight_on) w.put<float>(v);
+    }
+    put_slots(w, run.per_head);
+  }
+  w.str(m.corpus.name);
+  w.put<int64_t>(m.corpus.train_words);
+  w.put<int64_t>(m.corpus.held_out_words);
+  w.put<int32_t>(m.corpus.vocab);
+  w.put<int64_t>(m.corpus.bytes);
+  w.put<double>(std::isfinite(m.corpus.fetch_ms) ? m.corpus.fetch_ms : 0.0);
+  return std::move(w.out);
+}
+
+std::string encode_weights(const Trainer& t, int heads, bool tied) {
+  const TrainRun* run = t.run(heads, tied);
+  const AttentionWeights* aw = t.weights(heads, tied);
+  if (run == nullptr || aw == nullptr) return {};
+  Writer w;
+  w.put(kMagic);
+  w.put(static_cast<uint32_t>(WireKind::kWeights));
+  w.put<int32_t>(heads);
+  w.put<uint8_t>(tied);
+  w.put<int64_t>(run->steps);
+  w.put<int32_t>(aw->d_model);
+  for (int h = 0; h < aw->heads; ++h) {
+    w.mat(aw->wq[static_cast<size_t>(h)]);
+    w.mat(aw->wk[static_cast<size_t>(h)]);
+    w.mat(aw->wv[static_cast<size_t>(h)]);
+  }
+  w.mat(aw->wo);
+  return std::move(w.out);
+}
+
+Status decode_kind(const uint8_t* data, size_t n, WireKind& kind) {
+  Reader in(data, n);
+  return read_header(in, kind);
+}
+
+Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
+  Reader in(data, n);
+  if (Status s = header(in, WireKind::kState); !s) return s;
+  TrainMirror m;
+  uint32_t runs = 0;
+  if (!in.flag(m.text) || !in.get(m.layers)) return broken("its task");
+  if (!in.get(m.seed) || !in.get(m.relations) || !in.get(m.lr) || !in.flag(m.tie_qk) || !in.get(m.step) ||
+      !in.get(m.steps_per_second) || !in.flag(m.running) || !in.str(m.error) || !in.get(runs))
+    return broken("its settings");
+  const bool settings_ok = m.text ? (m.layers == 1 || m.layers == 2) && m.relations == 0 && m.seed >= 0 &&
+                                         m.seed <= kMaxSeed && check_lr(m.lr)
+                                   : m.layers == 0 && check_train_settings(m.seed, m.relations, m.lr);
+  if (!settings_ok || m.step < 0 || m.steps_per_second < 0) return broken("a setting out of range");
+  if (runs < 1 || runs > kMaxRuns) return broken("its number of runs");
+  for (uint32_t i = 0; i < runs; ++i) {
+    TrainRun run;
+    uint32_t points = 0;
+    if (!in.get(run.heads) || !in.flag(run.tie_qk) || !in.get(run.floor) || !in.get(run.steps) ||
+        !in.flag(run.diverged) || !in.str(run.message) || !in.get(points))
+      return broken("a run");
+    if (run.heads < 1 || run.heads > kMaxHeads || run.steps < 0 || points < 1 || points > kMaxHistory + 1)
+      return broken("a run's sizes");
+    run.history.resize(points);
+    for (EvalPoint& p : run.history) {
+      p.weight_on.resize(static_cast<size_t>(run.heads * m.relations));
+      if (!in.get(p.step) || !in.get(p.loss)) return broken("a point of a run's history");
+      for (float& v : p.weight_on)
+        if (!in.get(v)) return broken("a head's weight");
+    }
+    if (!get_slots(in, run.per_head)) return broken("a run's measured heads");
+    m.runs.push_back(std::move(run));
+  }
+  CorpusInfo& c = m.corpus;
+  if (!in.str(c.name) || !in.get(c.train_words) || !in.get(c.held_out_words) || !in.get(c.vocab) ||
+      !in.get(c.bytes) || !in.get(c.fetch_ms))
+    return broken("its corpus");
+  if (c.train_words < 0 || c.held_out_words < 0 || c.vocab < 0 || c.bytes < 0 || c.fetch_ms < 0)
+    return broken("its corpus' sizes");
+  if (!in.done()) return broken("bytes after its end");
+  out = std::move(m);
+  return Status::ok();
+}
+
+Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out) {
+  Reader in(data, n);
+  if (Status s = header(in, WireKind::kWeights); !s) return s;
+  TrainedWeights t;
+  int32_t d = 0;
+  if (!in.get(t.heads) || !in.flag(t.tie_qk) || !in.get(t.step) || !in.get(d)) return broken("its sizes");
+  if (d < 1 || d > 1024 || t.heads < 1 || t.heads > kMaxHeads || d % t.heads != 0 || t.step < 0)
+    return broken("its sizes");
+  t.w.d_model = d;
+  t.w.heads = t.heads;
+  const int dh = d / t.heads;
+  for (int h = 0; h < t.heads; ++h) {
+    t.w.wq.emplace_back();
+    t.w.wk.emplace_back();
+    t.w.wv.emplace_back();
+    if (!in.mat(t.w.wq.back(), d, dh) || !in.mat(t.w.wk.back(), d, dh) || !in.mat(t.w.wv.back(), d, dh))
+      return broken("a head's matrices");
+  }
+  if (!in.mat(t.w.wo, d, d) || !in.done()) return broken("W_O");
+  if (Status s = check_weights(t.w); !s) return s;
+  out = std::move(t);
+  return Status::ok();
+}
+
+}  // namespace headroom::app

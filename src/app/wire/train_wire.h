@@ -1,0 +1,94 @@
+// train_wire.h: the messages the training program (headroom-train.wasm, in a
+// Worker) sends the page, declared once and read and written by the same C++
+// on both sides: the runs' state (what train.state() and the training views
+// show) and one run's trained weights (what the lesson's views show with
+// weights=trained).
+//
+// Does: write a Trainer's runs as bytes (encode_state, encode_weights) and
+// read them back into a TrainMirror or TrainedWeights (decode_*), checking
+// every count, size and string against the bytes there are and every number
+// for finiteness, so a truncated, foreign or corrupt message is refused with
+// a reason and changes nothing. Floats travel as their 4 bytes and counts
+// as 8-byte integers, so the page shows the program's numbers bit for bit.
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw3", u32
+// kind (1 state, 2 weights), then
+//   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
+//            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
+//            stepsPerSecond, u8 running, str error, u32 runs, per run: i32
+//            heads, u8 tieQK, f32 floor, i64 steps, u8 diverged, str message,
+//            u32 points, per point: i64 step, f32 loss, f32 weightOn[heads * r],
+//            then u32 head slots (text: layers * heads; roles: 0), per slot
+//            i32 layer, i32 head, u32 kinds, per kind str kind, f32 score,
+//            f32 baseline, then str label, f32 labelScore;
+//            then the corpus: str name ("" none), i64 trainWords, i64
+//            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs;
+//   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
+//            (D x D/heads each), then W_O (D x D), each in Mat's own order;
+//   str: u32 length, then that many UTF-8 bytes.
+// Does not: choose when to send (the Worker's driver does), know about
+// JavaScript or postMessage, or train anything.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/attention.h"
+#include "engine/core/status.h"
+#include "engine/train/trainer.h"
+
+namespace headroom::app {
+
+enum class WireKind : uint32_t { kState = 1, kWeights = 2 };
+
+// The text task's corpus as train.state().corpus shows it (name "": none
+// loaded), with what its fetch cost.
+struct CorpusInfo {
+  std::string name;
+  int64_t train_words = 0, held_out_words = 0;
+  int vocab = 0;
+  int64_t bytes = 0;    // its size on the wire (the body as fetched)
+  double fetch_ms = 0;  // fetch to loaded
+};
+
+// The runs as the program last reported them. The text task's runs are
+// TrainRuns too (relations 0: no weightOn; floor 0), so the views read one kind.
+struct TrainMirror {
+  bool text = false;    // the task: text (true) or roles
+  int layers = 0;       // the text model's layers (0 for roles)
+  CorpusInfo corpus;
+  int64_t seed = kDefaultSeed;
+  int relations = kDefaultRelations;
+  float lr = kDefaultLr;
+  bool tie_qk = false;  // what the runs were reset with
+  int64_t step = 0;
+  double steps_per_second = 0;
+  bool running = false;
+  std::string error;    // the program's: diverged runs' messages, or a refusal
+  std::vector<TrainRun> runs;
+};
+
+// One run's weights, for the lesson's views.
+struct TrainedWeights {
+  int heads = 0;
+  bool tie_qk = false;
+  int64_t step = 0;
+  AttentionWeights w;
+};
+
+std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+// The roles runs of `t` as a mirror (what encode_state writes).
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+// Any mirror (the text task's runs): the same layout.
+std::string encode_mirror(const TrainMirror& m);
+// "" when the trainer has no such run.
+std::string encode_weights(const Trainer& t, int heads, bool tied);
+
+// The kind of a message (refused when it is not one of ours).
+Status decode_kind(const uint8_t* data, size_t n, WireKind& kind);
+// Each refuses a message of the other kind, and leaves `out` as it was on error.
+Status decode_state(const uint8_t* data, size_t n, TrainMirror& out);
+Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out);
+
+}  // namespace headroom::app

@@ -1,0 +1,4 @@
+// a.cpp
+#include "a.h"
+#include "b.h"
+void a() { b(); }

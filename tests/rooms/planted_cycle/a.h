@@ -1,0 +1,3 @@
+// a.h: half of a planted cycle (include_cycles.mjs must refuse this folder).
+#pragma once
+void a();

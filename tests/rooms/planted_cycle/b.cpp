@@ -1,0 +1,4 @@
+// b.cpp
+#include "b.h"
+#include "a.h"
+void b() { a(); }

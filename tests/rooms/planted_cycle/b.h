@@ -1,0 +1,3 @@
+// b.h: the other half.
+#pragma once
+void b();
