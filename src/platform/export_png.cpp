@@ -15,7 +15,7 @@
 // (Module.headroomOffer, headroom.mjs), which saves the file and, in a
 // sandboxed frame, offers it to the host page.
 // Does not: encode the PNG (the browser does, in headroom.mjs: canvas.toBlob)
-// or write any number (app/export.h).
+// or write any number (app/state/export.h).
 //
 // Build: cmake/web.cmake (emcc only).
 #include <emscripten.h>
@@ -28,7 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "app/export.h"
+#include "app/state/export.h"
+#include "app/state/url_state.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"

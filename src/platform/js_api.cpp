@@ -10,7 +10,7 @@
 // embed page and the tests share one parser. Every call that can change the
 // state wakes the frame loop (nothing is drawn while idle).
 // Does not: decide anything (the app's verbs do), validate input (the engine
-// and app/url_state.h do) or keep state of its own beyond the strings
+// and app/state/url_state.h do) or keep state of its own beyond the strings
 // returned to JS, valid until the next call. Saving a snapshot file and a
 // view's picture are done here rather than in the app: they need the
 // browser (a Blob, GL).
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "app/export.h"
-#include "app/lang.h"
-#include "app/tables.h"
+#include "app/state/export.h"
+#include "app/lang/lang.h"
+#include "app/state/tables.h"
 #include "platform/web_app.h"
 #include "ui/probes.h"
 #include "ui/ui.h"
@@ -64,7 +64,7 @@ extern "C" {
 using headroom::platform::wake;
 
 // The lists and orders the page's JS takes from here once, at start
-// (headroom.mjs tablesOf): app/tables.h's, and the wheel's bits (web_app.h
+// (headroom.mjs tablesOf): app/state/tables.h's, and the wheel's bits (web_app.h
 // kWheel*: headroom_wheel_directions). Fixed for the module's life.
 EMSCRIPTEN_KEEPALIVE const char* headroom_tables_json() {
   static const std::string json = [] {
@@ -284,9 +284,9 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
 }
 
 // --- the training program (web/headroom.mjs trainLink) -----------------------
-// The page's runs train in a Worker (app/live_training.h "Where it trains"): the
+// The page's runs train in a Worker (app/training/live_training.h "Where it trains"): the
 // app's verbs come out through Module.headroomTrainSend(verb, a, b, c, d),
-// and the program's messages (app/train_wire.h) go in here.
+// and the program's messages (app/wire/train_wire.h) go in here.
 EMSCRIPTEN_KEEPALIVE int headroom_train_use_worker() {
   return demo().training.use_remote([](const headroom::app::TrainCommand& c) {
     EM_ASM({ if (Module["headroomTrainSend"]) Module["headroomTrainSend"](UTF8ToString($0), $1, $2, $3, $4); },
@@ -340,7 +340,7 @@ std::string g_export_error;
 headroom::platform::Picture g_picture;
 }  // namespace
 
-// The view's numbers as CSV or JSON (app/export.h), or nullptr when refused.
+// The view's numbers as CSV or JSON (app/state/export.h), or nullptr when refused.
 // Valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headroom_export_text(const char* view, const char* format) {
   static std::string text;

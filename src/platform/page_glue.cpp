@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "app/describe.h"
-#include "app/lang.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
 #include "ui/views.h"
 #include "imgui.h"
 #include "platform/web_app.h"

@@ -16,7 +16,7 @@
 // Build: web only (cmake/web.cmake).
 #pragma once
 
-#include "app/demo.h"
+#include "app/state/demo.h"
 
 namespace headroom::platform {
 

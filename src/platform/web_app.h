@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/demo.h"
+#include "app/state/demo.h"
 
 namespace headroom::platform {
 

@@ -48,6 +48,7 @@
 #include "platform/text_raster.h"
 #include "platform/web_app.h"
 #include "ui/palette.h"
+#include "ui/frame.h"
 #include "ui/ui.h"
 
 namespace {

@@ -24,9 +24,9 @@
 
 #include "imgui.h"
 #include "imgui_internal.h"
-#include "app/json_write.h"
+#include "app/wire/json_write.h"
 #include "ui/probes.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 
 namespace headroom::ui {
 
@@ -183,7 +183,7 @@ std::string fit_json() {
     o.field("drawn", data && data->Valid);
     if (data && data->Valid) {
       append_pair(o.key("display"), ImGui::GetIO().DisplaySize);
-      o.field("compact", compact_layout());
+      o.field("compact", frame().compact);
       o.key("windows") += windows_json();
       o.key("clipped") += clipped_runs(*data);
     }

@@ -1,13 +1,22 @@
-// layout_probe.cpp: the Layout the views record, and its JSON (probes.h).
+// layout_probe.cpp: the probe recorder (probes.h) and its JSON.
 //
-// Does: hold the one Layout, and write it with app/json_write.h in a fixed
-// order (pixel positions to 0.1 px).
+// Does: hold what the views recorded this frame, by kind, and write it with
+// app/wire/json_write.h in the fixed order of kProbeKinds (pixel positions to
+// 0.1 px): a kind "a.b" is field b of object a, and consecutive kinds with
+// the same object share it. A kind nothing recorded this frame writes its
+// empty value ([] for a list, a zero rect, the value kind's default).
 // Does not: record anything itself (the views and draw_ui do).
+#include <cassert>
+#include <cstring>
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
-#include "app/json_write.h"
-#include "app/lang.h"
+#include "app/wire/json_write.h"
+#include "app/lang/lang.h"
+#include "imgui.h"
 #include "ui/probes.h"
 
 namespace headroom::ui {
@@ -16,9 +25,162 @@ using app::append_array;
 using app::append_fixed;
 using app::JsonObject;
 
-Layout& layout() {
-  static Layout l;
-  return l;
+namespace {
+
+enum class Shape {
+  Rects,  // a list of rects
+  Rect,   // one rect
+  Items,  // a list of objects (probe_item)
+  Value,  // one JSON value (probe_value)
+  Named,  // an object {name: rect} (probe_named)
+};
+
+struct ProbeKind {
+  const char* kind;
+  Shape shape;
+  const char* empty = "";    // a value kind's value when nothing recorded it
+  bool layout_kind = true;   // kept through the export frames (see begin_probe_frame)
+};
+
+// Every kind, in the order layout_json writes them. What each holds is in
+// probes.h's layout_json comment.
+const ProbeKind kProbeKinds[] = {
+    {"tokens", Shape::Rects},
+    {"heads", Shape::Rects},
+    {"views", Shape::Rects},
+    {"help.markers", Shape::Rects},
+    {"help.open", Shape::Rect},
+    {"controls.frames", Shape::Rects},
+    {"attentionMode", Shape::Value, "\"\""},
+    {"heatmap.grids", Shape::Rects},
+    {"heatmap.pin", Shape::Value, "[-1,-1,-1]"},
+    {"attention", Shape::Rects},
+    {"knockout", Shape::Rects},
+    {"tie", Shape::Rects},
+    {"tourChoices", Shape::Rects},
+    {"tourNumber", Shape::Rects},
+    {"tourMatch", Shape::Rects},
+    {"tourDots", Shape::Rects},
+    {"tourButtons", Shape::Rects},
+    {"tourOpen", Shape::Rects},
+    {"tourPlane.rect", Shape::Rect},
+    {"tourPlane.map", Shape::Value, "[0.00,0.00,0.000,0.000]"},
+    {"tourPicture.kind", Shape::Value, "\"\""},
+    {"tourPicture.hint", Shape::Value, "\"\""},
+    {"tourPicture.rect", Shape::Rect},
+    {"tourPicture.labels", Shape::Rects},
+    {"tourPicture.retry", Shape::Rects},
+    {"tourPicture.focus", Shape::Rect},
+    {"valueSpace.view", Shape::Rect},
+    {"valueSpace.plots", Shape::Rects},
+    {"valueSpace.labels", Shape::Items},
+    {"valueSpace.markers", Shape::Items},
+    {"save", Shape::Rects, "", false},
+    {"saveMenu", Shape::Rects, "", false},
+    {"cards", Shape::Named, "", false},
+    {"trainButtons", Shape::Rects},
+    {"download", Shape::Rects},
+    {"weights", Shape::Rects},
+    {"weightsPlay", Shape::Rects},
+    {"trainCap.rect", Shape::Rect},
+    {"trainCap.enabled", Shape::Value, "false"},
+    {"trainChart.rect", Shape::Rect},
+    {"trainChart.runs", Shape::Items},
+    {"trainChart.specialisationCells", Shape::Value, "0"},
+};
+
+// What one kind holds this frame.
+struct Recorded {
+  std::vector<ImVec4> rects;                         // Rects, Rect (the last)
+  std::vector<std::string> items;                    // Items (objects), Value (the last)
+  std::vector<std::pair<std::string, ImVec4>> named;  // Named
+};
+
+std::map<std::string, Recorded, std::less<>>& recorded() {
+  static std::map<std::string, Recorded, std::less<>> r;
+  return r;
+}
+
+void forget(std::string_view kind) {
+  const auto it = recorded().find(kind);
+  if (it != recorded().end()) recorded().erase(it);
+}
+
+const ProbeKind* find_kind(std::string_view kind) {
+  for (const ProbeKind& k : kProbeKinds)
+    if (kind == k.kind) return &k;
+  return nullptr;
+}
+
+// The kind's record, or nullptr for a kind the table lacks (or of another shape).
+Recorded* slot(const char* kind, Shape shape) {
+  const ProbeKind* k = find_kind(kind);
+  const bool known = k && (k->shape == shape || (shape == Shape::Rects && k->shape == Shape::Rect));
+  assert(known && "a probe kind missing from kProbeKinds, or recorded in another shape");
+  return known ? &recorded()[kind] : nullptr;
+}
+
+}  // namespace
+
+void probe(const char* kind, const ImVec4& rect) {
+  if (Recorded* r = slot(kind, Shape::Rects)) r->rects.push_back(rect);
+}
+
+void probe_visible_item(const char* kind) {
+  if (!ImGui::IsItemVisible()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  probe(kind, ImVec4(a.x, a.y, b.x, b.y));
+}
+
+void probe_item(const char* kind, const std::function<void(JsonObject&)>& write) {
+  Recorded* r = slot(kind, Shape::Items);
+  if (!r) return;
+  std::string out;
+  {
+    JsonObject o(out);
+    write(o);
+  }
+  r->items.push_back(std::move(out));
+}
+
+void probe_value(const char* kind, std::string json) {
+  if (Recorded* r = slot(kind, Shape::Value)) r->items.assign(1, std::move(json));
+}
+
+void probe_string(const char* kind, std::string_view text) {
+  std::string json;
+  app::append_json_string(json, text);
+  probe_value(kind, std::move(json));
+}
+
+void probe_clear(const char* kind) {
+  assert(find_kind(kind) && "a probe kind missing from kProbeKinds");
+  forget(kind);
+}
+
+bool probe_named(const char* kind, const std::string& name, const ImVec4& rect) {
+  Recorded* r = slot(kind, Shape::Named);
+  if (!r) return false;
+  for (const auto& [n, unused] : r->named)
+    if (n == name) return false;
+  r->named.emplace_back(name, rect);
+  return true;
+}
+
+ImVec4 probed_rect(const char* kind) {
+  const auto it = recorded().find(std::string_view(kind));
+  return it == recorded().end() || it->second.rects.empty() ? ImVec4() : it->second.rects.back();
+}
+
+const std::string& probed_value(const char* kind) {
+  static const std::string none;
+  const auto it = recorded().find(std::string_view(kind));
+  return it == recorded().end() || it->second.items.empty() ? none : it->second.items.back();
+}
+
+void begin_probe_frame(bool exporting) {
+  for (const ProbeKind& k : kProbeKinds)
+    if (!exporting || !k.layout_kind) forget(k.kind);
 }
 
 void append_rect(std::string& out, const ImVec4& r) {
@@ -33,112 +195,46 @@ void append_pair(std::string& out, ImVec2 p) {
 
 namespace {
 
-void rects(JsonObject& o, const char* name, const std::vector<ImVec4>& list) {
-  std::string& out = o.key(name);
-  append_array(out, list, [&](const ImVec4& r) { append_rect(out, r); });
-}
-
-// The value space's labels and markers: {head, kind, text, rect, leader}.
-void plot_items(JsonObject& o, const char* name, const std::vector<Layout::PlotItem>& list) {
-  std::string& out = o.key(name);
-  append_array(out, list, [&](const Layout::PlotItem& it) {
-    JsonObject item(out);
-    item.field("head", it.head).field("kind", it.kind).field("text", it.text);
-    append_rect(item.key("rect"), it.rect);
-    item.field("leader", it.leader);
-  });
+// One kind's value, as recorded this frame or empty.
+void write_kind(std::string& out, const ProbeKind& k) {
+  static const Recorded kNothing;
+  const auto it = recorded().find(std::string_view(k.kind));
+  const Recorded& r = it == recorded().end() ? kNothing : it->second;
+  switch (k.shape) {
+    case Shape::Rects: append_array(out, r.rects, [&](const ImVec4& x) { append_rect(out, x); }); break;
+    case Shape::Rect: append_rect(out, r.rects.empty() ? ImVec4() : r.rects.back()); break;
+    case Shape::Items: append_array(out, r.items, [&](const std::string& x) { out += x; }); break;
+    case Shape::Value: out += r.items.empty() ? std::string(k.empty) : r.items.back(); break;
+    case Shape::Named: {
+      JsonObject o(out);
+      for (const auto& [name, rect] : r.named) append_rect(o.key(name.c_str()), rect);
+      break;
+    }
+  }
 }
 
 void write_layout(std::string& out) {
-  const Layout& l = layout();
   JsonObject o(out);
-  rects(o, "tokens", l.token_rects);
-  rects(o, "heads", l.head_rects);
-  rects(o, "views", l.view_rects);
-  {  // an object, not a list of labelled rects: "(?)" is a marker, not a label
-    JsonObject help(o.key("help"));
-    rects(help, "markers", l.help_rects);
-    append_rect(help.key("open"), l.help_open);
-  }
-  {  // objects, not lists of labelled rects: a control's frame holds no text to measure
-    JsonObject controls(o.key("controls"));
-    rects(controls, "frames", l.control_frames);
-  }
-  o.field("attentionMode", l.attention_mode);
-  {
-    JsonObject heatmap(o.key("heatmap"));
-    rects(heatmap, "grids", l.heatmap_grids);
-    app::append_values(heatmap.key("pin"), l.heatmap_pin);
-  }
-  rects(o, "attention", l.attention_rects);
-  rects(o, "knockout", l.knockout_rects);
-  rects(o, "tie", l.tie_rects);
-  rects(o, "tourChoices", l.tour_choices);
-  rects(o, "tourNumber", l.tour_number);
-  rects(o, "tourMatch", l.tour_match);
-  rects(o, "tourDots", l.tour_dots);
-  rects(o, "tourButtons", l.tour_buttons);
-  rects(o, "tourOpen", l.tour_open);
-  {  // the plane's rect, and its map: origin to 0.01 px, px per unit to 0.001
-    JsonObject plane(o.key("tourPlane"));
-    append_rect(plane.key("rect"), l.tour_plane);
-    std::string& map = plane.key("map");
-    const ImVec4& m = l.tour_plane_map;
-    const float v[] = {m.x, m.y, m.z, m.w};
-    app::append_array_n(map, 4, [&](long long i) { append_fixed(map, v[i], i < 2 ? 2 : 3); });
-  }
-  {  // the reveal's picture: what it is, its rect, the labels it placed; the recap's buttons; the keyboard's ring
-    JsonObject picture(o.key("tourPicture"));
-    picture.field("kind", l.tour_picture_kind);
-    picture.field("hint", l.tour_hint);
-    append_rect(picture.key("rect"), l.tour_picture);
-    rects(picture, "labels", l.tour_picture_labels);
-    rects(picture, "retry", l.tour_retry);
-    append_rect(picture.key("focus"), l.tour_focus);
-  }
-  {  // the value space: an object of its view, plots, labels and markers
-    JsonObject value_space(o.key("valueSpace"));
-    append_rect(value_space.key("view"), l.value_view);
-    rects(value_space, "plots", l.value_plots);
-    plot_items(value_space, "labels", l.value_labels);
-    plot_items(value_space, "markers", l.value_markers);
-  }
-  // The Save menus: the buttons, the open menu's items (PNG, CSV, JSON), and
-  // per view the rect of its first card (an object: {"values": [...], ...}).
-  rects(o, "save", l.save_rects);
-  rects(o, "saveMenu", l.save_menu);
-  {
-    JsonObject cards(o.key("cards"));
-    for (const auto& [view, r] : l.card_rects) append_rect(cards.key(view.c_str()), r);
-  }
-  // The training views: their buttons, then what the loss chart drew (an
-  // object, not a list of labelled rects).
-  rects(o, "trainButtons", l.train_buttons);
-  rects(o, "download", l.download_rects);
-  rects(o, "weights", l.weights_rects);
-  rects(o, "weightsPlay", l.weights_play);
-  {
-    JsonObject cap(o.key("trainCap"));
-    append_rect(cap.key("rect"), l.train_cap);
-    cap.field("enabled", l.train_cap_enabled);
-  }
-  {
-    JsonObject chart(o.key("trainChart"));
-    append_rect(chart.key("rect"), l.chart_rect);
-    std::string& runs = chart.key("runs");
-    append_array(runs, l.chart_runs, [&](const Layout::ChartRun& r) {
-      JsonObject run(runs);
-      run.field("heads", r.heads).field("points", r.points);
-      append_fixed(run.key("lastLoss"), r.last_loss, 5);
-      append_fixed(run.key("floor"), r.floor, 4);
-      append_fixed(run.key("floorY"), r.floor_y, 1);
-      run.field("diverged", r.diverged);
-    });
-    chart.field("specialisationCells", l.specialisation_cells);
+  for (size_t i = 0; i < std::size(kProbeKinds); ++i) {
+    const char* kind = kProbeKinds[i].kind;
+    const char* dot = std::strchr(kind, '.');
+    if (!dot) {
+      write_kind(o.key(kind), kProbeKinds[i]);
+      continue;
+    }
+    // An object: this kind and the next ones with the same "object." prefix.
+    const std::string object(kind, dot);
+    JsonObject inner(o.key(object.c_str()));
+    for (; i < std::size(kProbeKinds); ++i) {
+      const char* k = kProbeKinds[i].kind;
+      if (std::strncmp(k, kind, object.size() + 1) != 0) break;
+      write_kind(inner.key(k + object.size() + 1), kProbeKinds[i]);
+    }
+    --i;
   }
   // The English keys the shown language lacked (getState().missingStrings counts them).
   std::string& missing = o.key("missingKeys");
-  app::append_array(missing, app::missing_keys(), [&](const std::string& k) { app::append_json_string(missing, k); });
+  append_array(missing, app::missing_keys(), [&](const std::string& k) { app::append_json_string(missing, k); });
 }
 
 }  // namespace

@@ -1,105 +1,90 @@
-// palette.cpp: the two palettes (see palette.h), one row per colour with its
-// light and dark value side by side. Light values are the ones the views were
-// first drawn with; dark values keep text readable on the dark cards (#1C1C20).
+// palette.cpp: the two palettes (see palette.h) as ImGui colours, made from
+// the numbers in palette_colors.h (one row per colour, light and dark side
+// by side; no ImGui there, so the build-time first picture reads them too).
 #include "ui/palette.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+
+#include "ui/palette_colors.h"
 
 namespace headroom::ui {
 
 namespace {
 
-constexpr ImU32 rgb(int r, int g, int b, int a = 255) { return IM_COL32(r, g, b, a); }
+constexpr ImU32 im(colors::Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+constexpr ButtonColors im(const colors::ButtonRgba& b) { return {im(b.bg), im(b.hovered), im(b.active), im(b.text)}; }
+template <size_t N>
+constexpr std::array<ImU32, N> im(const std::array<colors::Rgba, N>& cs) {
+  std::array<ImU32, N> out{};
+  for (size_t i = 0; i < N; ++i) out[i] = im(cs[i]);
+  return out;
+}
 
+// Each field and its row in palette_colors.h (found by name when this compiles).
 struct Row {
   ImU32 Palette::*field;
-  ImU32 light, dark;
+  colors::ColorRow row;
 };
-const Row kColors[] = {
-    {&Palette::window, rgb(250, 250, 247), rgb(18, 18, 20)},
-    {&Palette::card, rgb(255, 255, 255), rgb(28, 28, 32)},
-    {&Palette::card_border, rgb(0, 0, 0, 28), rgb(255, 255, 255, 36)},
-    {&Palette::readout_card, rgb(255, 248, 225), rgb(58, 50, 24)},
-    {&Palette::panel, rgb(252, 252, 250), rgb(20, 20, 24)},
-    {&Palette::panel_border, rgb(0, 0, 0, 35), rgb(255, 255, 255, 40)},
-    {&Palette::highlight, rgb(0, 0, 0, 20), rgb(255, 255, 255, 24)},
-    {&Palette::text, rgb(15, 15, 20), rgb(235, 235, 240)},
-    {&Palette::text_secondary, rgb(80, 80, 80), rgb(190, 190, 198)},
-    {&Palette::text_faint, rgb(128, 128, 128), rgb(140, 140, 150)},
-    {&Palette::on_color, rgb(255, 255, 255), rgb(255, 255, 255)},
-    {&Palette::error, rgb(179, 26, 26), rgb(255, 128, 128)},
-    {&Palette::warning, rgb(179, 64, 26), rgb(255, 166, 102)},
-    {&Palette::rule, rgb(0, 0, 0, 55), rgb(255, 255, 255, 70)},
-    {&Palette::axis, rgb(0, 0, 0, 40), rgb(255, 255, 255, 60)},
-    {&Palette::guide, rgb(0, 0, 0, 28), rgb(255, 255, 255, 40)},
-    {&Palette::guide_strong, rgb(0, 0, 0, 70), rgb(255, 255, 255, 90)},
-    {&Palette::point, rgb(120, 120, 125), rgb(150, 150, 158)},
-    {&Palette::point_far, rgb(150, 150, 155), rgb(110, 110, 118)},
-    {&Palette::point_ring, rgb(255, 255, 255), rgb(20, 20, 24)},
-    {&Palette::ghost, rgb(60, 60, 60), rgb(205, 205, 210)},
-    {&Palette::marker_edge, rgb(20, 20, 20), rgb(235, 235, 240)},
-    {&Palette::diverging_low, rgb(33, 102, 171), rgb(90, 153, 230)},
-    {&Palette::diverging_mid, rgb(255, 255, 255), rgb(28, 28, 32)},  // zero: white, or the card
-    {&Palette::diverging_high, rgb(179, 23, 43), rgb(230, 89, 102)},
-    {&Palette::frame, rgb(232, 235, 241), rgb(52, 52, 60)},
-    {&Palette::frame_hovered, rgb(218, 224, 236), rgb(64, 64, 74)},
-    {&Palette::frame_active, rgb(205, 214, 232), rgb(76, 76, 88)},
-    // A 1 px line, which anti-aliasing lightens on screen (128 drew as 154 at
-    // DPR 2): 5.7:1 on the white card as declared, about 4 as drawn; the
-    // dark one 6:1 on the dark card as declared.
-    {&Palette::control_edge, rgb(96, 100, 110), rgb(150, 150, 162)},
+constexpr Row kColors[] = {
+    {&Palette::window, colors::color_row("window")},
+    {&Palette::card, colors::color_row("card")},
+    {&Palette::card_border, colors::color_row("card_border")},
+    {&Palette::readout_card, colors::color_row("readout_card")},
+    {&Palette::panel, colors::color_row("panel")},
+    {&Palette::panel_border, colors::color_row("panel_border")},
+    {&Palette::highlight, colors::color_row("highlight")},
+    {&Palette::text, colors::color_row("text")},
+    {&Palette::text_secondary, colors::color_row("text_secondary")},
+    {&Palette::text_faint, colors::color_row("text_faint")},
+    {&Palette::on_color, colors::color_row("on_color")},
+    {&Palette::error, colors::color_row("error")},
+    {&Palette::warning, colors::color_row("warning")},
+    {&Palette::rule, colors::color_row("rule")},
+    {&Palette::axis, colors::color_row("axis")},
+    {&Palette::guide, colors::color_row("guide")},
+    {&Palette::guide_strong, colors::color_row("guide_strong")},
+    {&Palette::point, colors::color_row("point")},
+    {&Palette::point_far, colors::color_row("point_far")},
+    {&Palette::point_ring, colors::color_row("point_ring")},
+    {&Palette::ghost, colors::color_row("ghost")},
+    {&Palette::marker_edge, colors::color_row("marker_edge")},
+    {&Palette::diverging_low, colors::color_row("diverging_low")},
+    {&Palette::diverging_mid, colors::color_row("diverging_mid")},
+    {&Palette::diverging_high, colors::color_row("diverging_high")},
+    {&Palette::frame, colors::color_row("frame")},
+    {&Palette::frame_hovered, colors::color_row("frame_hovered")},
+    {&Palette::frame_active, colors::color_row("frame_active")},
+    {&Palette::control_edge, colors::color_row("control_edge")},
 };
+// As many fields as rows: a row added there needs its field here.
+static_assert(std::size(kColors) == std::size(colors::kColorRows));
 
 struct ButtonRow {
   ButtonColors Palette::*field;
-  ButtonColors light, dark;  // bg, hovered, active, text
+  colors::ButtonRow row;
 };
-const ButtonRow kButtons[] = {
-    {&Palette::accent, {rgb(33, 92, 184), rgb(46, 107, 204), rgb(26, 77, 166), rgb(255, 255, 255)},
-     {rgb(46, 107, 204), rgb(64, 125, 222), rgb(33, 92, 184), rgb(255, 255, 255)}},
-    {&Palette::heads_off, {rgb(219, 230, 247), rgb(194, 214, 245), rgb(26, 77, 166), rgb(26, 64, 140)},
-     {rgb(36, 48, 72), rgb(48, 66, 100), rgb(33, 92, 184), rgb(179, 209, 255)}},
-    {&Palette::chip_on, {rgb(31, 31, 41), rgb(64, 64, 77), rgb(179, 191, 217), rgb(255, 255, 255)},
-     {rgb(255, 204, 89), rgb(255, 219, 128), rgb(179, 191, 217), rgb(26, 26, 26)}},  // amber on dark
-    {&Palette::chip_off, {rgb(235, 235, 230), rgb(214, 219, 230), rgb(179, 191, 217), rgb(26, 26, 26)},
-     {rgb(52, 52, 60), rgb(70, 72, 84), rgb(96, 104, 128), rgb(235, 235, 240)}},
-    {&Palette::toggle_on, {rgb(64, 64, 77), rgb(89, 89, 102), rgb(64, 64, 77), rgb(255, 255, 255)},
-     {rgb(214, 214, 222), rgb(240, 240, 245), rgb(214, 214, 222), rgb(20, 20, 24)}},
-    {&Palette::play, {rgb(33, 128, 64), rgb(46, 153, 77), rgb(26, 107, 51), rgb(255, 255, 255)},
-     {rgb(30, 120, 60), rgb(40, 140, 72), rgb(24, 100, 50), rgb(255, 255, 255)}},
-    {&Palette::pause, {rgb(179, 64, 26), rgb(204, 82, 38), rgb(153, 51, 20), rgb(255, 255, 255)},
-     {rgb(196, 80, 40), rgb(220, 100, 56), rgb(166, 64, 30), rgb(255, 255, 255)}},
+constexpr ButtonRow kButtons[] = {
+    {&Palette::accent, colors::button_row("accent")},
+    {&Palette::heads_off, colors::button_row("heads_off")},
+    {&Palette::chip_on, colors::button_row("chip_on")},
+    {&Palette::chip_off, colors::button_row("chip_off")},
+    {&Palette::toggle_on, colors::button_row("toggle_on")},
+    {&Palette::play, colors::button_row("play")},
+    {&Palette::pause, colors::button_row("pause")},
 };
-
-// Head colours; the dark ones are the light ones lifted towards white.
-constexpr std::array<ImU32, 8> kHeadsLight = {rgb(51, 115, 204), rgb(217, 102, 26), rgb(38, 153, 77),
-                                              rgb(179, 51, 140), rgb(140, 115, 26), rgb(26, 153, 166),
-                                              rgb(204, 51, 64),  rgb(102, 89, 191)};
-constexpr std::array<ImU32, 8> kHeadsDark = {rgb(110, 160, 230), rgb(240, 140, 70), rgb(90, 200, 120),
-                                             rgb(220, 110, 190), rgb(205, 180, 80), rgb(70, 200, 210),
-                                             rgb(240, 100, 110), rgb(150, 140, 240)};
-
-// Training runs (1, 2, 4 heads): charcoal (light grey on dark), magenta,
-// amber-brown.
-constexpr std::array<ImU32, 3> kRunsLight = {rgb(56, 56, 66), rgb(219, 41, 153), rgb(158, 112, 0)};
-constexpr std::array<ImU32, 3> kRunsDark = {rgb(210, 210, 218), rgb(240, 90, 190), rgb(225, 175, 50)};
-// Head colours as text: the light ones darkened (same hue) to a contrast of at
-// least 4.6 on a table's shaded row (#EBEBEB), 5.4 on the white card; the
-// dark ones already have 5.4 or more on the dark card.
-constexpr std::array<ImU32, 8> kHeadsTextLight = {rgb(46, 103, 184), rgb(167, 79, 20), rgb(30, 119, 60),
-                                                  rgb(179, 51, 140), rgb(125, 102, 23), rgb(20, 116, 126),
-                                                  rgb(194, 48, 61),  rgb(102, 89, 191)};
+static_assert(std::size(kButtons) == std::size(colors::kButtonRows));
 
 Palette make(bool dark) {
   Palette p;
   p.dark = dark;
-  for (const Row& r : kColors) p.*r.field = dark ? r.dark : r.light;
-  for (const ButtonRow& r : kButtons) p.*r.field = dark ? r.dark : r.light;
-  p.heads = dark ? kHeadsDark : kHeadsLight;
-  p.runs = dark ? kRunsDark : kRunsLight;
+  for (const Row& r : kColors) p.*r.field = im(dark ? r.row.dark : r.row.light);
+  for (const ButtonRow& r : kButtons) p.*r.field = im(dark ? r.row.dark : r.row.light);
+  p.heads = im(dark ? colors::kHeadsDark : colors::kHeadsLight);
+  p.runs = im(dark ? colors::kRunsDark : colors::kRunsLight);
   p.relations = p.heads;  // relationship r is dealt to head r (palette.h)
-  p.heads_text = dark ? kHeadsDark : kHeadsTextLight;
+  p.heads_text = im(colors::heads_text(dark));
   return p;
 }
 

@@ -1,108 +1,62 @@
 // probes.h: the debug probes tests read through the page (debug.layout(),
 // debug.fit()): what the last frame drew where, and whether it fits.
 //
-// Does: keep the Layout every view records its rects into (layout(), reset
-// by draw_ui each frame), and write it, and the fit of the last drawn frame,
-// as JSON with app/json_write.h (layout_probe.cpp, fit_probe.cpp).
+// Does: record what each frame drew where (probe, probe_item, probe_value:
+// the views call them; draw_ui starts each frame with begin_probe_frame),
+// and write it, and the fit of the last drawn frame, as JSON with
+// app/wire/json_write.h (layout_probe.cpp, fit_probe.cpp).
 // Does not: draw, or change a frame.
 #pragma once
+#include <functional>
 #include <string>
-#include <utility>
-#include <vector>
+#include <string_view>
 
+#include "app/wire/json_write.h"
 #include "imgui.h"
 
 namespace headroom::ui {
 
-// What the last frame drew where (display = CSS pixels); see layout_json().
-struct Layout {
-  std::vector<ImVec4> token_rects;  // x0, y0, x1, y1 per token chip
-  std::vector<ImVec4> head_rects;   // per entry of kHeadCounts
-  std::vector<ImVec4> view_rects;   // the compact layout's view buttons, in order (empty in the full layout)
-  std::vector<ImVec4> help_rects;   // every "(?)" help marker drawn this frame, in drawing order
-  ImVec4 help_open{};               // the help popup open this frame (zero when none)
-  // The training views' buttons, those visible this frame (empty when not
-  // drawn or scrolled away): each holds its label, like the rects above.
-  std::vector<ImVec4> train_buttons;   // play / pause, step, new seed
-  std::vector<ImVec4> download_rects;  // one per run, in run order
-  std::vector<ImVec4> weights_rects;   // the switch: built, trained
-  std::vector<ImVec4> weights_play;    // Play beside "not trained yet" (trained chosen at step 0)
-  // The steps-per-frame cap's slider (zero when not drawn), and whether it
-  // takes input: off where the runs train in a Worker (no frames pace it).
-  ImVec4 train_cap{};
-  bool train_cap_enabled = false;
-  // What the loss chart drew (whether visible or not): its plot rect, and per
-  // run its head count, how many history points its curve joined, the last
-  // one's loss, and the floor's value and height (y in CSS px).
-  struct ChartRun {
-    int heads = 0;
-    int points = 0;
-    float last_loss = 0.f;
-    float floor = 0.f, floor_y = 0.f;
-    bool diverged = false;
-  };
-  ImVec4 chart_rect{};
-  std::vector<ChartRun> chart_runs;
-  // Specialisation: how many head cells it drew (one per run and head).
-  int specialisation_cells = 0;
-  // The attention view's labels (token names, head captions), each padded by
-  // 3 px; only those wholly on screen, so each can be read from a screenshot.
-  std::vector<ImVec4> attention_rects;
-  // The lesson controls (view_controls.cpp): one knockout toggle per head,
-  // the tie checkbox.
-  std::vector<ImVec4> knockout_rects;
-  std::vector<ImVec4> tie_rects;
-  // Every enabled checkbox's or radio button's box and every slider's or
-  // field's frame drawn between push_control_frames and pop_control_frames
-  // (the theme test measures the contrast of their edges).
-  std::vector<ImVec4> control_frames;
-  // The attention view's arrangement this frame: "columns", "rows" or ""
-  // (not drawn); it depends on the card's width only (view_attention.cpp).
-  const char* attention_mode = "";
-  // The heatmap view: each head's grid (image rect), and the cell a click or
-  // tap pinned: head, row, column (-1 each: none).
-  std::vector<ImVec4> heatmap_grids;
-  int heatmap_pin[3] = {-1, -1, -1};
-  // The tour panel (view_tour.cpp): the value-space plane's rect and its map
-  // (origin x, y in CSS px, then CSS px per plane unit in x and y, y negative),
-  // the choice buttons, the number slider, the match combos, the progress dots,
-  // and the buttons (Leave, Back, Reveal or Replay, Next); the open-tour button.
-  ImVec4 tour_plane{}, tour_plane_map{};
-  std::vector<ImVec4> tour_choices, tour_number, tour_match, tour_dots, tour_buttons, tour_open;
-  // The reveal's picture (view_tour_pictures.cpp): what it is ("plane",
-  // "arcs", "concat", "scores", "loss", "recap" or "" when none), its rect,
-  // every label it (or the tour's plane) placed, the recap's Try again
-  // buttons, and the ring the arrow keys move (zero when none is drawn).
-  const char* tour_picture_kind = "";
-  const char* tour_hint = "";  // the input hint's key (English), "" when none
-  ImVec4 tour_picture{}, tour_focus{};
-  std::vector<ImVec4> tour_picture_labels, tour_retry;
-  // The value space (view_value_space.cpp): the whole view (title to the
-  // last footer line), each head's plot, every label it drew (text, rect,
-  // whether a leader line joins it to its anchor) and every marker (what it
-  // marks: "output", "ghost", "target", "token", "origin"; the token's word
-  // or ""; the shape's bounding rect), so a test can check that no label
-  // covers another or a marker.
-  struct PlotItem {
-    int head = 0;
-    std::string kind, text;
-    ImVec4 rect{};
-    bool leader = false;
-  };
-  ImVec4 value_view{};
-  std::vector<ImVec4> value_plots;
-  std::vector<PlotItem> value_labels, value_markers;
-  // The Save menus (save_menu.cpp): every visible Save button, the open
-  // menu's items (PNG, CSV, JSON), and per view the rect of its first card.
-  std::vector<ImVec4> save_rects, save_menu;
-  std::vector<std::pair<std::string, ImVec4>> card_rects;
-};
-Layout& layout();
+// The probe recorder, as ImGui's test engine hooks its items: a view says
+// what it drew under a kind (a path in layout_json's output, like "tokens",
+// "help.open" or "valueSpace.labels"), and the recorder keeps it for the
+// tests until draw_ui starts the next frame (begin_probe_frame). The kinds,
+// their shapes and what each holds are one table (layout_probe.cpp
+// kProbeKinds); recording a kind the table lacks is a programming error
+// (an assertion in debug builds, dropped otherwise).
+//
+// One more rect of a list kind ("tokens", "tourChoices", ...), or the one
+// rect of a rect kind ("help.open", "tourPicture.rect", ...).
+void probe(const char* kind, const ImVec4& rect);
+// The last item's rect, if it is visible, into a list kind (a button the
+// tests click: hidden or scrolled away, it is not recorded).
+void probe_visible_item(const char* kind);
+// One more object of an item kind, written by `write` (a JsonObject's
+// fields): the value space's labels and markers, the chart's runs.
+void probe_item(const char* kind, const std::function<void(app::JsonObject&)>& write);
+// The value of a value kind as JSON ("\"columns\"", "[0,2,3]", "true", "12"):
+// the attention view's mode, the heatmap's pin, the chart's cell count ...
+void probe_value(const char* kind, std::string json);
+// probe_value with a JSON string ("columns" -> "\"columns\"").
+void probe_string(const char* kind, std::string_view text);
+// Empties one kind (a view drawn twice in a frame keeps only its last drawing).
+void probe_clear(const char* kind);
+// A rect kind's or a value kind's last recording this frame (for a view that
+// reuses what another part of it recorded); a zero rect / "" when none.
+ImVec4 probed_rect(const char* kind);
+const std::string& probed_value(const char* kind);
+// One rect of a named kind ("cards": an object {name: rect}); the first
+// recording of a name in a frame is kept. Returns whether this one was.
+bool probe_named(const char* kind, const std::string& name, const ImVec4& rect);
+// A new frame: every kind empties, except, in the export frames (a page drawn
+// alone for its picture), the kinds that describe the layout shown, which
+// keep the last layout frame's (the export frames draw no Save button and
+// record no card).
+void begin_probe_frame(bool exporting);
 
 // Where the last frame drew things, in CSS pixels, as JSON:
 // {"tokens":[[x0,y0,x1,y1],...], "heads":[...], "views":[...]} (one rect
 // per token chip, one per heads button 1/2/4/8, one per view button of the
-// compact layout, in the view table's order: app/view_table.h); the
+// compact layout, in the view table's order: app/state/view_rows.h); the
 // training views' visible buttons:
 // "trainButtons" (play/pause, step, new seed), "download" (one per run),
 // "weights" (built, trained), "weightsPlay" (Play beside "not trained yet").

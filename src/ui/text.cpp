@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "imgui_internal.h"  // ImTextCharFromUtf8
-#include "ui/widgets.h"
+#include "ui/frame.h"
 
 namespace headroom::ui {
 
@@ -22,7 +22,7 @@ TextImage image_of(std::string_view utf8, ImU32 color) {
   ImFont* font = ImGui::GetFont();
   const float px = ImGui::GetFontSize();
   const float ascent = font->Ascent * px / font->FontSize;
-  const bool bold = font == fonts().bold || font == fonts().big;
+  const bool bold = font == frame().fonts.bold || font == frame().fonts.big;
   return rasterizer()->rasterize(utf8, px, ascent, bold, color);
 }
 

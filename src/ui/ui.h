@@ -4,7 +4,7 @@
 // frame, a message's room). The debug probes the page reads for tests
 // (layout_json, fit_json) are in probes.h.
 //
-// Does: lay out the views (the view table, view_table.h; the views,
+// Does: lay out the views (the view table, view_rows.h and view_draws.h; the views,
 // views.h) in one window that fills the display, and handle the demo's
 // keyboard shortcuts (1/2/4/8 heads, left/right query).
 // Does not: create the ImGui context, the fonts' GL texture or the GL context
@@ -13,7 +13,7 @@
 
 #include <string_view>
 
-#include "app/demo.h"
+#include "app/state/demo.h"
 #include "imgui.h"
 
 namespace headroom::ui {
@@ -25,7 +25,7 @@ void setup_style(bool dark);
 // Fonts for a display with `density` physical pixels per CSS pixel. The
 // platform rebuilds the font texture after calling this.
 void setup_fonts(float density);
-// Whether the shown language (app/lang.h) changed since setup_fonts: the
+// Whether the shown language (app/lang/lang.h) changed since setup_fonts: the
 // platform then sets the fonts up again (a language outside Latin-1 adds
 // its glyphs to the atlas).
 bool fonts_stale();
@@ -35,14 +35,13 @@ void draw_ui(app::Demo& demo);
 
 // Once per frame tick: whether the UI still wants frames drawn (an animation
 // running, or the stress tick); counts one off. Frames are otherwise drawn
-// only after input. request_frames(n): at least n more (a view's animation,
-// or the platform while the app ticks). Both in widgets.cpp.
+// only after input. An animation, or the platform while the app ticks, asks
+// for more with frame.h request_frames(n).
 bool take_frame_request();
-void request_frames(int n);
 
 // Export frames (src/platform/export_png.cpp renders a view's card into a
 // picture): after begin_export_frames(view), draw_ui draws only that view,
-// alone, as one card (view_table.h draw_page_picture: what a single-view
+// alone, as one card (view_draws.h draw_page_picture: what a single-view
 // embed shows of it), as wide as its card was last shown, at the display's top
 // left, with no Save button; export_card_rect() is where the last frame drew
 // it (CSS px). end_export_frames() returns to the layout. has_export_card is

@@ -7,9 +7,9 @@
 // names turned upward and its numbers left to the tooltip), and in rows below
 // that width (phones: one row per token, arcs in a left gutter, one bar
 // column per head). The arrangement depends on the card's width only, never
-// on the sentence's length (layout().attention_mode says which). Every bar and arc
+// on the sentence's length (the "attentionMode" probe says which). Every bar and arc
 // is exactly w_h[query, j] from the Trace; hover shows it with 4 decimals.
-// Reports its labels' boxes in layout().attention_rects, the token names
+// Reports its labels' boxes in the "attention" probe, the token names
 // first, then the head captions (the theme test measures their contrast).
 // Does not: compute or rescale any weight.
 #include <algorithm>
@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "app/view_table.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/views.h"
@@ -44,12 +44,12 @@ void weight_tooltip(const Demo& demo, int h, int j, float w) {
 
 bool is_target(const HeadReadout& r, int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); }
 
-// A label's box [min, max], padded by 3 px, into layout().attention_rects when
+// A label's box [min, max], padded by 3 px, into the "attention" probe when
 // all of it is on screen (the theme test reads each one's contrast).
 void report_label(ImVec2 min, ImVec2 max) {
   const ImVec2 a(min.x - 3, min.y - 3), b(max.x + 3, max.y + 3);
   if (ImGui::IsRectVisible(a, ImVec2(a.x + 1, a.y + 1)) && ImGui::IsRectVisible(ImVec2(b.x - 1, b.y - 1), b))
-    layout().attention_rects.emplace_back(a.x, a.y, b.x, b.y);
+    probe("attention", ImVec4(a.x, a.y, b.x, b.y));
 }
 
 // Columns: arcs above a row of token names, then one bar row per head.
@@ -217,10 +217,10 @@ void view_attention(Demo& demo) {
     for (float c : cols) total += c;
     if (total > avail)
       for (float& c : cols) c *= avail / total;
-    layout().attention_mode = "columns";
+    probe_string("attentionMode", "columns");
     draw_columns(demo, cols, readout);
   } else {
-    layout().attention_mode = "rows";
+    probe_string("attentionMode", "rows");
     draw_rows(demo, readout);
   }
 }

@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <string>
 
-#include "app/view_table.h"
-#include "app/describe.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
 #include "ui/text.h"
 #include "ui/views.h"
 

@@ -4,14 +4,14 @@
 // Does: one toggle per head ("knock out" head h: Demo::set_knockout), one
 // checkbox for the tie (Demo::set_tie_qk), and the carried numbers the
 // engine measured (Scene::carried(), readout.h), with their definition in a
-// help marker. Records the toggles' and the checkbox's rects in layout() so
+// help marker. Records the toggles' and the checkbox's rects as probes (probes.h) so
 // browser tests click them for real.
 // Does not: zero anything or compute what is carried (the engine does).
 #include <algorithm>
 #include <cstdio>
 
-#include "app/view_table.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/lang.h"
 #include "engine/common/words.h"
 #include "ui/probes.h"
 #include "ui/text.h"
@@ -39,7 +39,7 @@ void view_lesson_controls(Demo& demo) {
       demo.set_knockout(next);
     }
     ImGui::PopStyleColor(4);
-    record_visible_item(layout().knockout_rects);
+    probe_visible_item("knockout");
   }
   // The checkbox, its label and the help marker stay on one row.
   const std::string tie_label = std::string(app::tr("tie query = key")) + "##tie";
@@ -48,7 +48,7 @@ void view_lesson_controls(Demo& demo) {
   push_control_frames();
   if (ImGui::Checkbox(tie_label.c_str(), &tie)) demo.set_tie_qk(tie);
   pop_control_frames();
-  record_visible_item(layout().tie_rects);
+  probe_visible_item("tie");
   record_control_frame(true);
   ImGui::SameLine();
   help_marker(app::view_row(app::ViewId::Controls).help);

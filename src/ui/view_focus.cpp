@@ -13,7 +13,7 @@
 #include <cstdio>
 
 #include "ui/views.h"
-#include "app/lang.h"
+#include "app/lang/lang.h"
 
 namespace headroom::ui {
 

@@ -3,14 +3,14 @@
 // "each head gets 128 / 2 = 64 numbers (d_head)".
 //
 // Does: big buttons (keys 1, 2, 4, 8 do the same, see ui.cpp); records each
-// button's rectangle in layout() so tests can click them for real.
+// button's rectangle as a probe (probes.h) so tests can click them for real.
 // Does not: decide which head counts are valid (the engine refuses the rest).
 #include <algorithm>
 #include <cstdio>
 
 #include "ui/probes.h"
-#include "ui/ui.h"
-#include "app/lang.h"
+#include "ui/frame.h"
+#include "app/lang/lang.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -18,7 +18,7 @@ namespace headroom::ui {
 void view_heads_control(Demo& demo) {
   const int heads = demo.scene.heads();
   const float narrow = ImGui::GetContentRegionAvail().x < 520.f;
-  ImGui::PushFont(fonts().big);
+  ImGui::PushFont(frame().fonts.big);
   ImGui::AlignTextToFramePadding();
   const char* title = app::tr("Heads");
   ImGui::TextUnformatted(title);
@@ -30,8 +30,7 @@ void view_heads_control(Demo& demo) {
   // languages) leaves, down to 44 px (a finger's target).
   const float room = ImGui::GetContentRegionAvail().x - 4 * 8.f;  // beside the title; 4 gaps: one after the last
   const float w = narrow ? std::max(44.f, std::min(52.f, room / 4.f)) : 64.f;
-  std::vector<ImVec4>& rects = layout().head_rects;
-  rects.clear();
+  probe_clear("heads");
   for (int n : kHeadCounts) {
     const bool selected = n == heads;
     push_button_colors(selected ? palette().accent : palette().heads_off);
@@ -39,7 +38,7 @@ void view_heads_control(Demo& demo) {
     std::snprintf(label, sizeof label, "%d##heads", n);
     if (ImGui::Button(label, ImVec2(w, 0))) demo.set_heads(n);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    rects.emplace_back(a.x, a.y, b.x, b.y);
+    probe("heads", ImVec4(a.x, a.y, b.x, b.y));
     ImGui::PopStyleColor(4);
     ImGui::SameLine();
   }
@@ -53,7 +52,7 @@ void view_heads_control(Demo& demo) {
                                             std::to_string(demo.scene.d_head())});
   const char* shapes = shapes_text.c_str();
   const char* keys = app::tr("keys 1 2 4 8 \xc2\xb7 left/right arrows move the query");
-  const bool show_keys = !compact_layout();
+  const bool show_keys = !frame().compact;
   const float text_w = std::max(ImGui::CalcTextSize(shapes).x, show_keys ? ImGui::CalcTextSize(keys).x : 0.f);
   const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
   if (narrow || ImGui::GetContentRegionAvail().x < 20.f + text_w + marker_w) ImGui::NewLine(); else ImGui::SameLine(0, 20);

@@ -15,8 +15,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/view_table.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/lang.h"
 #include "ui/heatmap_textures.h"
 #include "ui/probes.h"
 #include "ui/text.h"
@@ -107,7 +107,7 @@ void view_heatmap(Demo& demo) {
       dl->AddText(ImVec2(o.x + label_w + 6, o.y + 6), palette().error, app::tr("WebGL refused the heatmap shader"));
     }
     const ImVec2 a = ImGui::GetItemRectMin();
-    layout().heatmap_grids.emplace_back(a.x, a.y, a.x + img, a.y + img);
+    probe("heatmap.grids", ImVec4(a.x, a.y, a.x + img, a.y + img));
     const auto cell_at = [&, last = L - 1](ImVec2 m, int* i, int* j) {  // (a lambda cannot capture a binding)
       *i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, last);
       const int column = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, last);
@@ -153,9 +153,8 @@ void view_heatmap(Demo& demo) {
     ImGui::EndGroup();
   }
 
-  layout().heatmap_pin[0] = pin.head;
-  layout().heatmap_pin[1] = pin.row;
-  layout().heatmap_pin[2] = pin.col;
+  probe_value("heatmap.pin", "[" + std::to_string(pin.head) + "," + std::to_string(pin.row) + "," +
+                                std::to_string(pin.col) + "]");
   // The pinned cell's reading, on a line of its own (always there, so
   // nothing moves when a cell is tapped).
   if (pin.head >= 0) {

@@ -8,11 +8,11 @@
 // weights_statement in view_weights.cpp), and any refused input below it.
 // Does not: compute the numbers (Scene::readout() does) or the words
 // (describe.cpp does, so the aria-live region says the same thing).
-#include "app/describe.h"
-#include "app/lang.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -21,8 +21,8 @@ void view_readout(Demo& demo) {
   begin_card("##readout", palette().readout_card);
   // The compact layout (a course page's frame, a phone) leaves the gloss of
   // "similarity" to the help marker: one line less above its one view.
-  const std::string sentence = readout_sentence(demo.scene, !compact_layout());
-  ImGui::PushFont(fonts().medium);
+  const std::string sentence = readout_sentence(demo.scene, !frame().compact);
+  ImGui::PushFont(frame().fonts.medium);
   // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
   // splits "0.64" across two lines in a narrow frame. Tokens the font lacks:
   // text_wrapped lays words out one by one, also at spaces only.
@@ -47,7 +47,7 @@ void view_readout(Demo& demo) {
   // weights are not the built ones: its lines are the value space's room.
   const std::string weights = weights_statement(demo);
   const bool fallback = demo.training.weights_choice() != demo.training.weights_shown();
-  if (!compact_layout() || fallback || demo.training.weights_shown() != "built") {
+  if (!frame().compact || fallback || demo.training.weights_shown() != "built") {
     ImGui::PushStyleColor(ImGuiCol_Text, fallback ? palette().warning : palette().text_faint);
     ImGui::TextUnformatted(wrap_at_spaces(weights, ImGui::GetContentRegionAvail().x).c_str());
     ImGui::PopStyleColor();

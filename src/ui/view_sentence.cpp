@@ -4,14 +4,14 @@
 // button that arms "the next token click moves this target".
 //
 // Does: wrap chips onto more lines when the width runs out (phones); record
-// each chip's rectangle in layout() for tests. The sentence itself is edited
+// each chip's rectangle as a probe (probes.h) for tests. The sentence itself is edited
 // in the page's HTML text field (mobile keyboards do not reach ImGui fields).
 // Does not: tokenize or decide targets (the engine parses and validates).
 #include <string>
 
-#include "app/view_table.h"
-#include "app/describe.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
 #include "ui/probes.h"
 #include "ui/text.h"
 #include "ui/view_state.h"
@@ -42,8 +42,7 @@ void view_sentence_strip(Demo& demo) {
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   const float mark_h = 5.f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  std::vector<ImVec4>& rects = layout().token_rects;
-  rects.clear();
+  probe_clear("tokens");
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4 + mark_h + 6));
   ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, 12.f);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(8, 6));
@@ -91,7 +90,7 @@ void view_sentence_strip(Demo& demo) {
     ImGui::PopID();
     ImGui::PopStyleColor(4);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    rects.emplace_back(a.x, a.y, b.x, b.y);
+    probe("tokens", ImVec4(a.x, a.y, b.x, b.y));
     // Target marks: one segment per head that targets this token.
     const auto& m = marks[static_cast<size_t>(i)];
     if (!m.empty()) {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "app/view_table.h"
+#include "app/state/view_rows.h"
 #include "engine/train/train_task.h"
-#include "app/lang.h"
+#include "app/lang/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
 #include "ui/views.h"
@@ -181,7 +181,7 @@ void view_specialisation(Demo& demo) {
     }
     ImGui::EndGroup();
   }
-  layout().specialisation_cells = cells;
+  probe_value("trainChart.specialisationCells", std::to_string(cells));
   if (R >= 2)
     text_disabled_wrapped("%s", app::tr("one head has one query: it can rise toward one related token only by leaving the others"));
 }

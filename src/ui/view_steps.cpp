@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <string>
 
-#include "app/view_table.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/lang.h"
 #include "ui/text.h"
 #include "ui/view_state.h"
 #include "ui/views.h"
@@ -77,7 +77,7 @@ void token_row(const Demo& demo, const float* v, int decimals, int highlight_a, 
     else if (j > 0) x = 0;
     x += w;
     const bool hl = j == highlight_a || j == highlight_b;
-    if (hl) ImGui::PushFont(fonts().bold);
+    if (hl) ImGui::PushFont(frame().fonts.bold);
     text(cell);
     if (hl) ImGui::PopFont();
   }
@@ -127,7 +127,7 @@ void view_steps(Demo& demo) {
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextUnformatted(app::tr(kStepSentences[vs.step]));
   ImGui::PopTextWrapPos();
-  ImGui::PushFont(fonts().medium);
+  ImGui::PushFont(frame().fonts.medium);
   switch (vs.step) {
     case 0: ImGui::TextUnformatted("Q_h = X W_Q^h"); break;
     case 1: ImGui::TextUnformatted("K_h = X W_K^h"); break;

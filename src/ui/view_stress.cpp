@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/view_table.h"
-#include "app/lang.h"
+#include "app/state/view_rows.h"
+#include "app/lang/lang.h"
 #include "ui/heatmap_textures.h"
 #include "ui/views.h"
 

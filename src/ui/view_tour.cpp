@@ -18,7 +18,7 @@
 // hold (a partial match is refused with its reason, not dropped); R replays,
 // N / B next / back, Tab picks the marker the arrows move. Fits 360 x 560
 // without scrolling: the plane takes the height the words leave.
-// Does not: measure, score or keep the answer (app/tour.h does); compute
+// Does not: measure, score or keep the answer (app/tour/tour.h does); compute
 // attention (the plane's points are Scene::value_maps()).
 #include <algorithm>
 #include <cmath>
@@ -26,13 +26,12 @@
 #include <string>
 #include <string_view>
 
-#include "app/describe.h"
-#include "app/lang.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
 #include "ui/label_place.h"
 #include "ui/probes.h"
 #include "ui/text.h"
-#include "ui/ui.h"
-#include "ui/view_tour_pictures.h"
+#include "ui/frame.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -127,10 +126,13 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
   };
   auto marker = [&](ImVec2 p, float radius) { markers.push_back({p.x - radius, p.y - radius, p.x + radius, p.y + radius}); };
   ImGui::InvisibleButton("##tour_plane", ImVec2(width, height));
-  layout().tour_plane = ImVec4(origin.x, origin.y, origin.x + width, origin.y + height);
+  probe("tourPlane.rect", ImVec4(origin.x, origin.y, origin.x + width, origin.y + height));
   {  // the plane's mapping for tests: plane (x, y) -> CSS px
     const ImVec2 o = to_screen(0, 0), u = to_screen(1, 1);
-    layout().tour_plane_map = ImVec4(o.x, o.y, u.x - o.x, u.y - o.y);
+    const float plane_map[] = {o.x, o.y, u.x - o.x, u.y - o.y};  // origin to 0.01 px, px per unit to 0.001
+    std::string map;
+    app::append_array_n(map, 4, [&](long long i) { app::append_fixed(map, plane_map[i], i < 2 ? 2 : 3); });
+    probe_value("tourPlane.map", std::move(map));
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), palette().panel, 6.f);
@@ -260,7 +262,7 @@ void plane_keys(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
 void focus_ring() {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), palette().accent.bg, 5.f, 0, 2.5f);
-  layout().tour_focus = ImVec4(a.x - 3, a.y - 3, b.x + 3, b.y + 3);
+  probe("tourPicture.focus", ImVec4(a.x - 3, a.y - 3, b.x + 3, b.y + 3));
 }
 
 // One button per choice; the chosen one lit. Up/Down move, Space picks.
@@ -295,7 +297,7 @@ void choice_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, 
     ImGui::EndDisabled();
     if (d.choice == i && keys && !rec.revealed) focus_ring();
     ImGui::PopStyleColor(4);
-    record_visible_item(layout().tour_choices);
+    probe_visible_item("tourChoices");
   }
 }
 
@@ -313,7 +315,7 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
   for (size_t at = shown.find('%'); at != std::string::npos; at = shown.find('%', at + 2)) shown.insert(at, 1, '%');
   ImGui::SliderFloat("##tour_number", &d.number, 0.f, 1.f, shown.c_str());
   if (keys && !rec.revealed) focus_ring();
-  record_visible_item(layout().tour_number);
+  probe_visible_item("tourNumber");
   const bool sent = ImGui::IsItemDeactivatedAfterEdit();
   ImGui::EndDisabled();
   bool moved = false;
@@ -372,7 +374,7 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
       ImGui::EndCombo();
     }
     if (d.selected == i && keys && !rec.revealed) focus_ring();
-    record_visible_item(layout().tour_match);
+    probe_visible_item("tourMatch");
     ImGui::PopID();
   }
   ImGui::EndDisabled();
@@ -457,7 +459,7 @@ void dots(Demo& demo) {
     if (here) dl->AddCircleFilled(c, 6.f, palette().accent.bg);
     else if (done) dl->AddCircleFilled(c, 4.5f, palette().text_faint);
     else dl->AddCircle(c, 4.5f, palette().text_faint, 0, 1.5f);
-    record_visible_item(layout().tour_dots);
+    probe_visible_item("tourDots");
   }
 }
 
@@ -491,7 +493,7 @@ void view_tour(Demo& demo) {
   const TourStepInfo& info = app::tour_steps()[static_cast<size_t>(n - 1)];
   const TourRecord& rec = tour.record(n);
   const bool keys = !ImGui::GetIO().WantTextInput && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
-  layout().tour_buttons.clear();
+  probe_clear("tourButtons");
 
   // Keys: Enter reveals, R replays, N / B next and back.
   if (keys) {
@@ -522,9 +524,9 @@ void view_tour(Demo& demo) {
     demo.tour_close();
     return;
   }
-  record_visible_item(layout().tour_buttons);
+  probe_visible_item("tourButtons");
 
-  ImGui::PushFont(fonts().bold);
+  ImGui::PushFont(frame().fonts.bold);
   ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.title), wrap).c_str());
   ImGui::PopFont();
   // Before the reveal: the claim and the question. After it: the question,
@@ -557,8 +559,9 @@ void view_tour(Demo& demo) {
   if (rec.revealed && info.kind != AnswerKind::None) row_w += button_w(app::tr("Try again")) + ImGui::GetStyle().ItemSpacing.x;
   const float buttons_h = (row_w > wrap ? 2.f : 1.f) * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y);
   const bool touch = demo.coarse_pointer || ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
-  layout().tour_hint = input_hint(info, rec, touch);
-  const char* hint = app::tr(layout().tour_hint);
+  const char* hint_key = input_hint(info, rec, touch);
+  probe_string("tourPicture.hint", hint_key);
+  const char* hint = app::tr(hint_key);
   const float keys_h = wrapped_height(hint, wrap) + ImGui::GetStyle().ItemSpacing.y;
 
   switch (info.kind) {
@@ -593,7 +596,7 @@ void view_tour(Demo& demo) {
   ImGui::BeginDisabled(n <= tour.first());
   if (ImGui::Button((std::string(app::tr("< Back")) + "##back").c_str())) demo.tour_go(n - 1);
   ImGui::EndDisabled();
-  record_visible_item(layout().tour_buttons);
+  probe_visible_item("tourButtons");
   ImGui::SameLine();
   if (!rec.revealed) {
     push_button_colors(palette().accent);
@@ -603,19 +606,19 @@ void view_tour(Demo& demo) {
   } else {
     if (ImGui::Button((std::string(app::tr("Replay")) + "##replay").c_str())) demo.tour_replay();
   }
-  record_visible_item(layout().tour_buttons);
+  probe_visible_item("tourButtons");
   bool retry = false;
   // Try again and Next go on the next line where a narrow frame has no room
   if (rec.revealed && info.kind != AnswerKind::None) {
     same_line_if_fits(button_w(app::tr("Try again")));
     retry = ImGui::Button((std::string(app::tr("Try again")) + "##retry").c_str());
-    record_visible_item(layout().tour_retry);
+    probe_visible_item("tourPicture.retry");
   }
   same_line_if_fits(button_w(app::tr("Next >")));
   ImGui::BeginDisabled(n >= tour.last());
   if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
   ImGui::EndDisabled();
-  record_visible_item(layout().tour_buttons);
+  probe_visible_item("tourButtons");
   if (!demo.tour_error.empty()) {
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
@@ -631,8 +634,8 @@ void view_tour(Demo& demo) {
   // or the view of view_tour_pictures.cpp.
   if (rec.revealed && std::string_view(info.id) == "options") {
     plane_widget(demo, info, rec, std::clamp(ImGui::GetContentRegionAvail().y - 8.f, 120.f, 360.f));
-    layout().tour_picture_kind = "plane";
-    layout().tour_picture = layout().tour_plane;
+    probe_string("tourPicture.kind", "plane");
+    probe("tourPicture.rect", probed_rect("tourPlane.rect"));
   } else if (rec.revealed) {
     tour_picture(demo, info, rec, reveal_progress(demo));  // for the point steps, what goes under their plane
   }

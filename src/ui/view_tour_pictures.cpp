@@ -17,9 +17,8 @@
 // Arcs grow in with the reveal's progress (at once with reduced motion).
 // Labels go through the label placer (label_place.h), so none covers another
 // or a marker; what was drawn is recorded for tests (probes.h tour_picture).
-// Does not: measure or mark anything (app/tour.cpp did); compute attention
+// Does not: measure or mark anything (app/tour/tour.cpp did); compute attention
 // (weights are the Scene's trace; scores are the record's).
-#include "ui/view_tour_pictures.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/lang.h"
+#include "app/lang/lang.h"
 #include "ui/label_place.h"
 #include "ui/probes.h"
 #include "ui/text.h"
@@ -216,8 +215,8 @@ void scores_picture(const Demo& demo, const TourRecord& rec, ImVec2 size) {
   const float x0 = o.x + words_w + 8.f;
   score_matrix(dl, ImVec2(x0, top), side, rec.scores_before, q, k, app::tr("scores, untied"));
   score_matrix(dl, ImVec2(x0 + side + 16.f, top), side, rec.scores_after, q, k, app::tr("scores, tied (W_K = W_Q)"));
-  layout().tour_picture_labels.push_back(ImVec4(x0, top, x0 + side, top + side));
-  layout().tour_picture_labels.push_back(ImVec4(x0 + side + 16.f, top, x0 + 2.f * side + 16.f, top + side));
+  probe("tourPicture.labels", ImVec4(x0, top, x0 + side, top + side));
+  probe("tourPicture.labels", ImVec4(x0 + side + 16.f, top, x0 + 2.f * side + 16.f, top + side));
   ImGui::SetCursorScreenPos(ImVec2(o.x, top + side + 6.f));
   ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
   ImGui::TextUnformatted(note.c_str());
@@ -267,7 +266,7 @@ void recap_table(Demo& demo, float width) {
       ImGui::TableNextColumn();
       ImGui::PushID(n);
       if (ImGui::SmallButton(app::tr("Try again"))) retry = n;
-      record_visible_item(layout().tour_retry);
+      probe_visible_item("tourPicture.retry");
       ImGui::PopID();
     }
     ImGui::EndTable();
@@ -276,7 +275,7 @@ void recap_table(Demo& demo, float width) {
       const TourRecord& r = tour.record(n);
       const TourStepInfo& info = app::tour_steps()[static_cast<size_t>(n - 1)];
       ImGui::PushID(n);
-      ImGui::PushFont(fonts().bold);
+      ImGui::PushFont(frame().fonts.bold);
       ImGui::TextUnformatted(wrap_at_spaces(std::to_string(n) + ". " + app::tr(info.title), width).c_str());
       ImGui::PopFont();
       const std::string m = mark(r);
@@ -286,7 +285,7 @@ void recap_table(Demo& demo, float width) {
       ImGui::PopStyleColor();
       same_line_if_fits(ImGui::CalcTextSize(app::tr("Try again")).x + 2.f * ImGui::GetStyle().FramePadding.x);
       if (ImGui::SmallButton(app::tr("Try again"))) retry = n;
-      record_visible_item(layout().tour_retry);
+      probe_visible_item("tourPicture.retry");
       if (r.predicted)
         ImGui::TextUnformatted(wrap_at_spaces(app::trf("your answer: {0}", {r.answer_text.str()}), width).c_str());
       if (r.revealed)
@@ -319,7 +318,7 @@ void draw_tour_labels(ImDrawList* dl, const std::vector<LabelRequest>& requests,
     if (backdrop)
       dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0 - 1), ImVec2(r.x1 + 2, r.y1 + 1), with_alpha(palette().panel, 0.85f), 3.f);
     draw_text(dl, ImVec2(r.x0, r.y0), labels[k].color, labels[k].text);
-    layout().tour_picture_labels.push_back(rect4(r));
+    probe("tourPicture.labels", rect4(r));
   }
 }
 
@@ -330,7 +329,7 @@ void tour_picture(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
   const float height = ImGui::GetContentRegionAvail().y - 4.f;  // the room left: a picture never scrolls the panel
   if (height < 80.f && id != "recap") return;
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  layout().tour_picture_kind = "";
+  const char* kind = "";
   if (id == "two-heads" && ImGui::GetContentRegionAvail().y < 140.f) return;  // its plane took the room
   if (id == "two-heads" || id == "more-heads") {
     std::vector<Arc> arcs;
@@ -345,30 +344,31 @@ void tour_picture(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     }
     const float need = 16.f + 26.f * static_cast<float>(s.tokens().size());
     arcs_picture(demo, arcs, ImVec2(width, std::min(height, need)), t);
-    layout().tour_picture_kind = "arcs";
+    kind = "arcs";
   } else if (id == "coordinates") {
     // scrolls inside where the words left too little room (as a compact tab does)
     ImGui::BeginChild("##tour_concat", ImVec2(width, height), ImGuiChildFlags_None);
     view_concat(demo);
     ImGui::EndChild();
-    layout().tour_picture_kind = "concat";
+    kind = "concat";
   } else if (id == "query-key") {
     scores_picture(demo, rec, ImVec2(width, std::min(height, width * 0.5f + 80.f)));
-    layout().tour_picture_kind = "scores";
+    kind = "scores";
   } else if (id == "training") {
     // 320 px of plot where there is room; else down to the panel's bottom
     // (the chart's legend comes above the plot)
     training_loss_chart(demo, width, height > 400.f ? 320.f : -6.f);
-    layout().tour_picture_kind = "loss";
+    kind = "loss";
   } else if (id == "recap") {  // scrolls within the room left (wheel, drag or Tab)
     ImGui::BeginChild("##tour_recap", ImVec2(width, height), ImGuiChildFlags_None);
     recap_table(demo, ImGui::GetContentRegionAvail().x);
     ImGui::EndChild();
-    layout().tour_picture_kind = "recap";
+    kind = "recap";
   }
-  if (*layout().tour_picture_kind == '\0') return;  // step average: its plane is above, in view_tour.cpp
+  probe_string("tourPicture.kind", kind);
+  if (*kind == '\0') return;  // step average: its plane is above, in view_tour.cpp
   const ImVec2 end = ImGui::GetItemRectMax();
-  layout().tour_picture = ImVec4(at.x, at.y, at.x + width, std::max(end.y, at.y));
+  probe("tourPicture.rect", ImVec4(at.x, at.y, at.x + width, std::max(end.y, at.y)));
 }
 
 }  // namespace headroom::ui

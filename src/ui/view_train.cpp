@@ -12,7 +12,7 @@
 // download (Demo::request_download: the platform saves
 // app::LiveTraining::snapshot_json as a JSON file); draw the chart from each
 // run's held-out history up to LiveTraining::chart_step() (x = log10(1 + step),
-// y = loss), and record what it drew in layout() for the browser tests.
+// y = loss), and record what it drew as probes (probes.h) for the browser tests.
 // Does not: train, evaluate or compute a loss or a floor (engine/train/trainer.h
 // does; the chart only places its numbers).
 //
@@ -27,14 +27,14 @@
 #include <utility>
 #include <vector>
 
-#include "app/view_table.h"
+#include "app/state/view_rows.h"
 #include "engine/common/random.h"
-#include "app/lang.h"
+#include "app/lang/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
-#include "ui/save_menu.h"
+#include "ui/cards.h"
 #include "ui/text.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -105,7 +105,6 @@ void reseed(Demo& demo, int64_t seed) {
 void run_buttons(Demo& demo) {
   LiveTraining& tr = demo.training;
   const LiveTraining& t = tr;
-  std::vector<ImVec4>& buttons = layout().train_buttons;
 
   // Play / pause, step (held down: repeats), new seed, the seed itself.
   const bool running = tr.running();
@@ -119,7 +118,7 @@ void run_buttons(Demo& demo) {
     request_frames(3);
   }
   ImGui::PopStyleColor(4);
-  record_visible_item(buttons);
+  probe_visible_item("trainButtons");
   ImGui::SameLine();
   push_button_colors(palette().heads_off);  // Step, New seed and the downloads
   ImGui::PushButtonRepeat(true);
@@ -128,14 +127,14 @@ void run_buttons(Demo& demo) {
     request_frames(3);
   }
   ImGui::PopButtonRepeat();
-  record_visible_item(buttons);
+  probe_visible_item("trainButtons");
   ImGui::SetItemTooltip("%s", app::tr("one step of every run (hold to repeat)"));
   same_line_if_fits(ImGui::CalcTextSize(app::tr("New seed")).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button(labelled(N_("New seed"), "train_seed").c_str())) {
     reseed(demo, next_seed(t.seed()));
     request_frames(3);
   }
-  record_visible_item(buttons);
+  probe_visible_item("trainButtons");
   ImGui::PopStyleColor(4);
   ImGui::SetItemTooltip("%s", app::tr("start every run again from fresh random weights"));
 }
@@ -143,7 +142,6 @@ void run_buttons(Demo& demo) {
 // The roles task's R and query/key tie: each a reset.
 void roles_settings(Demo& demo) {
   const LiveTraining& t = demo.training;
-  std::vector<ImVec4>& buttons = layout().train_buttons;
   // R: the related tokens each query must output.
   same_line_if_fits(130.f, 18.f);
   ImGui::AlignTextToFramePadding();
@@ -176,7 +174,7 @@ void roles_settings(Demo& demo) {
     request_frames(3);
   }
   pop_control_frames();
-  record_visible_item(buttons);
+  probe_visible_item("trainButtons");
   record_control_frame(true);
   ImGui::SameLine();
   help_marker(kTieHelp);
@@ -279,8 +277,8 @@ void settings(Demo& demo) {
     demo.train_set_speed(cap);
   ImGui::EndDisabled();
   const ImVec2 cap_lo_xy = ImGui::GetItemRectMin(), cap_hi_xy = ImGui::GetItemRectMax();
-  layout().train_cap = ImVec4(cap_lo_xy.x, cap_lo_xy.y, cap_hi_xy.x, cap_hi_xy.y);
-  layout().train_cap_enabled = frames_pace;
+  probe("trainCap.rect", ImVec4(cap_lo_xy.x, cap_lo_xy.y, cap_hi_xy.x, cap_hi_xy.y));
+  probe_value("trainCap.enabled", frames_pace ? "true" : "false");
   if (frames_pace)
     ImGui::SetItemTooltip("%s", app::tr("a frame trains until its 12 ms budget is used or it reaches this cap"));
   else
@@ -342,13 +340,13 @@ void downloads(Demo& demo) {
     push_button_colors(palette().heads_off);
     const bool clicked = ImGui::Button(label.c_str());
     ImGui::PopStyleColor(4);
-    record_visible_item(layout().download_rects);
+    probe_visible_item("download");
     ImGui::SetItemTooltip("%s", app::tr("save this run's snapshot() as JSON: X, target, mask, W_Q, W_K, W_V, W_O, loss "
                                         "and grads, enough to recompute the loss with numpy"));
     if (clicked) demo.request_download(run.heads);  // the platform saves it after this frame
   }
-  // A sandboxed frame may drop the file: say where else it goes (save_menu.cpp).
-  if (downloads_may_be_dropped())
+  // A sandboxed frame may drop the file: say where else it goes (cards.cpp).
+  if (frame().sandboxed)
     text_disabled_wrapped("%s", app::tr("This frame is sandboxed: a snapshot is also offered to the page around it."));
 }
 
@@ -380,7 +378,8 @@ void problems(Demo& demo) {
                                                               : N_("Run with {0} heads {1}");
       ImGui::TextUnformatted(app::trf(line, {heads, app::tr_message(message)}).c_str());
     }
-    if (error != joined) ImGui::TextUnformatted(app::tr_message(error).c_str());  // a refusal
+    if (error != joined)  // a refusal: by its code when it was made here
+      ImGui::TextUnformatted((tr.refusal().is_ok() ? app::tr_message(error) : app::tr_status(tr.refusal())).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
@@ -395,7 +394,7 @@ void controls(Demo& demo) {
   ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, palette().frame_hovered);
   ImGui::PushStyleColor(ImGuiCol_FrameBgActive, palette().frame_active);
   run_buttons(demo);
-  if (compact_layout()) {
+  if (frame().compact) {
     same_line_if_fits(ImGui::CalcTextSize((app::trf("step {0}", {"000000"}) + "  " + app::tr("paused")).c_str()).x, 16.f);
     progress(demo);
     same_line_if_fits(ImGui::CalcTextSize(app::tr("Settings")).x + 16.f, 16.f);
@@ -442,7 +441,7 @@ void loss_chart(Demo& demo, float width, float height) {
   // one row: the curves' end labels give the losses and the plot the floors.
   // The text task: held-out nats per word and the perplexity e^loss; no floors.
   bool first = true;
-  const bool short_legend = compact_layout();
+  const bool short_legend = frame().compact;
   const bool text = tr.text_task();
   for (const TrainRun& run : t.runs()) {
     const std::string loss = app::num(run.loss(), 3);
@@ -490,7 +489,7 @@ void loss_chart(Demo& demo, float width, float height) {
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 a(origin.x + left, origin.y + top), b(origin.x + width - label_w, origin.y + height - bottom);
-  layout().chart_rect = ImVec4(a.x, a.y, b.x, b.y);
+  probe("trainChart.rect", ImVec4(a.x, a.y, b.x, b.y));
 
   // y: loss from 0 to the largest shown (at least 1: predicting zero), in quarters.
   // The text task's losses (nats per word, about ln V = 8 at first): to 12, in whole nats.
@@ -580,14 +579,13 @@ void loss_chart(Demo& demo, float width, float height) {
       }
       ends.push_back({pts.back().y, run.heads, last, run.diverged, run.tie_qk});
     }
-    Layout::ChartRun cr;
-    cr.heads = run.heads;
-    cr.points = static_cast<int>(pts.size());
-    cr.last_loss = last;
-    cr.floor = run.floor;
-    cr.floor_y = Y(run.floor);
-    cr.diverged = run.diverged;
-    layout().chart_runs.push_back(cr);
+    probe_item("trainChart.runs", [&](app::JsonObject& o) {
+      o.field("heads", run.heads).field("points", static_cast<int>(pts.size()));
+      app::append_fixed(o.key("lastLoss"), last, 5);
+      app::append_fixed(o.key("floor"), run.floor, 4);
+      app::append_fixed(o.key("floorY"), Y(run.floor), 1);
+      o.field("diverged", run.diverged);
+    });
   }
 
   // Labels right of the plot at each curve's end, pushed apart to stay legible.
@@ -646,7 +644,7 @@ void text_chart(Demo& demo, float width, bool phone) {
                 app::num(c.vocab > 0 ? std::log(static_cast<double>(c.vocab)) : 0.0, 2),
                 tr.layers() == 2 ? app::tr("Two attention layers.") : app::tr("One attention layer.")});
   const float caption_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
-  loss_chart(demo, width, compact_layout() ? -caption_h : phone ? 220.f : 280.f);
+  loss_chart(demo, width, frame().compact ? -caption_h : phone ? 220.f : 280.f);
   text_disabled_wrapped("%s", caption.c_str());
 }
 
@@ -659,7 +657,7 @@ void view_train(Demo& demo) {
   if (demo.training.text_task()) return text_chart(demo, width, phone);
   // Compact: the chart takes the panel's height down to the footnote, as
   // many lines as the footnote wraps to beside its help marker.
-  const bool compact = compact_layout();
+  const bool compact = frame().compact;
   const std::string footnote = app::trf("why one head stops at {0} however it splits its weight", {app::num(1.0 - 1.0 / R, 2)});
   const float marker_w = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
   const float footnote_h = ImGui::CalcTextSize(footnote.c_str(), nullptr, false, width - marker_w).y + ImGui::GetStyle().ItemSpacing.y;

@@ -25,23 +25,23 @@
 // takes its share of the card's width; on the full page one row of plots
 // reaches down to the fold (the display's bottom with the page unscrolled),
 // so the first screen shows the whole view; in the compact layout the plots
-// fill the panel. Reports labels and markers in layout() for tests.
+// fill the panel. Reports labels and markers as probes (probes.h) for tests.
 // Does not: project, average or compute attention (Scene::value_maps()), or
-// classify the output (app/output_kind.h).
+// classify the output (app/lang/output_kind.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
-#include "app/view_table.h"
-#include "app/describe.h"
-#include "app/lang.h"
-#include "app/output_kind.h"
+#include "app/state/view_rows.h"
+#include "app/lang/describe.h"
+#include "app/lang/lang.h"
+#include "app/lang/output_kind.h"
 #include "imgui_internal.h"  // the root window: where the fold is
 #include "ui/label_place.h"
 #include "ui/probes.h"
 #include "ui/text.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 #include "ui/view_state.h"
 #include "ui/views.h"
 
@@ -99,6 +99,17 @@ float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) 
 
 Box box_around(ImVec2 c, float r) { return {c.x - r, c.y - r, c.x + r, c.y + r}; }
 ImVec4 to_vec4(const Box& b) { return ImVec4(b.x0, b.y0, b.x1, b.y1); }
+
+// One label or marker of head `head` into a value-space probe: {head, kind,
+// text, rect, leader}.
+void probe_plot_item(const char* probe_kind, int head, const std::string& kind, const std::string& text,
+                     const ImVec4& rect, bool leader) {
+  probe_item(probe_kind, [&](app::JsonObject& o) {
+    o.field("head", head).field("kind", kind).field("text", text);
+    append_rect(o.key("rect"), rect);
+    o.field("leader", leader);
+  });
+}
 
 // One label to place and draw: its words, font, colour and what it names.
 struct PlotLabel {
@@ -203,11 +214,10 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   // is an obstacle no label may cover.
   const float R = 9.f;  // the output marker's half-diagonal
   const float kGhostR = 9.f;
-  Layout& lay = layout();
   std::vector<Box> obstacles;
   const auto marker = [&](const char* kind, const std::string& word, ImVec2 c, float radius) {
     obstacles.push_back(box_around(c, radius));
-    lay.value_markers.push_back({h, kind, word, to_vec4(obstacles.back()), false});
+    probe_plot_item("valueSpace.markers", h, kind, word, to_vec4(obstacles.back()), false);
   };
   marker("origin", "", origin, 5.5f);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -222,7 +232,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   std::vector<PlotLabel> labels;
   const auto add_label = [&](std::string label, bool bold, ImU32 color, ImVec2 at, float marker_r, bool must,
                              bool below) {
-    ImGui::PushFont(bold ? fonts().bold : fonts().body);
+    ImGui::PushFont(bold ? frame().fonts.bold : frame().fonts.body);
     const ImVec2 ts = text_size(label);
     ImGui::PopFont();
     PlotLabel pl{std::move(label), bold, color, at, marker_r, {}};
@@ -303,14 +313,14 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
       dl->AddLine(ImVec2(pl.anchor.x + dx / len * pl.marker_r, pl.anchor.y + dy / len * pl.marker_r), ImVec2(ex, ey),
                   with_alpha(pl.color, 0.8f), 1.f);
     }
-    ImGui::PushFont(pl.bold ? fonts().bold : fonts().body);
+    ImGui::PushFont(pl.bold ? frame().fonts.bold : frame().fonts.body);
     draw_text(dl, ImVec2(rb.x0, rb.y0), pl.color, pl.text);
     ImGui::PopFont();
-    lay.value_labels.push_back({h, pl.bold ? "bold" : "body", pl.text, to_vec4(rb), placed[i].leader});
+    probe_plot_item("valueSpace.labels", h, pl.bold ? "bold" : "body", pl.text, to_vec4(rb), placed[i].leader);
   }
 
   dl->PopClipRect();
-  lay.value_plots.emplace_back(a.x, a.y, b.x, b.y);
+  probe("valueSpace.plots", ImVec4(a.x, a.y, b.x, b.y));
   ImGui::Dummy(size);
   const std::string foot = app::trf("output {0}", {head_verdict(demo.scene, r)});
   // Wrapped at spaces only: ImGui's wrap also breaks after a ',' (a decimal comma).
@@ -356,7 +366,7 @@ void view_value_space(Demo& demo) {
   // A card grows with what it holds (AutoResizeY): the room is the display's
   // below it, not the card's.
   const bool in_card = (ImGui::GetCurrentWindow()->ChildFlags & ImGuiChildFlags_AutoResizeY) != 0;
-  if (compact_layout()) {
+  if (frame().compact) {
     // The view has a panel of fixed height (a tab), or is a frame's only
     // view (a card down to the frame's bottom): the plots fill it, down to
     // kMinPlot (then the panel or the frame scrolls).
@@ -396,7 +406,7 @@ void view_value_space(Demo& demo) {
     if (h == 0) text_around = ImGui::GetItemRectSize().y - size.y;
     bottom = std::max(bottom, ImGui::GetItemRectMax().y);
   }
-  layout().value_view = ImVec4(view_top.x, view_top.y, view_top.x + avail, bottom);
+  probe("valueSpace.view", ImVec4(view_top.x, view_top.y, view_top.x + avail, bottom));
 }
 
 }  // namespace headroom::ui

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "app/lang.h"
+#include "app/lang/lang.h"
 #include "ui/palette.h"
 #include "ui/probes.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 #include "ui/views.h"
 
 namespace headroom::ui {
@@ -64,7 +64,7 @@ void view_weights_switch(Demo& demo) {
       request_frames(3);
     }
     ImGui::PopStyleColor(4);
-    record_visible_item(layout().weights_rects);
+    probe_visible_item("weights");
   }
   ImGui::SameLine();
   help_marker(
@@ -74,7 +74,7 @@ void view_weights_switch(Demo& demo) {
       "same forward pass on them: softmax(Q_h K_h^T / sqrt(d_head)) V_h, then W_O.");
   // What the two mean, in a line beside them; a small frame (compact layout)
   // leaves it to the help marker: its lines are the chart's room.
-  if (!compact_layout()) {
+  if (!frame().compact) {
     const char* what = app::tr("built: made by rule, one relationship per head \xc2\xb7 trained: learned from examples");
     same_line_if_fits(ImGui::CalcTextSize(what).x, 12.f);
     text_disabled_wrapped("%s", what);
@@ -95,7 +95,7 @@ void view_weights_switch(Demo& demo) {
       request_frames(3);
     }
     ImGui::PopStyleColor(4);
-    record_visible_item(layout().weights_play);
+    probe_visible_item("weightsPlay");
   }
   // Which weights are shown, and why if not the chosen ones, is the readout
   // card's line right below (weights_statement).

@@ -1,7 +1,7 @@
 // views.h: one ImGui view per concept (one file each, view_*.cpp).
 //
 // Does: declare the views ui.cpp lays out through the view table
-// (view_table.h: which card, tab and page each one is); each view reads the
+// (app/state/view_rows.h: which card, tab and page each one is); each view reads the
 // Demo and calls its verbs (never the Scene's setters directly, so errors
 // are recorded), and opens with a title and a "(?)" marker stating its maths
 // in one line (widgets.h open_view).
@@ -9,13 +9,18 @@
 // the few display choices in view_state.h. The helpers the views share are
 // in widgets.h (widgets), palette.h (colours), view_state.h, probes.h (what
 // a frame drew where, for tests), heatmap_textures.h (the GL seam) and
-// save_menu.h.
+// cards.h.
 #pragma once
 #include <string>
 
-#include "app/demo.h"
-#include "app/describe.h"
+#include <vector>
+
+#include "app/state/demo.h"
+#include "app/lang/describe.h"
+#include "app/tour/tour.h"
 #include "imgui.h"
+#include "ui/cards.h"
+#include "ui/label_place.h"
 #include "ui/palette.h"
 #include "ui/widgets.h"
 
@@ -25,7 +30,7 @@ using app::head_verdict;
 using app::kReadsCos;
 using app::readout_sentence;
 
-// The views of the view table (app/view_table.h: its help column says what
+// The views of the view table (app/state/view_rows.h: its help column says what
 // each shows), in its order.
 void view_value_space(Demo& demo);     // ViewId::Values
 void view_sentence_strip(Demo& demo);  // ViewId::Sentence: a click on a chip makes it the query, or (armed) reassigns a target
@@ -63,5 +68,22 @@ void training_loss_chart(Demo& demo, float width, float height);
 void view_tour(Demo& demo);
 // The open tour step in words for the screen-reader twin ("" when closed).
 std::string tour_description(Demo& demo);
+
+// The picture under a revealed tour step (view_tour_pictures.cpp says what
+// each step draws): below the panel's words and buttons, the view that
+// proves the open step's reveal, in the width and height left; `t` is the
+// reveal animation's progress (0..1). Not the value-space plane of the point
+// steps and of step options (view_tour.cpp's plane_widget).
+void tour_picture(Demo& demo, const app::TourStepInfo& info, const app::TourRecord& rec, float t);
+// A tour picture's labels: placed clear of `markers` and of each other inside
+// `bounds` (label_place.h), each drawn in its colour (on a faint backdrop
+// when `backdrop`), a leader line to its anchor where it sits farther out;
+// every placed rect is recorded for tests (probes.h tour_picture_labels).
+struct TourLabel {
+  std::string text;
+  ImU32 color = 0;
+};
+void draw_tour_labels(ImDrawList* dl, const std::vector<LabelRequest>& requests, const std::vector<TourLabel>& labels,
+                      const std::vector<Box>& markers, const Box& bounds, bool backdrop);
 
 }  // namespace headroom::ui

@@ -1,5 +1,4 @@
-// widgets.cpp: the widgets and drawing helpers every view shares (widgets.h),
-// and the frames the UI asks for (request_frames; take_frame_request, ui.h).
+// widgets.cpp: the widgets and drawing helpers every view shares (widgets.h).
 //
 // Does: draw with ImGui and ImDrawList in the current window.
 // Does not: compute anything the lesson claims (values come from the Trace).
@@ -12,20 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "app/lang.h"
-#include "app/text_direction.h"
+#include "app/lang/lang.h"
+#include "app/lang/text_direction.h"
 #include "imgui_internal.h"  // the last item's flags (is it disabled), the row's room (same_line_if_fits)
 #include "ui/probes.h"
-#include "ui/save_menu.h"
 #include "ui/text.h"
-#include "ui/ui.h"
 
 namespace headroom::ui {
-
-Fonts& fonts() {
-  static Fonts f;
-  return f;
-}
 
 void same_line_if_fits(float width, float spacing) {
   // Decided before moving: SameLine and then NewLine would leave an empty
@@ -39,10 +31,10 @@ void same_line_if_fits(float width, float spacing) {
 // Hover shows the help as a tooltip; a click or a tap opens it as a popup
 // that stays until the next click or tap elsewhere (a finger cannot hover).
 void help_marker(const char* text) {
-  text = app::tr(text);  // every help text is a catalogue key (app/lang.h)
+  text = app::tr(text);  // every help text is a catalogue key (app/lang/lang.h)
   ImGui::TextDisabled("(?)");
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  layout().help_rects.emplace_back(a.x, a.y, b.x, b.y);
+  probe("help.markers", ImVec4(a.x, a.y, b.x, b.y));
   ImGui::PushID(text);
   const float wrap = std::min(ImGui::GetFontSize() * 40.f, ImGui::GetIO().DisplaySize.x - 40.f);
   auto body = [&] {
@@ -54,7 +46,7 @@ void help_marker(const char* text) {
   if (ImGui::BeginPopup("help")) {
     body();
     const ImVec2 p = ImGui::GetWindowPos(), q = ImGui::GetWindowSize();
-    layout().help_open = ImVec4(p.x, p.y, p.x + q.x, p.y + q.y);
+    probe("help.open", ImVec4(p.x, p.y, p.x + q.x, p.y + q.y));
     ImGui::EndPopup();
   } else if (ImGui::BeginItemTooltip()) {
     body();
@@ -90,36 +82,6 @@ std::vector<float> column_starts(const std::vector<float>& cols, float x0, bool 
     x += c;
   }
   return starts;
-}
-
-namespace {
-int g_frames_wanted = 0;  // request_frames / take_frame_request
-}  // namespace
-
-void request_frames(int n) { g_frames_wanted = std::max(g_frames_wanted, n); }
-
-bool take_frame_request() {
-  if (g_frames_wanted <= 0) return false;
-  --g_frames_wanted;
-  return true;
-}
-
-void begin_card(const char* id, ImU32 tint) {
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, tint ? tint : palette().card);
-  ImGui::PushStyleColor(ImGuiCol_Border, palette().card_border);
-  ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, 8.f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(14, 10));
-  ImGui::BeginChild(id, ImVec2(0, 0),
-                    ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_AlwaysUseWindowPadding,
-                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  card_opened(id);  // save_menu.cpp: the card's view, for its Save menu
-}
-
-void end_card() {
-  card_closing();
-  ImGui::EndChild();
-  ImGui::PopStyleVar(2);
-  ImGui::PopStyleColor(2);
 }
 
 namespace {
@@ -202,9 +164,9 @@ void section_title(const char* title, const char* help) {
   // Wrapped before the help marker's room, so a long title in a narrow card
   // takes two lines instead of widening the card.
   const float marker_w = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
-  ImGui::PushFont(fonts().bold);
+  ImGui::PushFont(frame().fonts.bold);
   ImGui::PushTextWrapPos(std::max(ImGui::GetCursorPosX() + 40.f, ImGui::GetContentRegionMax().x - marker_w));
-  ImGui::TextUnformatted(app::tr(title));  // the catalogue's keyword (app/lang.h); help_marker translates `help`
+  ImGui::TextUnformatted(app::tr(title));  // the catalogue's keyword (app/lang/lang.h); help_marker translates `help`
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
   ImGui::SameLine();
@@ -256,8 +218,8 @@ void record_control_frame(bool box) {
   if (!ImGui::IsItemVisible() || (ImGui::GetCurrentContext()->LastItemData.InFlags & ImGuiItemFlags_Disabled)) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   const float side = ImGui::GetFrameHeight();
-  if (box) layout().control_frames.emplace_back(a.x, a.y, a.x + side, a.y + side);
-  else layout().control_frames.emplace_back(a.x, a.y, b.x, b.y);
+  if (box) probe("controls.frames", ImVec4(a.x, a.y, a.x + side, a.y + side));
+  else probe("controls.frames", ImVec4(a.x, a.y, b.x, b.y));
 }
 
 bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* lo, const void* hi, float width,
@@ -270,12 +232,6 @@ bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* 
   record_control_frame(false);
   pop_control_frames();
   return changed;
-}
-
-void record_visible_item(std::vector<ImVec4>& list) {
-  if (!ImGui::IsItemVisible()) return;
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  list.emplace_back(a.x, a.y, b.x, b.y);
 }
 
 void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash, float gap,

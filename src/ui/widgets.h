@@ -6,31 +6,22 @@
 // charts' log step axis, the token columns shared by the sentence strip and
 // the bar rows, and a view's opening (its title and what it reads of the
 // Scene). All are defined in widgets.cpp; the fonts are set up by ui.cpp
-// (setup_fonts). The frames an animation asks for: ui.h request_frames.
+// (setup_fonts; the fonts are in frame.h). The frames an animation asks for:
+// frame.h request_frames. Cards around views: cards.h.
 // Does not: compute anything the lesson claims (values come from the Trace),
 // or choose colours (palette.h).
 #pragma once
 #include <string>
 #include <vector>
 
-#include "app/demo.h"
+#include "app/state/demo.h"
 #include "imgui.h"
 #include "ui/palette.h"
-#include "ui/ui.h"
+#include "ui/frame.h"
 
 namespace headroom::ui {
 
 using app::Demo;
-
-// Fonts set up by setup_fonts() (ui.h): body text, the readout sentence,
-// bold, and the big heads control.
-struct Fonts {
-  ImFont* body = nullptr;
-  ImFont* medium = nullptr;
-  ImFont* bold = nullptr;
-  ImFont* big = nullptr;
-};
-Fonts& fonts();
 
 // Puts the next item on this line if `width` px of room are left on it,
 // else on the next line (a row of buttons that wraps in a narrow frame).
@@ -47,8 +38,6 @@ std::string wrap_at_spaces(const std::string& text, float width);
 // narrow frame).
 void text_disabled_wrapped(const char* fmt, ...) IM_FMTARGS(1);
 
-// Appends the last item's rect (CSS px) to `list` if it is visible.
-void record_visible_item(std::vector<ImVec4>& list);
 
 // A "(?)" marker whose tooltip says what a view shows in plain words, then
 // its maths in one line. Hover shows it; a click or a tap opens it as a
@@ -79,7 +68,7 @@ SceneView open_view(Demo& demo, const char* title, const char* help);
 // lightens a thin curve more than a straight edge).
 void push_control_frames(float edge = 1.f);
 void pop_control_frames();
-// The last item's frame into layout().control_frames: `box` for a checkbox or
+// The last item's frame into the "controls.frames" probe: `box` for a checkbox or
 // radio button (the square at its left), else the whole item (a slider or
 // field with a hidden "##" label).
 void record_control_frame(bool box);
@@ -89,11 +78,6 @@ void record_control_frame(bool box);
 bool slider_beside(const char* id, ImGuiDataType type, void* value, const void* lo, const void* hi, float width,
                    ImGuiSliderFlags flags = 0);
 
-// A card around a view: begin_card, the view, end_card. `tint` is the
-// background (0: palette().card). A card listed in the view table gets its
-// Save menu (save_menu.h).
-void begin_card(const char* id, ImU32 tint = 0);
-void end_card();
 
 // Pushes a button's four colours (ImGuiCol_Button, ...Hovered, ...Active,
 // Text); pop them with ImGui::PopStyleColor(4).
@@ -134,7 +118,7 @@ struct LogStepAxis {
 // Width of each token's column, shared by the sentence strip and the bar rows
 // so a token's bars sit under its button.
 std::vector<float> token_columns(const Demo& demo);
-// Whether the sentence reads right to left (app/text_direction.h): its token
+// Whether the sentence reads right to left (app/lang/text_direction.h): its token
 // strip and token axes then run from right to left.
 bool tokens_rtl(const Demo& demo);
 // Left edge of each column of widths `cols` placed from x0 on, in reading

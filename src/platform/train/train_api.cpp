@@ -16,8 +16,8 @@
 #include <optional>
 #include <string>
 
-#include "app/train_wire.h"
-#include "app/live_training.h"
+#include "app/wire/train_wire.h"
+#include "app/training/live_training.h"
 
 namespace {
 headroom::app::LiveTraining& training() {

@@ -1,10 +1,10 @@
-// view_table.cpp: the draw functions of each view table row (view_table.h),
+// view_draws.cpp: the draw functions of each view table row (app/state/view_rows.h),
 // and the cards, single-view pages and pictures drawn from them.
 //
 // Does: bind every row of app::kViewTable, in its order, to its views
 // (checked at compile time: one binding per row, same order).
 // Does not: lay out the full or compact page (ui.cpp).
-#include "ui/view_table.h"
+#include "ui/view_draws.h"
 
 #include "imgui.h"
 #include "ui/views.h"
@@ -35,7 +35,7 @@ void focus_and_controls(Demo& demo) {
 }
 
 // One binding per row of app::kViewTable, in its order: id, draw, tab,
-// alone, lead, picture_lead, lazy (view_table.h).
+// alone, lead, picture_lead, lazy (app/state/view_rows.h).
 constexpr ViewDraw kViewDraws[] = {
     {ViewId::Values, view_value_space, nullptr, nullptr, nullptr, nullptr},
     {ViewId::Sentence, view_sentence_strip, nullptr, nullptr, nullptr, nullptr},

@@ -1,19 +1,19 @@
-// view_table.h (ui): the view table's draw functions, bound to its rows by
+// view_draws.h: the view table's draw functions, bound to its rows by
 // id, and the pages drawn from it.
 //
-// Does: give each row of app/view_table.h (kViewTable: names, tab, page,
+// Does: give each row of app/state/view_rows.h (kViewTable: names, tab, page,
 // card) the functions that draw it: in its card, in its compact tab, alone
 // on its page (a single-view embed, a picture), and what its page draws
 // above it; and draw a view's card, a single-view page and a page's picture
-// from them (view_table.cpp). ui.cpp lays the full and compact layouts out
+// from them (view_draws.cpp). ui.cpp lays the full and compact layouts out
 // by id.
-// Does not: name anything the hash or the page knows (app/view_table.h
+// Does not: name anything the hash or the page knows (app/state/view_rows.h
 // does), or decide where the full layout puts a card (ui.cpp).
 #pragma once
 #include <string_view>
 
-#include "app/demo.h"
-#include "app/view_table.h"
+#include "app/state/demo.h"
+#include "app/state/view_rows.h"
 
 namespace headroom::ui {
 
@@ -29,7 +29,7 @@ struct ViewDraw {
   DrawFn lead;          // a single-view embed of its page draws this above the cards (nullptr: none)
   DrawFn picture_lead;  // its page's picture draws this above it (nullptr: none)
   // The full lesson shows a stand-in card until this one scrolls into view
-  // (drawing it builds the trainer: app/live_training.h "Lazy").
+  // (drawing it builds the trainer: app/training/live_training.h "Lazy").
   bool lazy = false;
 };
 
