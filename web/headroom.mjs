@@ -1,5 +1,5 @@
 // headroom.mjs: Headroom's one JS core. It wraps the wasm for every page:
-// the full page and the embed page (through headroom-loader.js) and
+// the full page and the embed page (through headroom-loader.mjs) and
 // same-origin host pages that import it.
 //
 //   import { createHeadroom } from './headroom.mjs';
@@ -35,7 +35,7 @@
 // every instance pick it up (apiShape).
 // Does not: touch the page outside `canvas`, define globals other than
 // Emscripten's factory createHeadroomModule, show any UI of its own (the
-// caller shows progress and errors; headroom-loader.js does for the pages),
+// caller shows progress and errors; headroom-loader.mjs does for the pages),
 // or compute anything (every number comes from the wasm engine).
 //
 // Why not Emscripten's -sEXPORT_ES6: this wraps the one MODULARIZE build the
@@ -491,7 +491,7 @@ export const READERS = Object.freeze({
   // A Promise of the view's picture (a PNG Blob) or numbers (a CSV or JSON
   // string): view one of the hash's views, format "png", "csv" or "json".
   exportView,
-  // A plain JSON object (see headroom-loader.js for its fields); frames: how
+  // A plain JSON object (see headroom-loader.mjs for its fields); frames: how
   // many frames the app has drawn (none while idle; see guest.cpp).
   getState: (w) => {
     const state = JSON.parse(w.UTF8ToString(w._headroom_state_json()));
@@ -504,7 +504,7 @@ export const READERS = Object.freeze({
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
   // `english` in the shown language (the catalogue's entry; a key it lacks
   // comes back in English and counts in state.missingStrings): the page's
-  // own words around the canvas (headroom-loader.js).
+  // own words around the canvas (headroom-loader.mjs).
   translate: (w, english) => {
     if (typeof english !== 'string') throw new TypeError(`translate needs English text, not ${shown(english)}`);
     const t = withCString(w, english, (p) => w.UTF8ToString(w._headroom_translate(p)));
@@ -565,7 +565,7 @@ export const READERS = Object.freeze({
     fit: (w) => JSON.parse(w.UTF8ToString(w._headroom_fit_json())),
     // Where the runs train, how often the Worker was restarted, how many
     // heartbeats were sent (pings) and how many verbs wait for its answer; settled() a Promise that they have been
-    // answered (headroom-embed.js replies after it); kill()
+    // answered (headroom-embed.mjs replies after it); kill()
     // ends the Worker as a crash would (tests of the restart).
     trainProgram: (w) => {
       const link = links.get(w);
@@ -621,7 +621,7 @@ function bindApi(w) {
 }
 
 // ---------------------------------------------------------------------------
-// training in a Worker (issue 18): the link between the page's wasm and the
+// training in a Worker: the link between the page's wasm and the
 // training program (headroom-train.mjs)
 // ---------------------------------------------------------------------------
 // The page's app trains nowhere itself once _headroom_train_use_worker() is

@@ -19,18 +19,18 @@
 //     wasmRequestMs  navigation start -> headroom.wasm requested (what the
 //                    loader does before it asks for the bytes)
 //     wasmToReadyMs  headroom.wasm's last byte -> first frame presented
-//                    (issue 18's "ready within 100 ms of the wasm's arrival")
+//                    ("ready within 100 ms of the wasm's arrival")
 //   {"variant":"page-size", "files": {name: [raw, gzip]}, "rawBytes", "gzipBytes"}
 //     every file the page fetched before its first frame, gzip -9 sizes
 //   {"variant":"train-program", "loads", "startMs", "workerStartMs", "files", "gzipBytes"}
-//     the training program (issue 18), fetched and started when training is
+//     the training program, fetched and started when training is
 //     first used, on a page that has started: startMs = importing
 //     headroom-train.mjs, fetching headroom-train.js + headroom-train-worker.js,
 //     starting the Worker from a blob URL, and its start message (median); workerStartMs = inside the
 //     Worker: fetching, compiling and starting headroom-train.wasm; files
 //     with raw and gzip -9 sizes (not counted in page-size)
 //   {"variant":"text-corpus", "loads", "bytes", "gzipBytes", "fetchMs", "resetMs", "fetchedAtLoad"}
-//     the text task's corpus (issue 31: brown.bin), fetched by the Worker
+//     the text task's corpus (brown.bin), fetched by the Worker
 //     when the text task is first used: bytes its size as fetched (the
 //     state's corpus.bytes), gzipBytes gzip -9 of the file, fetchMs fetch to
 //     loaded inside the Worker (corpus.fetchMs), resetMs the page's
@@ -40,7 +40,7 @@
 //   {"variant":"train-play", "path": "worker" | "main thread", "loads", "splitMs",
 //    "splitStep", "stepsPerSecond", "longestTaskMs", "drawnPerSecond",
 //    "paintedPerSecond", "where"}
-//     training played (issue 18's targets): the page opened with view=train,
+//     training played (the targets): the page opened with view=train,
 //     seed 4242 at the default learning rate, play() until the split (1 head
 //     above 0.45 and 2 heads below 0.25 held out, polled every 20 ms) and at
 //     least 3 s; splitMs = play() -> the split seen, stepsPerSecond = steps
@@ -64,6 +64,16 @@
 //     (GLES2::ReadPixels: with software compositing the page waits for the
 //     GPU process to raster and return the frame) and the rest; tasks =
 //     how many, the others are each task's maximum over them
+//   {"variant":"page-paint", "page", "loads", "fcpMs", "lcpMs", "lcpElement",
+//    "lcpSize", "cls", "firstFrameMs"}
+//     what a reader sees while it loads, as Chromium reports it, for
+//     index.html (1280 x 800) and embed.html (640 x 560): fcpMs first
+//     contentful paint, lcpMs / lcpElement / lcpSize the last largest
+//     contentful paint before the first frame (its element as
+//     tag#id.class, its area in CSS px), cls the sum of every layout shift
+//     until one second after the first frame presented (PerformanceObserver),
+//     firstFrameMs navigation start -> first frame presented; medians (the
+//     element: the most common)
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
 // script, so the page needs no bench code: an instantiate(bytes) call is
 // split into compile + instantiate, which is what it does inside.
@@ -72,7 +82,7 @@
 // compare runs on one machine).
 //
 // Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
-// (PAGE_LOAD_ONLY=1: the page-load and page-size lines alone, for comparing builds)
+// (PAGE_LOAD_ONLY=1: the page-load, page-size and page-paint lines alone, for comparing builds)
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -106,6 +116,53 @@ function wrapWebAssembly() {
       return { module, instance: await W.instantiate(module, imports) };
     };
   }
+}
+
+// Runs in the page before its own scripts: first contentful paint, the
+// largest contentful paints and the layout shifts into window.__paint.
+function observePaint() {
+  const p = (window.__paint = { fcp: null, lcp: [], shifts: 0 });
+  const name = (e) => (e ? `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.classList.length ? `.${[...e.classList].join('.')}` : ''}` : null);
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'first-contentful-paint') p.fcp = e.startTime; })
+    .observe({ type: 'paint', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) p.lcp.push({ t: e.startTime, size: e.size, element: name(e.element) });
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) p.shifts += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+}
+
+// One load of `file` in a fresh context at `viewport`: what window.__paint saw.
+async function paintOnce(browser, url, file, viewport) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(observePaint);
+    await page.goto(`${url}${file}`);
+    await page.waitForFunction(() => performance.getEntriesByName('headroom:first-frame-presented').length > 0,
+      null, { timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    return await page.evaluate(() => {
+      const frame = performance.getEntriesByName('headroom:first-frame-presented')[0].startTime;
+      const lcp = window.__paint.lcp.filter((e) => e.t <= frame).pop() || { t: null, size: null, element: null };
+      return { fcpMs: window.__paint.fcp, lcpMs: lcp.t, lcpElement: lcp.element, lcpSize: lcp.size,
+        cls: window.__paint.shifts, firstFrameMs: frame };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+// The page-paint line of `file`: medians over LOADS loads.
+async function paintLine(browser, url, file, viewport) {
+  const rs = [];
+  for (let i = 0; i < LOADS; i++) rs.push(await paintOnce(browser, url, file, viewport));
+  const med = (k) => round(median(rs.map((r) => r[k])));
+  const counts = new Map();
+  for (const r of rs) counts.set(r.lcpElement, (counts.get(r.lcpElement) || 0) + 1);
+  const element = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  return { variant: 'page-paint', page: file, loads: LOADS, fcpMs: med('fcpMs'), lcpMs: med('lcpMs'), lcpElement: element,
+    lcpSize: med('lcpSize'), cls: Math.round(median(rs.map((r) => r.cls)) * 1e4) / 1e4, firstFrameMs: med('firstFrameMs') };
 }
 
 // One load in a fresh context: the phases in ms and the resources fetched.
@@ -290,6 +347,8 @@ async function main() {
       gz += sizes[1];
     }
     console.log(JSON.stringify({ variant: 'page-size', files, rawBytes: raw, gzipBytes: gz }));
+    console.log(JSON.stringify(await paintLine(browser, url, 'index.html', { width: 1280, height: 800 })));
+    console.log(JSON.stringify(await paintLine(browser, url, 'embed.html', { width: 640, height: 560 })));
     if (process.env.PAGE_LOAD_ONLY === '1') return;
 
     const starts = [];

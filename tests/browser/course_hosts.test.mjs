@@ -1,4 +1,4 @@
-// course_hosts.test.mjs: Headroom embedded in real course pages (issue 11).
+// course_hosts.test.mjs: Headroom embedded in real course pages.
 //
 // Does: build a small MkDocs site and a small Sphinx site (Debian's mkdocs
 // and python3-sphinx) into build/course-hosts/, each a page with a notes

@@ -1,4 +1,4 @@
-// embed.test.mjs: the browser suite for embedding (issue 5): embed.html in
+// embed.test.mjs: the browser suite for embedding: embed.html in
 // cross-origin iframes, postMessage, the ES module, good-guest behaviour,
 // graceful refusal and hostile input, in Debian's Chromium via playwright-core.
 //
@@ -347,7 +347,7 @@ async function embedTests({ browser, url, watch, forget }) {
     await p.context().close();
   });
 
-  // --- exports (issue 19) --------------------------------------------------------
+  // --- exports --------------------------------------------------------
   // A CSV export as {quantity: [[run, head, row, column, label, value], ...]} (RFC 4180).
   const readCsv = (text) => {
     const rows = [[]];

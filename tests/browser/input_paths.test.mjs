@@ -1,5 +1,5 @@
 // input_paths.test.mjs: what the learner sees after real input, checked in
-// the screenshot's pixels (issue 15):
+// the screenshot's pixels:
 // 1. a phone (390 x 844, DPR 3, touch): a tap on each heads button and each
 //    view button, and 500 ms later the screenshot shows that button, and only
 //    that one, selected (a finger that lifted leaves no hover highlight);

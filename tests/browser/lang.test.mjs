@@ -1,4 +1,4 @@
-// lang.test.mjs: issue 19's browser suite for the interface in the course's
+// lang.test.mjs: the browser suite for the interface in the course's
 // language (src/app/lang.h). Serves build/web/ and drives the course embed
 // (embed.html) in Debian's Chromium through playwright-core.
 //
@@ -47,7 +47,7 @@ const LESSONS = {
   zh: ['说', '人', '它'],
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// The compact layout's tabs (src/app/view_table.h kViewTable, kTrainTabs), written out here.
+// The compact layout's tabs (src/app/view_rows.h kViewTable, kTrainTabs), written out here.
 const LESSON_TABS = ['values', 'tokens', 'attention', 'heatmap', 'heads', 'concat', 'steps', 'train'];
 const TRAIN_TABS = ['train', 'heads', 'attention'];
 

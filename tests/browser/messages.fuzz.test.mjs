@@ -1,6 +1,6 @@
 // messages.fuzz.test.mjs: property-based tests (fast-check) of what a hostile
 // or careless host page can post to an embedded Headroom: the postMessage
-// bridge (web/headroom-embed.js) and the validation behind it (the verb table
+// bridge (web/headroom-embed.mjs) and the validation behind it (the verb table
 // of web/headroom.mjs and the C++ verbs), exactly as the frame runs them.
 //
 // Does: load a host page of another origin with the embed in an iframe, and

@@ -1,4 +1,4 @@
-// text.test.mjs: issue 10's browser suite: every script on the canvas, right-
+// text.test.mjs: the browser suite for scripts: every script on the canvas, right-
 // to-left sentences, the sentence field following the state, and the page-load
 // bench. Serves build/web/ (or $HEADROOM_SITE) on 127.0.0.1 and drives it in
 // Debian's Chromium through playwright-core.

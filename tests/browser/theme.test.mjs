@@ -247,7 +247,7 @@ export async function themeSuite({ browser, url, test, assert, watch, artifacts 
     });
   }
 
-  // Controls (issue 15 item 7): the frames of checkboxes, sliders, radio
+  // Controls: the frames of checkboxes, sliders, radio
   // buttons and fields the app reports in debug.layout().controls.frames,
   // screen by screen down the full page: the lesson (focus slider, tie), the
   // training card (seed, R, tie, learning rate, speed) and the stress panel

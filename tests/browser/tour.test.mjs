@@ -1,4 +1,4 @@
-// tour.test.mjs: issue 16's browser suite: the guided lesson through the real
+// tour.test.mjs: the browser suite for the guided lesson, through the real
 // mouse and keyboard, tour=N-M, the fit of every step at three frame sizes,
 // and the tour's events from a sandboxed cross-origin frame.
 //

@@ -1,4 +1,4 @@
-// train.test.mjs: the browser suite for live training's API (issue 8), in
+// train.test.mjs: the browser suite for live training's API, in
 // Debian's Chromium via playwright-core, on build/web (HEADROOM_SITE
 // overrides) served on 127.0.0.1.
 //

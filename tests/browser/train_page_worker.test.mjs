@@ -1,4 +1,4 @@
-// train_page_worker.test.mjs: the pages train in a Worker (issue 18), its
+// train_page_worker.test.mjs: the pages train in a Worker, its
 // own script and CTest test (browser_train_page_worker).
 //
 // Does: open the page with view=train and check that its runs train in the

@@ -1,4 +1,4 @@
-// train_text.test.mjs: the text task (issue 31: the language model on real
+// train_text.test.mjs: the text task (the language model on real
 // English) through the page's JS API, its own script and CTest test
 // (browser_train_text).
 //
@@ -6,7 +6,7 @@
 // task 'text' at 1 and 2 layers and check train.state(): task, corpus
 // {name, trainWords, heldOutWords, vocab} against brown.json (the build's
 // own summary of the corpus, written beside brown.bin), the runs 1, 2, 4, 8
-// heads, and perHead one {layer, head, scores, label, labelScore} per head
+// heads, and perHead one {layer, head, scores, label, labelScore, baselines} per head
 // of every layer, layer by layer; that the corpus is not fetched before the
 // text task is first used; that after a step budget (not a clock) every
 // run's held-out loss is below ln(vocab), a uniform guess; that the
@@ -68,8 +68,13 @@ function checkShape(s, layers, corpus) {
   for (const r of s.runs) {
     assert(r.perHead.length === layers * r.heads, `${r.heads} heads: ${r.perHead.length} perHead entries`);
     r.perHead.forEach((p, i) => {
-      const want = { layer: Math.floor(i / r.heads) + 1, head: (i % r.heads) + 1, scores: {}, label: null, labelScore: null };
-      assert(JSON.stringify(p) === JSON.stringify(want), `${r.heads} heads, entry ${i}: ${JSON.stringify(p)}`);
+      assert(p.layer === Math.floor(i / r.heads) + 1 && p.head === (i % r.heads) + 1, `${r.heads} heads, entry ${i}: ${JSON.stringify(p)}`);
+      // measured at every held-out point (step 0 included): each score beside its baseline
+      const kinds = Object.keys(p.scores || {});
+      assert(kinds.length >= 8 && kinds.join() === Object.keys(p.baselines || {}).join(), `${r.heads} heads, entry ${i}: ${JSON.stringify(p)}`);
+      assert(kinds.every((k) => p.scores[k] >= 0 && p.scores[k] <= 1.0001 && p.baselines[k] > 0 && p.baselines[k] <= 1), JSON.stringify(p));
+      assert(p.label === 'mixed' || (kinds.includes(p.label) && p.scores[p.label] === p.labelScore &&
+        p.labelScore >= 2 * p.baselines[p.label]), `label: ${JSON.stringify(p)}`);
     });
     assert(Number.isFinite(r.loss) && Array.isArray(r.history) && Number.isInteger(r.steps), JSON.stringify(r).slice(0, 200));
   }

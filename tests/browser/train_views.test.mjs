@@ -1,4 +1,4 @@
-// train_views.test.mjs: the browser suite for issue 8's training views, its
+// train_views.test.mjs: the browser suite for the training views, its
 // own script and CTest test (browser_train_views; suite_main.mjs serves the
 // site and launches Chromium).
 //
@@ -37,7 +37,7 @@ const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
   step(k);
 }), n);
 
-// The runs train in a Worker (issue 18): a verb is done when the Worker has
+// The runs train in a Worker: a verb is done when the Worker has
 // answered it (and the weights it asked for came), then drawn.
 async function settled(page) {
   await page.waitForFunction(() => window.headroom.debug.trainProgram().pending === 0 &&

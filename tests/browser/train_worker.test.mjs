@@ -1,4 +1,4 @@
-// train_worker.test.mjs: the training program (issue 18) in a dedicated
+// train_worker.test.mjs: the training program in a dedicated
 // Worker, its own script and CTest test (browser_train_worker).
 //
 // Does: check that the page builds its own trainer only when training is
@@ -33,7 +33,7 @@ const SUITE_TIMEOUT_MS = 180_000;
 const strip = (s) => s.runs.map(({ heads, loss, floor, steps, diverged, history, perHead }) =>
   ({ heads, loss, floor, steps, diverged, history, perHead }));
 
-// The page's own trainer is built on training's first use (app/live_training.h
+// The page's own trainer is built on training's first use (app/training/live_training.h
 // "Lazy"): the full lesson at 1280 x 800 draws no training card until the
 // reader scrolls down to it, and then the card trains as ever.
 async function lazyTests({ browser, url, watch }) {

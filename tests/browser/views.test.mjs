@@ -1,4 +1,4 @@
-// views.test.mjs: browser tests of issue 4's views, run by run.mjs (which
+// views.test.mjs: browser tests of the lesson's views, run by run.mjs (which
 // owns the browser, the server and the pass/fail count).
 //
 // Does: check the lesson's views through the real page: screenshots at 1 and

@@ -1,4 +1,4 @@
-// headroom-loader.js (an ES module: <script type="module">): the pages'
+// headroom-loader.mjs (an ES module: <script type="module">): the pages'
 // chrome around the core (headroom.mjs). It shows a loading line with
 // progress, or a readable error box if Headroom cannot start (with a Retry
 // button that starts it again: a cut download need not cost a reload),
@@ -76,15 +76,17 @@
 //
 // Keeps the state in the page's URL hash: applies it on load and on
 // hashchange, writes it back (history.replaceState) after every change, and
-// fires a window event 'headroom:statechange' (headroom-embed.js listens),
+// fires a window event 'headroom:statechange' (headroom-embed.mjs listens),
 // and a 'headroom:tour-event' for each tour event.
+// Removes the stage's first picture (or its placeholder) once the canvas has
+// drawn its first frame, or once the state changes before that.
 // Follows the state's theme: <html data-theme="light|dark"> (headroom.css
 // colours the chrome from it), from the hash before the wasm runs and from
 // the state's own hash after; and its language: <html lang> and the text of
 // elements marked data-tr (index.html's title among them), through
 // headroom.translate (English while the wasm loads).
 // Does not: compute or validate anything itself, or bridge postMessage for
-// cross-origin hosts (headroom-embed.js does).
+// cross-origin hosts (headroom-embed.mjs does).
 import { apiShape, createHeadroom } from './headroom.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -122,12 +124,37 @@ function setStatus(text, fraction) {
   if (fraction === undefined) bar.removeAttribute('value'); else bar.value = fraction;
 }
 
+// --- the first picture -------------------------------------------------------
+// The stage shows the default state drawn at build time, or a placeholder
+// (headroom-first.js chose which), until the canvas has drawn its first
+// frame; then it goes. It lies on the stage over the canvas, which has the
+// stage's size all along, so nothing moves when it goes. A state changed
+// before that frame (a host's message to a frame out of view, which draws
+// nothing yet) takes it away too: it would show the wrong state.
+let pictureShown = true;
+function removePicture() {
+  if (!pictureShown) return;
+  pictureShown = false;
+  for (const e of document.querySelectorAll('.first-picture, .first-placeholder')) e.remove();
+  document.documentElement.removeAttribute('data-first');
+}
+function removePictureAfterFirstFrame() {
+  const drawn = () => performance.getEntriesByName('headroom:frame1-end').length > 0;
+  if (drawn()) { removePicture(); return; }
+  const watch = new PerformanceObserver(() => {
+    if (drawn()) { watch.disconnect(); removePicture(); }
+  });
+  watch.observe({ type: 'mark' });
+}
+
 let failed = false;
 function fail(message) {
   if (failed) return;
   failed = true;
+  removePicture();
   $('status').classList.add('hidden');
   $('canvas').classList.add('hidden');
+  if ($('stage')) $('stage').classList.add('hidden');
   $('error-text').textContent = message;
   $('error').style.display = 'block';
   rejectReady(new Error(message));
@@ -151,7 +178,9 @@ function need() {
 // The English of each (src/app/lang.cpp page_words): every element marked
 // data-tr (its text; index.html's <title> is one). Read once, before any
 // change. (The canvas's aria-label is the wasm's: page_glue.cpp.)
-const pageWords = [...document.querySelectorAll('[data-tr]')].map((e) => [e, e.textContent]);
+// (The build writes each key into data-tr and the words of every language
+// inside: the page's own show from the first paint, headroom.css.)
+const pageWords = [...document.querySelectorAll('[data-tr]')].map((e) => [e, e.dataset.tr || e.textContent]);
 let shownLang = 'en';
 // `english` ("Refused: {0}") in the shown language with {0} filled (the
 // message itself already is: the wasm translates it).
@@ -188,7 +217,7 @@ function showSentence() {
 // The tour's events (entered, predicted, revealed) as they happen, whether
 // from the API, a message or the canvas: each as a window event
 // 'headroom:tour-event' whose detail is the headroom:tour-event message
-// (headroom-embed.js forwards them to the host page).
+// (headroom-embed.mjs forwards them to the host page).
 let lastTourEvent = 0;
 function flushTourEvents() {
   const { events, last } = inst.tour.events(lastTourEvent);
@@ -200,6 +229,7 @@ function syncHash() {
   flushTourEvents();
   const h = inst.hash();
   if (h === lastHash) return;
+  if (lastHash !== null) removePicture();  // another state than the one it shows
   lastHash = h;
   showSentence();
   showTheme(h);
@@ -286,6 +316,7 @@ function start() {
     onAbort: fail,
   }).then((h) => {
     inst = h;
+    removePictureAfterFirstFrame();
     $('status').classList.add('hidden');
     focusCanvas();
     if (!started) {
@@ -303,6 +334,7 @@ $('retry').addEventListener('click', () => {
   $('error').style.display = '';
   $('status').classList.remove('hidden');
   $('canvas').classList.remove('hidden');
+  if ($('stage')) $('stage').classList.remove('hidden');
   newReady();
   start();
 });

@@ -1,5 +1,5 @@
-// headroom-embed.js: the postMessage bridge of embed.html, for cross-origin
-// host pages. A module script after headroom-loader.js (which defines
+// headroom-embed.mjs: the postMessage bridge of embed.html, for cross-origin
+// host pages. A module script after headroom-loader.mjs (which defines
 // window.headroom; module scripts run in document order).
 //
 // Out (to the parent, targetOrigin = the parent's origin, never '*'):
@@ -105,7 +105,7 @@
   function setOrderOf(tables) {
     const order = tables.applyOrder.filter((s) => own(kSetVerbs, s.field));
     const missing = Object.keys(kSetVerbs).filter((f) => !order.some((s) => s.field === f));
-    if (missing.length) throw new Error(`headroom-embed.js: the wasm's apply order lacks ${missing.join(', ')}`);
+    if (missing.length) throw new Error(`headroom-embed.mjs: the wasm's apply order lacks ${missing.join(', ')}`);
     return order;
   }
 
@@ -231,7 +231,7 @@
     reply(window.parent, parent, { type: 'headroom:export', view: d.view, format: d.format, name: d.name, data: d.data });
   });
 
-  // The tour's events go to the parent as they happen (headroom-loader.js).
+  // The tour's events go to the parent as they happen (headroom-loader.mjs).
   // Those of the page's own hash (tour=N) come before ready: sent after it.
   const earlyEvents = [];
   window.addEventListener('headroom:tour-event', (e) => {
