@@ -29,7 +29,7 @@
 // it started: a crash, out of memory), onHeard(message) (every message the
 // program posts, heartbeats included: a watchdog's sign of life).
 // Does not: draw, or wire itself into the page's views (headroom.mjs's
-// trainLink does, for the pages).
+// headroom-train-link.mjs does, for the pages).
 
 const here = new URL('.', import.meta.url);
 

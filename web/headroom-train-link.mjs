@@ -1,0 +1,232 @@
+// headroom-train-link.mjs: the page's side of training in a Worker, the link
+// between the page's wasm (its app mirrors the runs) and the training program
+// (headroom-train.mjs) running in a Worker, with its supervisor.
+//
+//   const link = createTrainLink(w, canvas, { base, withCString, offerFile, trainState });
+//   link.send(verb, a, b, c, d);        // Module.headroomTrainSend hands verbs here
+//   await link.answered(link.sent);     // a verb's Promise: the program has answered it
+//
+// Does: start the program on the first verb, queue verbs until it answers,
+// feed its posts (src/app/wire/train_wire.h bytes) into the app's mirror,
+// watch it (ping when quiet, restart when dead, the page's own wasm after
+// kRestarts), fetch the corpus when the page trains the text task itself,
+// hold it while the page is hidden or out of view.
+// Does not: validate verbs (headroom.mjs's VERBS did), draw, or compute
+// anything (the program and the app do); it takes the few helpers it needs
+// from headroom.mjs as arguments, so the two modules do not import each other.
+//
+// The page's app trains nowhere itself once _headroom_train_use_worker() is
+// called (src/app/live_training.h "Where it trains"): its verbs come out through
+// Module.headroomTrainSend(verb, a, b, c, d) and are handed to the program,
+// in order; the program's posts (bytes: src/app/train_wire.h) go into the
+// app's mirror, which every view and train.state() read. "start" (the first
+// use of training) loads headroom-train.mjs and starts the program in a
+// Worker; until it answers, verbs wait here. Where no Worker starts (a CSP
+// without worker-src blob:, a failed fetch), the page's own wasm trains as
+// before (fall_back), the waiting verbs replayed on it, and train.state().where
+// says why. A Worker that fails (its error event) or falls silent, playing
+// or paused, is restarted: the app resets the runs (they died with it) and
+// says so in train.state().notice; after kRestarts failed restarts the page
+// trains itself. Silent: nothing heard for kQuietMs, then a ping (a message
+// the driver answers with a word, no state, no training) not answered in
+// kSilentMs; so a Worker killed while paused is noticed within about
+// kQuietMs + kSilentMs, not at the next play. A Worker busy with a long
+// step(n) posts a heartbeat about every 500 ms (headroom-train-worker.js),
+// so it is not taken for dead. Held (the page hidden or out
+// of view), nothing is pinged: the Worker then costs no CPU at all. Each
+// train verb's Promise resolves once the program has answered it (answered()).
+const kRestarts = 2;
+const kQuietMs = 1500;
+const kSilentMs = 4000;
+const kCheckEveryMs = 500;
+
+export function createTrainLink(w, canvas, { base, withCString, offerFile, trainState }) {
+  let program = null;    // startTraining's handle, once started
+  let starting = false, local = false, restarts = 0, held = false;
+  let sent = 0, answered = 0, lastHeard = 0, pinged = 0, lastCheck = 0, pings = 0;
+  const queue = [];      // [seq, verb, args] waiting for a program
+  const waiters = [];    // [seq, resolve]
+  let watchdog = 0;
+
+  const call = (fn, text) => withCString(w, text, fn);
+  const settle = (seq) => {
+    answered = Math.max(answered, seq);
+    const due = waiters.filter(([s]) => s <= answered);  // in the order they were asked
+    for (const wt of due) waiters.splice(waiters.indexOf(wt), 1);
+    for (const [, resolve] of due) resolve();
+  };
+  const take = (buf) => {
+    const bytes = new Uint8Array(buf);
+    const p = w._malloc(Math.max(1, bytes.length));
+    if (!p) return;
+    try { w.HEAPU8.set(bytes, p); w._headroom_train_take_wire(p, bytes.length); } finally { w._free(p); }
+  };
+  const heard = () => { lastHeard = performance.now(); pinged = 0; };
+  const onPost = (_state, m) => {
+    if (m.weights) take(m.weights);
+    if (m.wire) take(m.wire);
+  };
+  // The program's snapshot of a run, as the file a download saves.
+  const saveSnapshot = (text) => {
+    const s = JSON.parse(text);
+    const task = s.task === 'text' ? `text${s.layers}l` : `r${s.r}`;
+    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-${task}-step${s.step}.json`;
+    offerFile(canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
+  };
+  // The app's command as the driver takes it (headroom-train-worker.js).
+  const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
+    : verb === 'text' ? [a[0], a[1], a[2]]
+    : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
+  function deliver(seq, verb, args) {
+    const driverVerb = verb === 'download' ? 'snapshot' : verb;
+    const args_ = verb === 'download' ? [args[0], false] : driverArgs(verb, args);
+    program.call(driverVerb, ...args_).then(({ message }) => {
+      if (verb === 'download' && message.snapshot) saveSnapshot(message.snapshot);
+      settle(seq);
+    });
+  }
+  const flush = () => { while (program && queue.length) deliver(...queue.shift()); };
+
+  // The text task where the page trains itself: the corpus (brown.bin,
+  // fetched the first time, as the Worker would) into the page's wasm, then
+  // the reset (refused, saying why, when the corpus did not come).
+  async function corpusHere() {
+    if (w._headroom_train_has_corpus()) return;
+    const t0 = performance.now();
+    try {
+      const r = await fetch(new URL('brown.bin', base));
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      const p = w._malloc(Math.max(1, bytes.length));
+      if (!p) throw new Error('the corpus does not fit in memory');
+      try { w.HEAPU8.set(bytes, p); w._headroom_train_corpus(p, bytes.length, performance.now() - t0); } finally { w._free(p); }
+    } catch (e) {
+      call((p) => w._headroom_train_corpus_failed(p), e && e.message ? e.message : String(e));
+    }
+  }
+  const textHere = async (layers, seed, lr) => {
+    await corpusHere();
+    w._headroom_train_reset_text(layers, seed, lr);
+  };
+
+  // The page's own wasm trains from here on; the waiting verbs run on it.
+  function fallBack(why) {
+    local = true;
+    clearInterval(watchdog);
+    if (program) { program.stop(); program = null; }
+    const was = trainState(w);  // the text task comes back once its corpus is here
+    call((p) => w._headroom_train_fall_back(p), why);
+    const run = {
+      reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
+      step: (a) => w._headroom_train_step(a[0]),
+      lr: (a) => w._headroom_train_set_lr(a[0]),
+      play: () => w._headroom_train_play(),
+      pause: () => w._headroom_train_pause(),
+      download: (a) => w._headroom_train_download(a[0]),
+    };
+    const waiting = queue.splice(0);
+    // (Once: a text reset waiting in the queue brings it back anyway.)
+    const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
+    let chain = again ? textHere(was.layers, was.seed, was.lr) : Promise.resolve();
+    for (const [, verb, args] of waiting) {
+      chain = chain.then(() => (verb === 'text' ? textHere(args[0], args[1], args[2]) : run[verb] && run[verb](args)));
+    }
+    chain.then(() => settle(sent));
+  }
+
+  async function start() {
+    if (starting || program || local) return;
+    starting = true;
+    try {
+      const { startTraining } = await import('./headroom-train.mjs');
+      program = await startTraining({ base, wire: true, fallback: false, onState: onPost, onError: died,
+        onHeard: heard });
+    } catch (e) {
+      starting = false;
+      fallBack(e && e.message ? e.message : String(e));
+      return;
+    }
+    starting = false;
+    lastHeard = performance.now();
+    call((p) => w._headroom_train_where(p), 'worker');
+    flush();
+    clearInterval(watchdog);
+    watchdog = setInterval(check, kCheckEveryMs);
+  }
+
+  // A program not heard from for kQuietMs is pinged; the ping unanswered
+  // for kSilentMs, it is dead. A playing program posts 30 times a second,
+  // so it is pinged only when something is wrong; a paused one about every
+  // kQuietMs (a message each way, nothing drawn, nothing trained).
+  function check() {
+    const now = performance.now(), late = now - lastCheck > 2 * kCheckEveryMs;
+    lastCheck = now;
+    if (!program || held) return;
+    // This thread itself was busy (or its timers throttled): an answer may be
+    // waiting behind this call, so the ping's clock starts again.
+    if (late && pinged) pinged = now;
+    if (pinged) {
+      if (now - pinged >= kSilentMs) died('it stopped answering');
+      return;
+    }
+    if (now - lastHeard < kQuietMs) return;
+    pinged = now;
+    ++pings;
+    program.call('ping');  // its answer, like every post, goes through onHeard
+  }
+
+  function died(why) {
+    if (local) return;
+    clearInterval(watchdog);
+    if (program) { program.stop(); program = null; }
+    queue.length = 0;  // the runs they were for are gone
+    settle(sent);
+    if (++restarts > kRestarts) {
+      fallBack(`the training Worker stopped ${restarts} times (last: ${why})`);
+      return;
+    }
+    // The app resets the runs (and plays again if they were playing): queued for the new program.
+    call((p) => w._headroom_train_restarted(p), `The training Worker stopped (${why}) and was started again: ` +
+         'the runs begin again from step 0.');
+    start();
+  }
+
+  return {
+    send(verb, a, b, c, d) {
+      if (verb === 'start') { start(); return; }
+      if (verb === 'hold') {
+        held = a === 1;
+        pinged = 0;  // a ping out when the hold began is not waited for
+        lastHeard = performance.now();
+      }
+      queue.push([++sent, verb, [a, b, c, d]]);
+      flush();
+    },
+    get sent() { return sent; },
+    // The text reset where the page trains itself: answered once the corpus came (or did not).
+    textHere(layers, seed, lr) {
+      const seq = ++sent;
+      textHere(layers, seed, lr).then(() => settle(seq));
+    },
+    get where() { return local ? 'main thread' : program ? 'worker' : 'starting'; },
+    // Resolves once every verb sent up to number `seq` has been answered.
+    answered: (seq) => (seq <= answered ? Promise.resolve() : new Promise((resolve) => waiters.push([seq, resolve]))),
+    // train.snapshot from the program: {text} (its JSON), {error} (why not),
+    // or null when the page trains itself (ask the page's wasm).
+    async snapshot(heads, tied) {
+      if (local) return null;
+      w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
+      await this.answered(sent);
+      if (local || !program) return null;
+      const { ok, message } = await program.call('snapshot', heads, tied);
+      return ok ? { text: message.snapshot } : { error: message.error || `no training run has ${heads} heads` };
+    },
+    remote: () => !local,
+    // Not part of the API: ends the Worker as a crash would (tests).
+    kill: () => { if (program) program.stop(); },
+    restarts: () => restarts,
+    pings: () => pings,  // heartbeats sent (tests)
+    pending: () => sent - answered,  // verbs not answered yet
+  };
+}
+
