@@ -579,6 +579,25 @@ export const READERS = Object.freeze({
     // Frames drawn since start, and how many of them painted the canvas (a
     // frame that would paint what the canvas shows paints nothing).
     frames: (w) => ({ drawn: w._headroom_frame_count(), painted: w._headroom_painted_count() }),
+    // A Promise that the frame loop has settled: two animation frames in a
+    // row drew nothing (the loop runs on animation frames and draws in one
+    // whenever anything asked, so nothing is pending then). Tests await it
+    // instead of sleeping, since a loaded machine draws late. Resolves to
+    // { idle, drawn, waitedMs }; idle false when it had not settled within
+    // limitMs (a page whose animation frames do not run: hidden, off screen).
+    idle: (w, limitMs = 20000) => new Promise((resolve) => {
+      const t0 = performance.now();
+      let last = -1, quiet = 0;
+      const tick = () => {
+        const drawn = w._headroom_frame_count(), waitedMs = performance.now() - t0;
+        quiet = drawn === last ? quiet + 1 : 0;
+        last = drawn;
+        if (quiet >= 2 || waitedMs > limitMs) { clearTimeout(timer); resolve({ idle: quiet >= 2, drawn, waitedMs }); return; }
+        requestAnimationFrame(tick);
+      };
+      const timer = setTimeout(() => resolve({ idle: false, drawn: w._headroom_frame_count(), waitedMs: limitMs }), limitMs + 1000);
+      requestAnimationFrame(tick);
+    }),
     wheel: (w) => {
       const bits = w._headroom_wheel_directions();
       return Object.fromEntries(Object.entries(tablesOf(w).wheel).map(([way, bit]) => [way, (bits & bit) !== 0]));

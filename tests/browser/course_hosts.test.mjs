@@ -51,6 +51,12 @@ const VIEWS = ['lesson', 'attention', 'values', 'readout', 'concat', 'steps', 't
 // Views that must fit with no inner scrolling at these widths (x 560), besides the default.
 const NO_SCROLL = { train: [540, 720] };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// What the fit probe reads, once the frame loop has settled (a loaded machine
+// draws late: a fixed sleep would read a layout still moving).
+const fitOf = async (target) => {
+  await target.evaluate(() => window.headroom.debug.idle(10000));
+  return target.evaluate(() => window.headroom.debug.fit());
+};
 
 // ---------------------------------------------------------------------------
 // the README's snippets, verbatim
@@ -287,7 +293,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
       const box = await page.locator('iframe').nth(1).boundingBox();
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await sleep(300);
-      const mainScroll = async () => (await frame.evaluate(() => window.headroom.debug.fit())).windows.find((w) => !w.child);
+      const mainScroll = async () => (await fitOf(frame)).windows.find((w) => !w.child);
       const m0 = await mainScroll();
       assert(m0.scrollMax[1] > 0, `view=attention does not scroll at this size (${JSON.stringify(m0.size)})`);
       const y0 = await page.evaluate(() => scrollY);
@@ -327,7 +333,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
         await page.evaluate(() => window.scrollTo(0, document.querySelectorAll('iframe')[0].getBoundingClientRect().top + scrollY - 120));
         await sleep(800);
         const frame = await frameOf(page, 0);
-        const fit = await frame.evaluate(() => window.headroom.debug.fit());
+        const fit = await fitOf(frame);
         const bad = misfits(fit, { noScroll: true });
         const file = path.join(ARTIFACTS, `course-${name}-${column}.png`);
         await page.screenshot({ path: file });
@@ -346,7 +352,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
       for (const view of [null, ...VIEWS]) {
         if (view) await page.evaluate((v) => window.headroom.applyHash(`view=${v}`), view);
         await sleep(400);
-        const fit = await page.evaluate(() => window.headroom.debug.fit());
+        const fit = await fitOf(page);
         const label = `${width} x ${height} ${view ? `view=${view}` : 'default'}`;
         if (!fit.compact) bad.push(`${label}: not the compact layout`);
         const noScroll = view === null || (NO_SCROLL[view] || []).includes(width);
@@ -367,7 +373,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
       await page.evaluate(() => window.headroom.ready);
       await page.evaluate(() => window.headroom.train.step(3));
       await sleep(600);
-      const fit = await page.evaluate(() => window.headroom.debug.fit());
+      const fit = await fitOf(page);
       const l = await page.evaluate(() => window.headroom.debug.layout());
       await page.screenshot({ path: path.join(ARTIFACTS, `fit-train-360-${tab}.png`) });
       if (tab === 'heads') {
@@ -404,7 +410,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
     await click(l1.tokens[target]);
     const s1 = await page.evaluate(() => window.headroom.getState());
     assert(s1.query === target, `clicked "researcher" (${target}), query ${s1.query}`);
-    const bad = misfits(await page.evaluate(() => window.headroom.debug.fit()), { noScroll: true });
+    const bad = misfits(await fitOf(page), { noScroll: true });
     assert(bad.length === 0, `the token strip at 540 x 560: ${bad.join('; ')}`);
     await page.context().close();
   });
@@ -416,7 +422,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
     await page.goto(`${APP}/embed.html#heads=8`);
     await page.evaluate(() => window.headroom.ready);
     await sleep(400);
-    const panel = async () => (await page.evaluate(() => window.headroom.debug.fit())).windows.find((w) => w.name.includes('##compact_view'));
+    const panel = async () => (await fitOf(page)).windows.find((w) => w.name.includes('##compact_view'));
     const p0 = await panel();
     assert(p0 && p0.scrollMax[1] > 100 && p0.scroll[1] === 0, `panel ${JSON.stringify(p0)}`);
     const cdp = await context.newCDPSession(page);
@@ -442,7 +448,7 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
     await page.evaluate(() => window.scrollTo(0, document.querySelectorAll('iframe')[0].getBoundingClientRect().top + scrollY - 20));
     await sleep(800);
     const cdp = await context.newCDPSession(page);
-    const panel = async () => (await frame.evaluate(() => window.headroom.debug.fit())).windows.find((w) => w.name.includes('##compact_view'));
+    const panel = async () => (await fitOf(frame)).windows.find((w) => w.name.includes('##compact_view'));
     // An upward drag of 120 px in 10 moves, starting at (x, y) in the frame.
     const drag = async (x, y) => {
       const box = await page.locator('iframe').nth(0).boundingBox();
@@ -492,12 +498,12 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
     await page.goto(`${APP}/embed.html`);
     await page.evaluate(() => window.headroom.ready);
     await sleep(400);
-    assert(misfits(await page.evaluate(() => window.headroom.debug.fit()), { noScroll: true }).length === 0, 'misfit before');
+    assert(misfits(await fitOf(page), { noScroll: true }).length === 0, 'misfit before');
     const s1 = await page.evaluate(() => window.headroom.setSentence(`The ${'w'.repeat(60)} said it.`));
     assert(s1.error === null, s1.error);
     await page.evaluate(() => window.headroom.selectToken(1));
     await sleep(400);
-    const bad = misfits(await page.evaluate(() => window.headroom.debug.fit()), { noScroll: true });
+    const bad = misfits(await fitOf(page), { noScroll: true });
     assert(bad.some((m) => m.includes('www')) || bad.some((m) => m.includes('wide')), `not seen: ${bad.join('; ')}`);
     await page.context().close();
   });

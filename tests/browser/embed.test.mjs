@@ -134,7 +134,8 @@ async function embedTests({ browser, url, watch, forget }) {
   });
 
   await test('after load with no input, the app draws no frames over two seconds', async () => {
-    await sleep(500);
+    const settled = await page.evaluate(() => window.headroom.debug.idle(10000));
+    assert(settled.idle, `the frame loop did not settle: ${JSON.stringify(settled)}`);
     const f0 = (await state()).frames;
     await sleep(2000);
     const f1 = (await state()).frames;
