@@ -489,6 +489,9 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
       await a.context.close();
       // The link in a new page: the same tab open, seen in the pixels.
       const b = await open(browser, link, watch, `tab-${tab}-link`, { viewport: { width: 540, height: 560 } });
+      // The training tabs draw the runs once the Worker has posted them (a loaded machine takes a while).
+      if (tab === 'heads') await b.page.waitForFunction(() => window.headroom.train.state().runs.length > 0, null, { timeout: 60_000 });
+      await b.page.evaluate(() => window.headroom.debug.idle(10000));
       const l2 = await b.page.evaluate(() => window.headroom.debug.layout());
       const img = await shoot(b.page, path.join(artifacts, `input-tab-${tab}.png`));
       assert(oddOneOut(img, l2.views)[0] === index, `${link}: tab ${index} does not look selected`);
