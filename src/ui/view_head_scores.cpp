@@ -6,10 +6,11 @@
 // the moment a previous-word head forms shows as its cell filling; then the
 // label changes the page has seen, newest first.
 //
-// Does: draw each cell as the area under the score (0 .. 1, on the loss
-// chart's log step axis), filled more strongly the higher the latest score;
-// outline the cells whose latest score is at least kLabelRatio x the chance
-// baseline (the label's test), the label's own cell more strongly; caption
+// Does: draw each cell as the area under the score divided by its chance
+// baseline (0 to 4x chance, on the loss chart's log step axis), filled more
+// strongly the higher it is now, with a dashed line at kLabelRatio x chance
+// (the label's test); outline the cells at or above it now, the label's own
+// cell more strongly; caption
 // each row with the head's label and score ("head 3: its determiner 0.31");
 // a tooltip per cell gives the score and its baseline; record the cells
 // and the change lines for the tests (probes.h: trainChart.headScoreCells,
@@ -35,6 +36,7 @@ namespace headroom::ui {
 namespace {
 
 constexpr int kShownChanges = 8;
+constexpr float kTopRatio = 4.f;  // a cell's height: 0 to 4x chance (the label's test, 2x, halfway)
 
 // What a kind's score measures, as the query's target: a caption reads
 // "head 3: its determiner 0.31".
@@ -49,17 +51,30 @@ struct CellBox {
   ImVec2 a, b;
 };
 
-// One behaviour's score of one head over the logged points.
+// A kind's chance baseline (head_scores.h: the query's weight spread evenly
+// over what it sees). It depends on the sample's positions only, not on the
+// head or its weights, so today's baseline is every earlier point's too.
+float baseline_of(const HeadSlot& now, int kind) {
+  for (const auto& [k, v] : now.baselines)
+    if (k == kHeadKinds[static_cast<size_t>(kind)]) return v;
+  return std::nanf("");
+}
+
+// One behaviour of one head over the logged points: its score as a multiple
+// of chance, 0 .. kTopRatio, the area under it filled more strongly the
+// higher it is now; a dashed line at the label's test (kLabelRatio).
 void score_cell(ImDrawList* dl, const CellBox& box, const app::HeadLogRun& log, size_t slot, int kind,
                 const LogStepAxis& axis, const HeadSlot& now) {
   const Palette& pal = palette();
   const size_t at = slot * kHeadKindCount + static_cast<size_t>(kind);
-  const float latest = log.points.back().scores[at];
+  const float latest = log.points.back().scores[at], baseline = baseline_of(now, kind);
+  const bool known = !std::isnan(latest) && baseline > 0.f;
+  const auto Y = [&](float score) {
+    return box.b.y - std::clamp(score / baseline / kTopRatio, 0.f, 1.f) * (box.b.y - box.a.y);
+  };
   dl->AddRectFilled(box.a, box.b, pal.panel);
-  if (!std::isnan(latest)) {
-    // The area under the score, stronger as the latest score is higher.
-    const float fill = 0.25f + 0.6f * std::clamp(latest, 0.f, 1.f);
-    const auto Y = [&](float v) { return box.b.y - std::clamp(v, 0.f, 1.f) * (box.b.y - box.a.y); };
+  if (known) {
+    const ImU32 fill = with_alpha(pal.text, 0.2f + 0.6f * std::clamp(latest / baseline / kTopRatio, 0.f, 1.f));
     float x_prev = 0.f, y_prev = 0.f;
     bool have = false;
     for (const app::HeadLogPoint& p : log.points) {
@@ -67,24 +82,21 @@ void score_cell(ImDrawList* dl, const CellBox& box, const app::HeadLogRun& log, 
       if (std::isnan(v)) continue;
       const float x = axis.x(p.step), y = Y(v);
       if (have && x > x_prev)
-        dl->AddQuadFilled(ImVec2(x_prev, box.b.y), ImVec2(x_prev, y_prev), ImVec2(x, y), ImVec2(x, box.b.y),
-                          with_alpha(pal.text, fill));
+        dl->AddQuadFilled(ImVec2(x_prev, box.b.y), ImVec2(x_prev, y_prev), ImVec2(x, y), ImVec2(x, box.b.y), fill);
       if (!have || x > x_prev) x_prev = x, y_prev = y;
       have = true;
     }
     if (have && x_prev < box.b.x)  // the latest score held to the cell's right edge
-      dl->AddRectFilled(ImVec2(x_prev, y_prev), box.b, with_alpha(pal.text, fill));
+      dl->AddRectFilled(ImVec2(x_prev, y_prev), box.b, fill);
+    const float y2 = Y(kLabelRatio * baseline);
+    dashed_line(dl, ImVec2(box.a.x, y2), ImVec2(box.b.x, y2), pal.guide_strong, 1.f, 3.f, 3.f);
   }
-  // The label's test: at least kLabelRatio x the baseline.
-  float baseline = std::nanf("");
-  for (const auto& [k, v] : now.baselines)
-    if (k == kHeadKinds[static_cast<size_t>(kind)]) baseline = v;
-  const bool beats = !std::isnan(latest) && !std::isnan(baseline) && latest >= kLabelRatio * baseline;
+  const bool beats = known && latest >= kLabelRatio * baseline;
   const bool is_label = now.label == kHeadKinds[static_cast<size_t>(kind)];
   dl->AddRect(box.a, box.b, beats ? pal.accent.bg : pal.rule, 0.f, 0, is_label ? 2.5f : beats ? 1.5f : 1.f);
   if (ImGui::IsMouseHoveringRect(box.a, box.b)) {
-    const std::string score = std::isnan(latest) ? "-" : app::num(latest, 2);
-    const std::string chance = std::isnan(baseline) ? "-" : app::num(baseline, 2);
+    const std::string score = known ? app::num(latest, 2) : "-";
+    const std::string chance = baseline > 0.f ? app::num(baseline, 2) : "-";
     ImGui::SetTooltip("%s", app::trf("{0}: {1} (chance {2})", {kind_word(kind), score, chance}).c_str());
   }
 }
@@ -107,7 +119,7 @@ int head_row(const app::HeadLogRun& log, const TrainRun& run, size_t slot, float
   const std::string caption = label < 0 ? app::trf("head {0}: {1}", {std::to_string(now.head + 1), kind_word(-1)})
                                         : app::trf("head {0}: {1} {2}", {std::to_string(now.head + 1), kind_word(label),
                                                                          app::num(now.label_score, 2)});
-  same_line_if_fits(ImGui::CalcTextSize(caption.c_str()).x, 8.f);
+  same_line_if_fits(ImGui::CalcTextSize(caption.c_str()).x, 10.f);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(caption.c_str());
   return kHeadKindCount;
@@ -115,10 +127,10 @@ int head_row(const app::HeadLogRun& log, const TrainRun& run, size_t slot, float
 
 // The key: which column is which behaviour.
 void columns_key(float cell_w) {
-  text_disabled_wrapped("%s", app::tr("Each small chart is one behaviour's score over training: the head's mean "
-                                      "weight, on held-out text, on the word the behaviour names (0 to 1). "
-                                      "Outlined: at least twice what an even spread would give; thick: the "
-                                      "head's label."));
+  text_disabled_wrapped("%s", app::tr("Each small chart is one behaviour over training: the head's mean weight on "
+                                      "the word the behaviour names, on held-out text, as a multiple of chance (the "
+                                      "same weight spread evenly), from 0 to 4 times; the dashed line is twice "
+                                      "chance. Outlined: at least twice chance now; thick: the head's label."));
   std::string key;
   for (int k = 0; k < kHeadKindCount; ++k) key += (k ? "   " : "") + std::to_string(k + 1) + " " + kind_word(k);
   ImGui::PushTextWrapPos(0.f);
@@ -163,9 +175,11 @@ void label_changes(const app::HeadScoreLog& log, int layers) {
 void view_text_specialisation(const app::LiveTraining& t) {
   const app::HeadScoreLog& log = t.head_log();
   const float avail = ImGui::GetContentRegionAvail().x;
-  // Nine cells and a caption beside them where there is room, else below.
-  const float cell_w = std::clamp((avail - 8.f) / kHeadKindCount - 3.f, 18.f, 44.f);
-  const float cell_h = 22.f;
+  // Nine cells and the caption beside them ("head 3: its determiner 0.31")
+  // where there is room for both, else the caption below.
+  const float caption_w = avail >= 480.f ? 190.f : 0.f;
+  const float cell_w = std::clamp((avail - caption_w - 8.f) / kHeadKindCount - 3.f, 18.f, 40.f);
+  const float cell_h = ImGui::GetTextLineHeight() + 6.f;
   const long long max_step = std::max<int64_t>(1000, t.chart_step());
   columns_key(cell_w);
   int cells = 0;
