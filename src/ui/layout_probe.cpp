@@ -87,6 +87,8 @@ const ProbeKind kProbeKinds[] = {
     {"trainChart.rect", Shape::Rect},
     {"trainChart.runs", Shape::Items},
     {"trainChart.specialisationCells", Shape::Value, "0"},
+    {"trainChart.headScoreCells", Shape::Value, "0"},
+    {"trainChart.labelChanges", Shape::Items},
 };
 
 // What one kind holds this frame.

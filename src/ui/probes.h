@@ -70,8 +70,9 @@ void begin_probe_frame(bool exporting);
 // items: PNG, CSV, JSON), "cards" ({view: rect}: each view's first card, or
 // the compact panel, as drawn).
 // Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
-// diverged}], specialisationCells}, what the training charts drew (rect all
-// 0 when not drawn). Lets browser tests click through the real mouse path
+// diverged}], specialisationCells, headScoreCells (the text heads' score
+// cells), labelChanges: [{heads, layer, head, step, to}] (the change lines
+// shown)}, what the training charts drew (rect all 0 when not drawn). Lets browser tests click through the real mouse path
 // and check the drawing without guessing a layout.
 std::string layout_json();
 

@@ -122,10 +122,10 @@ void view_specialisation(Demo& demo) {
   section_title(app::view_row(app::ViewId::Specialisation).title, app::view_row(app::ViewId::Specialisation).help);
   const app::LiveTraining& tr = demo.training;
   const app::LiveTraining& t = tr;
-  // The text task's runs have no related tokens to put weight on (no weightOn).
+  // The text task's runs have no related tokens to put weight on (no
+  // weightOn): their heads are scored by behaviour instead.
   if (t.text_task()) {
-    text_disabled_wrapped("%s", app::tr("The English text runs have no related tokens to weigh: what their heads "
-                                        "attend to is measured on held-out text, which this view does not show yet."));
+    view_text_specialisation(t);  // view_head_scores.cpp: what each head does, measured on held-out text
     return;
   }
   const int R = t.relations();

@@ -21,39 +21,12 @@
 #include "app/wire/train_wire.h"
 #include "app/state/url_state.h"
 #include "json_read.h"
+#include "text_corpus_fixture.h"
 
 using namespace headroom;
 using namespace headroom::app;
 
 namespace {
-
-// A made-up corpus: 40 documents of 120 tokens over 12 words (every fifth
-// held out), each word mostly followed by the next.
-std::shared_ptr<const TextCorpus> small_corpus() {
-  const int K = 12;
-  std::vector<std::string> words = {"<unk>", "<num>"};
-  for (int k = 0; k < K; ++k) words.push_back("w" + std::to_string(k));
-  std::vector<uint16_t> ids;
-  std::vector<CorpusDocument> docs;
-  uint32_t s = 7;
-  for (int d = 0; d < 40; ++d) {
-    CorpusDocument doc;
-    doc.first = static_cast<int>(ids.size());
-    doc.count = 120;
-    doc.held_out = d % 5 == 4;
-    int w = d % K;
-    for (int i = 0; i < doc.count; ++i) {
-      ids.push_back(static_cast<uint16_t>(2 + w));
-      s = s * 1664525u + 1013904223u;
-      w = (s >> 24) % 10 < 8 ? (w + 1) % K : static_cast<int>((s >> 8) % K);
-    }
-    docs.push_back(doc);
-  }
-  auto c = std::make_shared<TextCorpus>();
-  REQUIRE(make_text_corpus(words, ids, docs, *c).is_ok());
-  c->name = "small";
-  return c;
-}
 
 jsonr::Value state_of(const LiveTraining& t) {
   jsonr::Value v;
@@ -79,7 +52,7 @@ TEST_CASE("text task: options are refused with the previous state kept") {
   const std::vector<uint8_t> junk(100, 0x5a);
   CHECK_FALSE(t.set_corpus(junk.data(), junk.size(), 1.0));
   CHECK_FALSE(t.has_corpus());
-  t.set_corpus(small_corpus(), 1234, 5.0);
+  t.set_corpus(test_fixture::small_corpus(), 1234, 5.0);
   for (int layers : {0, 3, -1}) {
     const Status r = t.reset_text(layers, 1, 3e-3f);
     CHECK_FALSE(r);
@@ -100,7 +73,7 @@ TEST_CASE("text task: options are refused with the previous state kept") {
 }
 
 TEST_CASE("text task: state() says the task, the corpus and a perHead per head of every layer") {
-  const auto corpus = small_corpus();
+  const auto corpus = test_fixture::small_corpus();
   for (int layers : {1, 2}) {
     CAPTURE(layers);
     LiveTraining t([] { return 0.0; });
@@ -164,7 +137,7 @@ TEST_CASE("text task: state() says the task, the corpus and a perHead per head o
 
 TEST_CASE("text task: the program's bytes give the page its state, bit for bit") {
   LiveTraining program([] { return 0.0; });
-  program.set_corpus(small_corpus(), 10, 1.0);
+  program.set_corpus(test_fixture::small_corpus(), 10, 1.0);
   REQUIRE(program.reset_text(2, 9, 3e-3f));
   REQUIRE(program.step(3));
   LiveTraining page([] { return 0.0; });
@@ -217,7 +190,7 @@ TEST_CASE("url hash: task and layers") {
 
 TEST_CASE("text task: a rate that diverges stops every run, play is refused, a reset recovers") {
   LiveTraining t([] { return 0.0; });
-  t.set_corpus(small_corpus(), 10, 1.0);
+  t.set_corpus(test_fixture::small_corpus(), 10, 1.0);
   REQUIRE(t.reset_text(1, 1, 10.f));
   for (int i = 0; i < 40 && t.can_step(); ++i) REQUIRE(t.step(1));
   CHECK_FALSE(t.can_step());
@@ -236,7 +209,7 @@ TEST_CASE("text task: a rate that diverges stops every run, play is refused, a r
 
 TEST_CASE("text task: the tour's training step takes the learner back to the roles runs") {
   Demo d;
-  d.training.set_corpus(small_corpus(), 1000, 1.0);
+  d.training.set_corpus(test_fixture::small_corpus(), 1000, 1.0);
   REQUIRE(d.train_reset_text(1, 5, 3e-3f));
   REQUIRE(d.training.text_task());
   CHECK(state_of(d.training)["task"].str == "text");

@@ -18,7 +18,9 @@
 // bytes that are not the corpus, gives state().error and a message drawn
 // in the train view (its error colour, counted in screenshot pixels) while
 // the roles task still trains. Takes build/test-artifacts/train-text.png
-// (the train view with text runs); train.snapshot(4) of a text run.
+// (the train view with text runs) and train-text-heads.png (the
+// specialisation view: every head's behaviour cells and the label changes,
+// checked against train.state().labelChanges); train.snapshot(4) of a text run.
 // Does not: check the model's maths (tests/engine/text_*_tests.cpp and the
 // PyTorch check do) or the roles task (train*.test.mjs do).
 //
@@ -136,6 +138,40 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
       assert(l.every((r, i) => r.points === s.runs[i].history.length && Math.abs(r.lastLoss - s.runs[i].loss) < 1e-4),
         `chart ${JSON.stringify(l)}`);
+    });
+
+    await test('text task: the specialisation view draws every head\'s nine behaviour cells and the label changes state() lists', async () => {
+      // Three more held-out points reach the page (one per step(n): it publishes its last).
+      for (let k = 0; k < 3; ++k) await train(page, 'step', STEPS);
+      const s = await train(page, 'state');
+      await page.evaluate(() => window.headroom.applyHash('view=train&tab=heads'));
+      const settled = await page.evaluate(() => window.headroom.debug.idle(10000));
+      assert(settled.idle, `the frame loop did not settle: ${JSON.stringify(settled)}`);
+      await page.screenshot({ path: path.join(artifacts, 'train-text-heads.png') });
+      const chart = await page.evaluate(() => window.headroom.debug.layout().trainChart);
+      const heads = s.runs.reduce((n, r) => n + r.perHead.length, 0);
+      assert(chart.headScoreCells === 9 * heads, `cells ${chart.headScoreCells} for ${heads} heads`);
+      // The lines drawn are state()'s newest changes (at most 8), newest first, each a real change.
+      const newest = s.labelChanges.slice(-8).reverse();
+      console.log(`      ${s.labelChanges.length} label changes by step ${s.step}; newest: ${JSON.stringify(newest[0] || null)}`);
+      assert(chart.labelChanges.length === newest.length, `drew ${chart.labelChanges.length} lines for ${newest.length}`);
+      chart.labelChanges.forEach((c, i) => {
+        const want = newest[i];
+        assert(c.heads === want.heads && c.layer === want.layer && c.head === want.head && c.step === want.step &&
+          c.to === want.to, `line ${i}: ${JSON.stringify(c)} vs ${JSON.stringify(want)}`);
+      });
+      for (const c of s.labelChanges) {
+        assert(c.from !== c.to && c.step > 0 && c.step <= s.step, `change ${JSON.stringify(c)}`);
+        const run = s.runs.find((r) => r.heads === c.heads);
+        assert(run && c.layer === 1 && c.head >= 1 && c.head <= run.heads, `change ${JSON.stringify(c)}`);
+      }
+      // A head whose label changed at the latest point carries that label now.
+      for (const c of s.labelChanges) {
+        const run = s.runs.find((r) => r.heads === c.heads);
+        const last = run.history[run.history.length - 1][0];
+        if (c.step === last) assert(run.perHead[c.head - 1].label === c.to, `${JSON.stringify(c)}: now ${run.perHead[c.head - 1].label}`);
+      }
+      await page.evaluate(() => window.headroom.applyHash('view=train&tab=train'));
     });
 
     await test('text task: refused options keep the previous state and say why', async () => {

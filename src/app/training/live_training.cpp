@@ -166,6 +166,10 @@ bool LiveTraining::all_diverged() const {
 void LiveTraining::publish() {
   chart_step_ = remote_ ? mirror_.step : text_on_ ? text_->step_count() : started() ? trainer_->step_count() : 0;
   ++chart_updates_;
+  // (runs() only for the text task: for the roles task it would build the
+  // Trainer, which stays lazy.)
+  if (text_task()) head_log_.observe(runs(), true, layers());
+  else head_log_.clear();
 }
 
 bool LiveTraining::tick(bool reduced_motion) {

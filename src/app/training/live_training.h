@@ -67,7 +67,9 @@
 //               corpus: {name, trainWords, heldOutWords, vocab, bytes,
 //               fetchMs} once loaded (else null), seed, r (the roles task's), lr, tieQK, step, stepsPerSecond, stepsPerFrame,
 //               maxStepsPerFrame, running, error, weights: {choice, shown,
-//               note}, runs: [{heads, tieQK, loss, floor, steps, diverged,
+//               note}, labelChanges: [{heads, layer, head, step, from, to,
+//               score}] (the text heads' label changes the page has seen,
+//               oldest first, layer and head 1-based: head_log.h), runs: [{heads, tieQK, loss, floor, steps, diverged,
 //               message, history: [[step, loss], ...], perHead: [{weightOn:
 //               [R] in slot order: subject, complement, previous token,
 //               coreference}]}]}: runs untied 1, 2, 4, then (tieQK) tied
@@ -93,6 +95,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/training/head_log.h"
 #include "app/training/train_pace.h"
 #include "app/wire/train_wire.h"
 #include "engine/lesson/scene.h"
@@ -227,6 +230,9 @@ class LiveTraining {
   // every step, or under reduced motion the steps published at most 4 times
   // a second. chart_updates() counts publications (tests).
   int64_t chart_step() const { return chart_step_; }
+  // The text model's heads at every published held-out point, and their
+  // label changes (head_log.h); empty for the roles task.
+  const HeadScoreLog& head_log() const { return head_log_; }
   // The step of the trained weights the Scene shows: the chart's here; the
   // step of the weights that came, when the runs train elsewhere.
   int64_t weights_step() const { return remote_ ? weights_.step : chart_step_; }
@@ -267,6 +273,7 @@ class LiveTraining {
   Status refusal_;  // the last verb's refusal, ok when it was accepted
   double last_tick_ms_ = -1;
   int64_t chart_step_ = 0;
+  HeadScoreLog head_log_;
   long long chart_updates_ = 0;
   // What the Scene was last given: the weights of publication number
   // synced_update_ for synced_heads_ heads.

@@ -55,6 +55,13 @@ std::string LiveTraining::state_json() const {
       JsonObject weights(o.key("weights"));
       weights.field("choice", choice_).field("shown", shown_).string_or_null("note", note_);
     }
+    const auto kind_name = [](int k) { return k < 0 ? std::string("mixed") : std::string(kHeadKinds[static_cast<size_t>(k)]); };
+    append_array(o.key("labelChanges"), head_log_.changes(), [&](const LabelChange& change) {
+      JsonObject ch(out);
+      ch.field("heads", change.heads).field("layer", change.layer + 1).field("head", change.head + 1);
+      ch.field("step", change.step).field("from", kind_name(change.from)).field("to", kind_name(change.to));
+      ch.field("score", change.score);
+    });
     append_array(o.key("runs"), all, [&](const TrainRun& run) {
       JsonObject r(out);
       r.field("heads", run.heads).field("tieQK", run.tie_qk).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
