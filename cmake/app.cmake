@@ -5,7 +5,8 @@
 #   headroom_app_lang      src/app/lang/      the catalogues (*.po) and the language
 #                                             shown, the Scene in words (engine)
 #   headroom_app_wire      src/app/wire/      JSON writing, the training wire format,
-#                                             the text model's snapshot (engine)
+#                                             the text model's snapshot (lang: a
+#                                             refusal travels as its code; engine)
 #   headroom_app_training  src/app/training/  live training, here or in a Worker
 #                                             (wire, lang, engine)
 #   headroom_app_tour      src/app/tour/      the guided lesson: it measures through
@@ -41,7 +42,7 @@ function(headroom_app_room room)
 endfunction()
 
 headroom_app_room(lang)
-headroom_app_room(wire)
+headroom_app_room(wire LINKS headroom_app_lang)
 headroom_app_room(training LINKS headroom_app_wire headroom_app_lang)
 headroom_app_room(tour LINKS headroom_app_training headroom_app_wire headroom_app_lang)
 headroom_app_room(state LINKS headroom_app_tour headroom_app_training headroom_app_wire headroom_app_lang)

@@ -2,7 +2,7 @@
 // between the page's wasm (its app mirrors the runs) and the training program
 // (headroom-train.mjs) running in a Worker, with its supervisor.
 //
-//   const link = createTrainLink(w, canvas, { base, withCString, offerFile, trainState });
+//   const link = createTrainLink(w, canvas, { base, withCString, withBytes, offerFile, trainState });
 //   link.send(verb, a, b, c, d);        // Module.headroomTrainSend hands verbs here
 //   await link.answered(link.sent);     // a verb's Promise: the program has answered it
 //
@@ -40,7 +40,7 @@ const kQuietMs = 1500;
 const kSilentMs = 4000;
 const kCheckEveryMs = 500;
 
-export function createTrainLink(w, canvas, { base, withCString, offerFile, trainState }) {
+export function createTrainLink(w, canvas, { base, withCString, withBytes, offerFile, trainState }) {
   let program = null;    // startTraining's handle, once started
   let starting = false, local = false, restarts = 0, held = false;
   let sent = 0, answered = 0, lastHeard = 0, pinged = 0, lastCheck = 0, pings = 0;
@@ -55,12 +55,7 @@ export function createTrainLink(w, canvas, { base, withCString, offerFile, train
     for (const wt of due) waiters.splice(waiters.indexOf(wt), 1);
     for (const [, resolve] of due) resolve();
   };
-  const take = (buf) => {
-    const bytes = new Uint8Array(buf);
-    const p = w._malloc(Math.max(1, bytes.length));
-    if (!p) return;
-    try { w.HEAPU8.set(bytes, p); w._headroom_train_take_wire(p, bytes.length); } finally { w._free(p); }
-  };
+  const take = (buf) => withBytes(w, buf, (p, n) => w._headroom_train_take_wire(p, n));
   const heard = () => { lastHeard = performance.now(); pinged = 0; };
   const onPost = (_state, m) => {
     if (m.weights) take(m.weights);
@@ -186,8 +181,8 @@ export function createTrainLink(w, canvas, { base, withCString, offerFile, train
       return;
     }
     // The app resets the runs (and plays again if they were playing): queued for the new program.
-    call((p) => w._headroom_train_restarted(p), `The training Worker stopped (${why}) and was started again: ` +
-         'the runs begin again from step 0.');
+    // The notice is the app's (app/lang/refusals.h js_worker_restarted), worded in the language shown.
+    call((p) => w._headroom_train_restarted(p), String(why).replaceAll('\u001f', '?'));
     start();
   }
 
@@ -219,7 +214,8 @@ export function createTrainLink(w, canvas, { base, withCString, offerFile, train
       await this.answered(sent);
       if (local || !program) return null;
       const { ok, message } = await program.call('snapshot', heads, tied);
-      return ok ? { text: message.snapshot } : { error: message.error || `no training run has ${heads} heads` };
+      return ok ? { text: message.snapshot }
+        : { error: message.error || `no training run has ${heads} heads`, refusal: message.refusal };
     },
     remote: () => !local,
     // Not part of the API: ends the Worker as a crash would (tests).

@@ -36,7 +36,9 @@
 //                                            then when its step moved, at most every
 //                                            250 ms; heads 0 stops them
 //   {id, verb: 'snapshot', args: [heads, tied]} answered with `snapshot` (its JSON
-//                                            text), or ok false and `error` (why not)
+//                                            text), or ok false, `error` (why not, in
+//                                            English) and `refusal` (the same as status
+//                                            bytes, train_wire.h: the page words it)
 // While playing it trains in slices of about 30 ms (whole steps, no frame
 // budget), reads messages between slices, and posts {type: 'state', state}
 // at most every 33 ms (about 30 a second) and when it stops. `state` is the
@@ -207,7 +209,8 @@ function headroomTrainDriver(scope, sliceMs) {
     snapshot: (heads, tied) => {
       const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
       return p ? { snapshot: w.UTF8ToString(p) }
-        : { ok: false, error: JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).error };
+        : { ok: false, error: JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).error,
+            refusal: bytes(w._headroom_train_refusal_wire()) };  // its code and arguments, for the page to word
     },
   };
 

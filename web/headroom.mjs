@@ -224,6 +224,21 @@ function withCString(w, text, fn) {
   try { return fn(p); } finally { w._free(p); }
 }
 
+// Passes a refusal ({code, values}) to a C function taking (code, values):
+// headroom_reject and its train and tour twins (js_api.cpp).
+function rejectWith(w, fn, r) {
+  withCString(w, r.code, (c) => withCString(w, valuesText(r), (v) => fn(c, v)));
+}
+
+// Passes bytes to a C function taking (const uint8_t*, n) (on the heap);
+// returns its result, or null when they do not fit in memory.
+function withBytes(w, buf, fn) {
+  const bytes = new Uint8Array(buf);
+  const p = w._malloc(Math.max(1, bytes.length));
+  if (!p) return null;
+  try { w.HEAPU8.set(bytes, p); return fn(p, bytes.length); } finally { w._free(p); }
+}
+
 // Passes an array of int32 to a C function taking (const int*, n) (on the
 // heap); returns its result, or null when it does not fit in memory.
 function withInts(w, ints, fn) {
@@ -235,11 +250,20 @@ function withInts(w, ints, fn) {
   } finally { w._free(p); }
 }
 
-// Passes text to `fn`, or says why JS cannot: `what` names it in messages.
+// A refusal JS makes: a code of the C++ table of the page's refusals
+// (src/app/lang/refusals.h HEADROOM_JS_REFUSALS) and the values it quotes,
+// in order; C++ adds the tables' values the message names and words it in
+// the language shown (app::js_refusal), so no English is made here.
+const refusal = (code, ...values) => ({ code, values: values.map(String) });
+// Its values as one string for C: separated by U+001F (never inside a value).
+const valuesText = (r) => r.values.map((v) => v.replaceAll('\u001f', '?')).join('\u001f');
+
+// Passes text to `fn`, or says why JS cannot (a refusal): `what` names the
+// text in the message (one of the phrases app::js_refusal knows: 'the sentence', ...).
 function passText(w, text, typeError, what, fn) {
   if (typeof text !== 'string') return typeError;
-  if (!text.isWellFormed()) return `${what} contains a lone surrogate (half of a UTF-16 pair), which is not text`;
-  return withCString(w, text, fn) === null ? `${what} does not fit in memory` : undefined;
+  if (!text.isWellFormed()) return refusal('js_not_text', what);
+  return withCString(w, text, fn) === null ? refusal('js_no_memory', what) : undefined;
 }
 
 // A verb of headroom.train: it answers with train.state() rather than
@@ -248,7 +272,7 @@ function passText(w, text, typeError, what, fn) {
 // Worker, when the Worker has answered: headroom-train-link.mjs).
 const trainVerb = (fn) => Object.assign(fn, {
   result: (w) => READERS.train.state(w),
-  reject: (w, p) => w._headroom_train_reject(p),
+  reject: (w, c, v) => w._headroom_train_reject(c, v),
   async: true,
 });
 
@@ -256,7 +280,7 @@ const trainVerb = (fn) => Object.assign(fn, {
 // makes is recorded in the tour's error.
 const tourVerb = (fn) => Object.assign(fn, {
   result: (w) => READERS.tour.state(w),
-  reject: (w, p) => w._headroom_tour_reject(p),
+  reject: (w, c, v) => w._headroom_tour_reject(c, v),
 });
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -270,7 +294,7 @@ const isPoint = (p) => p !== null && typeof p === 'object' && isNum(p.x) && isNu
 //   0.42 or {number: 0.42}      a number (step training)
 //   [i, j, k, l] or {match: [...]}  token indices (step more-heads)
 function predictTour(w, answer) {
-  const why = `tour.predict takes {x, y}, [{x, y}, {x, y}], a choice id, a number or an array of token indices, not ${shown(answer)}`;
+  const why = refusal('js_tour_predict', shown(answer));
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer) && !isPoint(answer)) {
     if (Object.prototype.hasOwnProperty.call(answer, 'points')) return predictTour(w, answer.points);
     if (Object.prototype.hasOwnProperty.call(answer, 'choice')) {
@@ -293,7 +317,7 @@ function predictTour(w, answer) {
     return void w._headroom_tour_predict_points(answer[0].x, answer[0].y, answer[1].x, answer[1].y);
   }
   if (Array.isArray(answer) && answer.length <= 64 && answer.every(isInt32)) {
-    return withInts(w, answer, (p, n) => w._headroom_tour_predict_match(p, n)) === null ? 'the answer does not fit in memory' : undefined;
+    return withInts(w, answer, (p, n) => w._headroom_tour_predict_match(p, n)) === null ? refusal('js_no_memory', 'the answer') : undefined;
   }
   return why;
 }
@@ -303,56 +327,56 @@ const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTE
 // Verbs change the state and return getState() (or entry.result(w)). Each
 // entry gets the wasm module first, then the caller's arguments; it passes
 // them to C (which validates the values and records its own refusals), or
-// returns a string: why JS refused them before C (then recorded through
-// headroom_reject, or entry.reject). A nested object is a namespace
+// returns a refusal ({code, values}: why JS refused them before C, then
+// recorded through headroom_reject, or entry.reject). A nested object is a namespace
 // (headroom.<name>.<verb>).
 export const VERBS = Object.freeze({
   setHeads: (w, n) => (isInt32(n) ? void w._headroom_set_heads(n)
-    : `heads must be a whole number (${orList(tablesOf(w).heads)}), not ${shown(n)}`),
+    : refusal('js_heads', shown(n))),
   selectToken: (w, i) => (isInt32(i) ? void w._headroom_select_token(i)
-    : `a token index must be a whole number, not ${shown(i)}`),
+    : refusal('js_token', shown(i))),
   setFocus: (w, f) => (typeof f === 'number' && Number.isFinite(f) ? void w._headroom_set_focus(f)
-    : `focus must be a number from 0 to 1, not ${shown(f)}`),
+    : refusal('js_focus', shown(f))),
   // Head knockout: an array of 0-based head indices ([] = none), zeroed
   // before W_O; getState().knockout and .carried follow.
   setKnockout: (w, heads) => {
     if (!Array.isArray(heads) || heads.length > 32 || !heads.every(isInt32)) {
-      return `setKnockout takes an array of head indices counted from 0 (like [1]), not ${shown(heads)}`;
+      return refusal('js_knockout', shown(heads));
     }
-    return withInts(w, heads, (p, n) => w._headroom_set_knockout(p, n)) === null ? 'the knockout does not fit in memory' : undefined;
+    return withInts(w, heads, (p, n) => w._headroom_set_knockout(p, n)) === null ? refusal('js_no_memory', 'the knockout') : undefined;
   },
   // Tied query and key (W_K = W_Q in every head): true or false.
   setTieQK: (w, tie) => (typeof tie === 'boolean' ? void w._headroom_set_tie_qk(tie ? 1 : 0)
-    : `setTieQK takes true or false, not ${shown(tie)}`),
+    : refusal('js_tie', shown(tie))),
   // 0 = off, else repeat the sentence to n <= 512 tokens and recompute every frame.
   setStress: (w, n) => (isInt32(n) ? void w._headroom_set_stress(n)
-    : `the stress length must be a whole number of tokens, not ${shown(n)}`),
-  setSentence: (w, text) => passText(w, text, 'setSentence needs a string', 'the sentence',
+    : refusal('js_stress', shown(n))),
+  setSentence: (w, text) => passText(w, text, refusal('js_sentence_type'), 'the sentence',
     (p) => w._headroom_set_sentence(p)),
   // A URL hash ("heads=2&sentence=..."), parsed by the C++ whitelist
   // (src/app/url_state.h): a refused field keeps its value.
-  applyHash: (w, hash) => passText(w, hash, 'a URL hash must be a string', 'the link',
+  applyHash: (w, hash) => passText(w, hash, refusal('js_hash_type'), 'the link',
     (p) => w._headroom_apply_hash(p)),
   // 'built' (the scene's own weights) or 'trained' (the training run with
   // the shown head count; getState().modelWeights says what is shown).
-  setWeights: (w, choice) => passText(w, choice, `weights must be ${orList(tablesOf(w).weights, true)}, not ${shown(choice)}`,
+  setWeights: (w, choice) => passText(w, choice, refusal('js_weights', shown(choice)),
     'the weights choice', (p) => w._headroom_set_weights(p)),
   // The interface's language: 'en', 'es', 'fr', 'de' or 'zh' (src/app/lang.h);
   // getState().lang says which is shown, .missingStrings how many strings
   // it lacked (shown in English). A page on its lesson opens the language's.
-  setLanguage: (w, code) => passText(w, code, `setLanguage needs a language code like "de", not ${shown(code)}`,
+  setLanguage: (w, code) => passText(w, code, refusal('js_language', shown(code)),
     'the language code', (p) => w._headroom_set_language(p)),
   // The guided lesson (src/app/tour.h): each verb returns tour.state().
   tour: Object.freeze({
     // go(n): open step n (1-based, within the range tour=N-M set).
     go: tourVerb((w, n) => (isInt32(n) ? void w._headroom_tour_go(n)
-      : `tour.go needs a step number (1 to ${tablesOf(w).tourSteps}), not ${shown(n)}`)),
+      : refusal('js_tour_go', shown(n)))),
     predict: tourVerb(predictTour),
     reveal: tourVerb((w) => void w._headroom_tour_reveal()),
     replay: tourVerb((w) => void w._headroom_tour_replay()),
     // retry(n): try step n again (its answer and mark are forgotten).
     retry: tourVerb((w, n) => (isInt32(n) ? void w._headroom_tour_retry(n)
-      : `tour.retry needs a step number (1 to ${tablesOf(w).tourSteps}), not ${shown(n)}`)),
+      : refusal('js_tour_retry', shown(n)))),
   }),
   // Live training (src/app/live_training.h): runs of 1, 2 and 4 heads side by side.
   train: Object.freeze({
@@ -364,44 +388,44 @@ export const VERBS = Object.freeze({
     // task 'roles' (the default) goes back. Unknown keys are refused.
     reset: trainVerb((w, opts = {}) => {
       if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-        return 'train.reset takes an object {task, seed, r, lr, tieQK} or {task: "text", layers, seed, lr}';
+        return refusal('js_reset_type');
       }
       const now = READERS.train.state(w);
       const tables = tablesOf(w);
       const { task = 'roles' } = opts;
-      if (!tables.trainTasks.includes(task)) return `task must be ${orList(tables.trainTasks, true)}, not ${shown(task)}`;
+      if (!tables.trainTasks.includes(task)) return refusal('js_task', shown(task));
       const keys = task === 'text' ? ['task', 'layers', 'seed', 'lr'] : ['task', 'seed', 'r', 'lr', 'tieQK'];
       const unknown = Object.keys(opts).filter((k) => !keys.includes(k));
-      if (unknown.length) return `train.reset with task ${shown(task)} takes ${keys.join(', ')}; not ${unknown.map(shown).join(', ')}`;
+      if (unknown.length) return refusal('js_reset_keys', shown(task), keys.join(', '), unknown.map(shown).join(', '));
       if (task === 'text') {
         const { layers = now.task === 'text' ? now.layers : tables.textLayers[0], seed = now.seed,
                 lr = now.task === 'text' ? now.lr : tables.textLr } = opts;
-        if (!tables.textLayers.includes(layers)) return `layers must be ${orList(tables.textLayers)}, not ${shown(layers)}`;
-        if (!isSeed(seed)) return `seed must be a whole number from 0 to ${tables.maxSeed}, not ${shown(seed)}`;
-        if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from ${tables.lrRange}, not ${shown(lr)}`;
+        if (!tables.textLayers.includes(layers)) return refusal('js_layers', shown(layers));
+        if (!isSeed(seed)) return refusal('js_seed', shown(seed));
+        if (typeof lr !== 'number' || !Number.isFinite(lr)) return refusal('js_lr', shown(lr));
         const link = links.get(w);
         if (link && !link.remote() && !w._headroom_train_has_corpus()) link.textHere(layers, seed, lr);
         else w._headroom_train_reset_text(layers, seed, lr);
         return undefined;
       }
       const { seed = now.seed, r = now.r, lr = now.lr, tieQK } = opts;
-      if (!isSeed(seed)) return `seed must be a whole number from 0 to ${tablesOf(w).maxSeed}, not ${shown(seed)}`;
-      if (!isInt32(r)) return `r must be ${orList(tablesOf(w).trainR)} (related tokens), not ${shown(r)}`;
-      if (typeof lr !== 'number' || !Number.isFinite(lr)) return `lr must be a number from ${tablesOf(w).lrRange}, not ${shown(lr)}`;
-      if (tieQK !== undefined && typeof tieQK !== 'boolean') return `tieQK must be true or false, not ${shown(tieQK)}`;
+      if (!isSeed(seed)) return refusal('js_seed', shown(seed));
+      if (!isInt32(r)) return refusal('js_r', shown(r));
+      if (typeof lr !== 'number' || !Number.isFinite(lr)) return refusal('js_lr', shown(lr));
+      if (tieQK !== undefined && typeof tieQK !== 'boolean') return refusal('js_tie_qk', shown(tieQK));
       w._headroom_train_reset(seed, r, lr, tieQK === undefined ? -1 : tieQK ? 1 : 0);
       return undefined;
     }),
     // step(n): n steps of every run, synchronously.
     step: trainVerb((w, n) => (isInt32(n) ? void w._headroom_train_step(n)
-      : `step(n) needs a whole number of steps (1 to ${tablesOf(w).maxStepsPerCall}), not ${shown(n)}`)),
+      : refusal('js_steps', shown(n)))),
     play: trainVerb((w) => void w._headroom_train_play()),
     pause: trainVerb((w) => void w._headroom_train_pause()),
     // Saves snapshot(heads) as a JSON file (heads: 1, 2 or 4; default the shown count).
     // (It returns train.state() at once; the file follows when the runs' owner has made it.)
     download: Object.assign(trainVerb((w, heads) => {
       const h = heads === undefined ? READERS.getState(w).heads : heads;
-      return isInt32(h) ? void w._headroom_train_download(h) : `download needs a head count (${orList(tablesOf(w).trainHeads)}), not ${shown(h)}`;
+      return isInt32(h) ? void w._headroom_train_download(h) : refusal('js_download', shown(h));
     }), { async: false }),
   }),
 });
@@ -547,8 +571,10 @@ export const READERS = Object.freeze({
       }
       const link = links.get(w);
       const got = link && link.remote() ? await link.snapshot(heads, !!opts.tieQK) : null;
-      if (got && got.error) {  // recorded as the page's own refusal is
-        withCString(w, got.error, (p) => w._headroom_train_reject(p));
+      if (got && got.error) {  // recorded as the page's own refusal is, from its code
+        if (!(got.refusal && withBytes(w, got.refusal, (p, n) => w._headroom_train_reject_wire(p, n)))) {
+          rejectWith(w, (c, v) => w._headroom_train_reject(c, v), refusal('no_run', heads));
+        }
         throw new RangeError(got.error);
       }
       if (got) return JSON.parse(got.text);
@@ -629,13 +655,13 @@ export function apiShape(make) {
 // The instance's API on one wasm module.
 function bindApi(w) {
   const refuse = (entry, why) => {
-    withCString(w, String(why), (p) => (entry.reject ? entry.reject(w, p) : w._headroom_reject(p)));
+    rejectWith(w, (c, v) => (entry.reject ? entry.reject(w, c, v) : w._headroom_reject(c, v)), why);
   };
   return apiShape((entry, kind) => (kind === 'reader' ? (...args) => entry(w, ...args) : (...args) => {
     const link = links.get(w);
     const before = link ? link.sent : 0;
     const why = entry(w, ...args);
-    if (typeof why === 'string') refuse(entry, why);
+    if (why && typeof why === 'object') refuse(entry, why);
     const result = entry.result || READERS.getState;
     if (!entry.async) return result(w);
     return (link && link.sent > before ? link.answered(link.sent) : Promise.resolve()).then(() => result(w));
@@ -685,7 +711,7 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
   w._headroom_set_sandboxed(downloadsMayBeDropped().dropped ? 1 : 0);
   // Training in a Worker from its first use (headroom-train-link.mjs); refused only when
   // the page's wasm has already built its trainer.
-  const link = createTrainLink(w, canvas, { base, withCString, offerFile, trainState: READERS.train.state });
+  const link = createTrainLink(w, canvas, { base, withCString, withBytes, offerFile, trainState: READERS.train.state });
   links.set(w, link);
   module_ = w;
   if (!w._headroom_train_use_worker()) { links.delete(w); module_ = null; }

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "app/lang/refusals.h"
 #include "app/state/export.h"
 #include "app/state/url_state.h"
 #include "imgui.h"
@@ -63,8 +64,7 @@ Status render_rect(const ImVec4& rect, int w, int h, Picture& out) {
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
   if (w <= 0 || h <= 0 || w > max_size || h > max_size)
-    return Status::fail("the picture would be " + std::to_string(w) + " x " + std::to_string(h) +
-                        " pixels, more than this browser's WebGL can draw");
+    return Status::fail(refusals::png_too_big, w, h);
   GLuint tex = 0, fbo = 0;
   glGenTextures(1, &tex);
   glBindTexture(GL_TEXTURE_2D, tex);
@@ -77,7 +77,7 @@ Status render_rect(const ImVec4& rect, int w, int h, Picture& out) {
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
   Status s = Status::ok();
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-    s = Status::fail("WebGL refused a framebuffer for the picture");
+    s = Status::fail(refusals::png_no_framebuffer);
   } else {
     glViewport(0, 0, w, h);
     const ImVec4 clear = ImGui::ColorConvertU32ToFloat4(ui::palette().window);
@@ -104,9 +104,9 @@ Status render_rect(const ImVec4& rect, int w, int h, Picture& out) {
 Status export_png(app::Demo& demo, std::string_view view, Picture& out) {
   out = {};
   if (Status s = app::check_export(view, "png"); !s) return s;
-  if (guest().context_lost) return Status::fail("the WebGL context is lost; try again once the picture is back");
+  if (guest().context_lost) return Status::fail(refusals::png_context_lost);
   // A canvas never drawn (out of view since it started) has no size or GL objects yet.
-  if (!draw_frame_now()) return Status::fail("the canvas could not be drawn for the picture");
+  if (!draw_frame_now()) return Status::fail(refusals::png_not_drawn);
   const CanvasSize c = canvas_size();
   if (!ui::has_export_card(view)) {  // "lesson": the canvas as drawn, read before it is presented
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -175,7 +175,7 @@ void offer_requested_export(app::Demo& d) {
   if (req.format == app::kExportFormats[0]) {
     Picture pic;
     if (const Status s = export_png(d, req.view, pic); !s) {
-      d.reject(s.error);
+      d.reject(s);
       return;
     }
     js_offer_pixels(req.view.c_str(), name.c_str(), pic.rgba.data(), pic.width, pic.height);
@@ -183,7 +183,7 @@ void offer_requested_export(app::Demo& d) {
   }
   std::string text;
   if (const Status s = app::export_view(d, req.view, req.format, text); !s) {
-    d.reject(s.error);
+    d.reject(s);
     return;
   }
   offer_text(req.view, req.format, name, text);

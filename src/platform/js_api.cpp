@@ -18,14 +18,18 @@
 // Build: cmake/web.cmake (emcc only); exported through EMSCRIPTEN_KEEPALIVE.
 #include <emscripten.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/state/export.h"
 #include "app/lang/lang.h"
+#include "app/lang/refusals.h"
+#include "app/wire/train_wire.h"
 #include "app/state/tables.h"
 #include "platform/web_app.h"
 #include "ui/probes.h"
@@ -45,7 +49,7 @@ void save_requested_download(app::Demo& d) {
   if (d.training.ask_download(heads)) return;  // the training program has the runs: it saves the file
   std::string json;
   if (const Status s = d.training.snapshot_json(heads, json); !s) {
-    d.train_reject(s.error);
+    d.train_reject(s);
     return;
   }
   const app::LiveTraining& t = d.training;
@@ -55,9 +59,24 @@ void save_requested_download(app::Demo& d) {
   offer_text("train", "snapshot", name, json);  // export_png.cpp: saved, or offered to the host page
 }
 
+// A refusal JS made: its code (app/lang/refusals.h HEADROOM_JS_REFUSALS, or
+// any table's) and the values it quotes, separated by U+001F (JS replaces
+// that character inside a value): app::js_refusal makes the Status.
+Status js_status(const char* code, const char* values) {
+  std::vector<std::string> parts;
+  const std::string_view v = values ? values : "";
+  for (size_t start = 0; !v.empty() && start <= v.size();) {
+    const size_t end = std::min(v.find('\x1f', start), v.size());
+    parts.emplace_back(v.substr(start, end - start));
+    start = end + 1;
+  }
+  return app::js_refusal(code ? code : "", parts);
+}
+
 }  // namespace headroom::platform
 
 using headroom::platform::demo;
+using headroom::platform::js_status;
 
 extern "C" {
 
@@ -134,10 +153,11 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_fit_json() {
   return json.c_str();
 }
 
-// Records a refusal JS made itself (wrong type): state kept, error set.
-EMSCRIPTEN_KEEPALIVE void headroom_reject(const char* why) {
+// Records a refusal JS made itself (wrong type): state kept, error set
+// (js_status: a code and the values JS quotes).
+EMSCRIPTEN_KEEPALIVE void headroom_reject(const char* code, const char* values) {
   wake();
-  demo().reject(why ? why : "refused");
+  demo().reject(js_status(code, values));
 }
 
 // Applies a URL hash ("#heads=2&..."): see app::Demo::apply_hash. Returns 1
@@ -154,13 +174,14 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_hash() {
   return hash.c_str();
 }
 
-// `english` (a catalogue key, "Apply", or a message) in the shown language:
-// app::tr_message, so a key the language lacks comes back in English and is
-// counted in state.missingStrings. For the page's own words (app::page_words).
+// `english` (a catalogue key: "Apply", "Refused: {0}") in the shown
+// language: app::tr, so a key the language lacks comes back in English and
+// is counted in state.missingStrings. For the page's own words
+// (app::page_words); a sentence made elsewhere is not looked up whole.
 // Valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headroom_translate(const char* english) {
   static std::string out;
-  out = headroom::app::tr_message(english ? english : "");
+  out = headroom::app::tr(english ? english : "");
   return out.c_str();
 }
 
@@ -246,10 +267,24 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) {
   return demo().train_set_lr(to_float(lr)) ? 1 : 0;
 }
 
-// Records a refusal JS made itself for a train verb (wrong type).
-EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) {
+// Records a refusal JS made itself for a train verb (wrong type): as headroom_reject.
+EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* code, const char* values) {
   wake();
-  demo().train_reject(why ? why : "refused");
+  demo().train_reject(js_status(code, values));
+}
+
+// Records the training program's refusal (its status bytes, train_wire.h
+// encode_status: a snapshot it could not make), worded here; 0 when the
+// bytes are not a status.
+EMSCRIPTEN_KEEPALIVE int headroom_train_reject_wire(const uint8_t* p, int n) {
+  wake();
+  headroom::Status why;
+  if (const headroom::Status s = headroom::app::decode_status(p, n < 0 ? 0 : static_cast<size_t>(n), why); !s) {
+    demo().train_reject(s);
+    return 0;
+  }
+  demo().train_reject(why);
+  return 1;
 }
 
 // train.state() as JSON, owned here, valid until the next call.
@@ -266,7 +301,7 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads, int tie
   static std::string json;
   const headroom::Status s = demo().training.snapshot_json(heads, tied != 0, json);
   if (!s) {
-    demo().train_reject(s.error);
+    demo().train_reject(s);
     json.clear();
     json.shrink_to_fit();
     return nullptr;
@@ -321,8 +356,9 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
 
 EMSCRIPTEN_KEEPALIVE void headroom_train_where(const char* where) { demo().training.set_where(where ? where : ""); }
 
-EMSCRIPTEN_KEEPALIVE void headroom_train_restarted(const char* notice) {
-  demo().training.restarted(notice ? notice : "");
+// The Worker stopped and was started again: `values` is why (as headroom_reject's).
+EMSCRIPTEN_KEEPALIVE void headroom_train_restarted(const char* values) {
+  demo().training.restarted(js_status(headroom::refusals::js_worker_restarted.code, values));
   wake();
 }
 
@@ -433,10 +469,10 @@ EMSCRIPTEN_KEEPALIVE int headroom_tour_retry(int step) {
   return demo().tour_retry(step) ? 1 : 0;
 }
 
-// Records a refusal JS made itself for a tour verb (wrong type).
-EMSCRIPTEN_KEEPALIVE void headroom_tour_reject(const char* why) {
+// Records a refusal JS made itself for a tour verb (wrong type): as headroom_reject.
+EMSCRIPTEN_KEEPALIVE void headroom_tour_reject(const char* code, const char* values) {
   wake();
-  demo().tour_reject(why ? why : "refused");
+  demo().tour_reject(js_status(code, values));
 }
 
 // tour.state() as JSON, valid until the next call.

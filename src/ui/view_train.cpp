@@ -357,29 +357,33 @@ void problems(Demo& demo) {
 
   // Divergence, one line per message with the runs it stopped (the engine
   // names the step and the rate), then any refusal.
-  std::vector<std::pair<std::string, std::string>> stopped;  // message, head counts
+  std::vector<std::pair<Status, std::string>> stopped;  // why, head counts
   std::string joined;  // app::LiveTraining::error()'s form of the same messages
   for (const TrainRun& run : t.runs()) {
     if (!run.diverged) continue;
-    joined += (joined.empty() ? "" : "; ") + run.message;
-    auto it = std::find_if(stopped.begin(), stopped.end(), [&](const auto& m) { return m.first == run.message; });
-    if (it == stopped.end()) stopped.emplace_back(run.message, std::to_string(run.heads));
+    joined += (joined.empty() ? "" : "; ") + run.stopped.error;
+    // runs stopped for the same reason share a line (the same code and arguments: the same English)
+    auto it = std::find_if(stopped.begin(), stopped.end(), [&](const auto& m) { return m.first.error == run.stopped.error; });
+    if (it == stopped.end()) stopped.emplace_back(run.stopped, std::to_string(run.heads));
     else it->second += ", " + std::to_string(run.heads);
   }
-  if (!tr.notice().empty()) text_disabled_wrapped("%s", app::tr_message(tr.notice()).c_str());
+  if (!tr.notice().is_ok()) text_disabled_wrapped("%s", app::tr_status(tr.notice()).c_str());
   const std::string error = tr.error();
   if (!stopped.empty() || !error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::PushTextWrapPos(0.f);
-    // The engine's messages are English: tr_message shows them in the language.
-    for (const auto& [message, heads] : stopped) {
+    // Each reason is a code with its arguments: tr_status words it in the language.
+    for (const auto& [why, heads] : stopped) {
       const char* line = heads.find(',') != std::string::npos ? N_("Runs with {0} heads {1}")
                          : heads == "1"                       ? N_("Run with {0} head {1}")
                                                               : N_("Run with {0} heads {1}");
-      ImGui::TextUnformatted(app::trf(line, {heads, app::tr_message(message)}).c_str());
+      ImGui::TextUnformatted(app::trf(line, {heads, app::tr_status(why)}).c_str());
     }
-    if (error != joined)  // a refusal: by its code when it was made here
-      ImGui::TextUnformatted((tr.refusal().is_ok() ? app::tr_message(error) : app::tr_status(tr.refusal())).c_str());
+    if (error != joined) {  // a refusal, made here or by the training program
+      std::string words;
+      for (const Status& s : tr.errors()) words += (words.empty() ? "" : "; ") + app::tr_status(s);
+      ImGui::TextUnformatted(words.c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }

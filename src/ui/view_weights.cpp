@@ -41,8 +41,8 @@ std::string weights_statement(const Demo& demo) {
                       {std::to_string(H), std::to_string(tr.seed()), std::to_string(step), app::num(loss, 3)});
     }
   }
-  // The note is the app's English (getState().trainedWeights.note): shown in the language.
-  if (!tr.weights_note().empty()) return app::trf("built weights: {0}", {app::tr_message(tr.weights_note())});
+  // The note is a code (getState().trainedWeights.note has its English): worded in the language.
+  if (!tr.weights_note().is_ok()) return app::trf("built weights: {0}", {app::tr_status(tr.weights_note())});
   return app::tr("built weights: relationships dealt out to heads by construction");
 }
 

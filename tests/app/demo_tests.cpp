@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/state/demo.h"
+#include "app/state/tables.h"
 #include "app/state/url_state.h"
 #include "json_read.h"
 
@@ -43,7 +44,7 @@ struct Snapshot {
 
 TEST_CASE("apply_hash: a good link sets every field and clears the error") {
   Demo d;
-  d.reject("an earlier refusal");
+  d.reject(js_refusal("js_token", {"\"x\""}));
   CHECK(d.apply_hash("#heads=2&sentence=The+cat+sat+down.&query=1&focus=0.25&view=values&theme=dark"));
   CHECK(d.error.empty());
   CHECK(d.scene.heads() == 2);
@@ -173,8 +174,9 @@ TEST_CASE("the stress tick runs the forward pass only while stress is on, and ti
 TEST_CASE("reject records a message and changes nothing else; reduced motion is app state") {
   Demo d;
   const Snapshot before(d);
-  d.reject("setHeads expects a number");
-  CHECK(d.error == "setHeads expects a number");
+  d.reject(js_refusal("js_heads", {"\"two\""}));
+  CHECK(d.error == "heads must be a whole number (1, 2, 4 or 8), not \"two\"");
+  CHECK(d.error_code == "js_heads");
   CHECK(Snapshot(d) == before);
   CHECK_FALSE(d.reduced_motion);
   d.set_reduced_motion(true);

@@ -14,6 +14,8 @@
 #include "app/tour/tour.h"
 #include "app/lang/describe.h"
 #include "app/lang/lang.h"
+#include "app/lang/refusals.h"
+#include "app/state/tables.h"
 #include "app/state/url_state.h"
 
 using namespace headroom;
@@ -239,8 +241,8 @@ TEST_CASE("the link's, the engine's and the JS API's refusals are translated who
     CHECK_FALSE(d.select_token(99));
     CHECK_FALSE(d.set_sentence("   "));
     CHECK_FALSE(d.apply_hash("#sentence=%20"));
-    // The JS API's own type check, recorded through reject.
-    d.reject("heads must be a whole number (1, 2, 4 or 8), not \"two\"");
+    // The JS API's own type check, recorded through reject (its code and the value it quotes).
+    d.reject(app::js_refusal("js_heads", {"\"two\""}));
     CHECK(app::missing_strings() == 0);
     for (const std::string& k : app::missing_keys()) MESSAGE(k);
   });
@@ -279,11 +281,11 @@ TEST_CASE("the refusals of knockout, tie, targets, weights and training are tran
     refused(d.train_set_speed(0));            // steps per frame
     refused(d.request_download(8));           // no run has 8 heads
     // The JS API's own checks of the same verbs, recorded through reject.
-    d.reject("setKnockout takes an array of head indices counted from 0 (like [1]), not \"x\"");
+    d.reject(app::js_refusal("js_knockout", {"\"x\""}));
     said.push_back(d.error);
-    d.reject("setTieQK takes true or false, not 1");
+    d.reject(app::js_refusal("js_tie", {"1"}));
     said.push_back(d.error);
-    d.train_reject("lr must be a number from 1e-6 to 10, not \"fast\"");
+    d.train_reject(app::js_refusal("js_lr", {"\"fast\""}));
     said.push_back(d.error);
     for (const std::string& k : app::missing_keys()) MESSAGE(k);
     CHECK(app::missing_strings() == 0);
@@ -303,22 +305,26 @@ TEST_CASE("the refusals of knockout, tie, targets, weights and training are tran
 
 TEST_CASE("a diverged run's message is translated with its reason inside; the weights' notes too") {
   English back;
-  const std::string stopped =
-      "stopped at step 12 with lr 5: the training loss reached 1e+09 (limit 100); the weights are those of step 11. "
-      "Lower the learning rate and reset.";
-  const std::string note = "no training run has 8 heads (the runs have 1, 2 and 4): the views show the built weights";
+  const Status stopped = Status::fail(
+      refusals::run_stopped, 12, StatusArg::number("5"),
+      StatusArg::refusal(Status::fail(refusals::loss_reached, StatusArg::number("1e+09"), StatusArg::number("100"))), 11);
+  REQUIRE(stopped.error ==
+          "stopped at step 12 with lr 5: the training loss reached 1e+09 (limit 100); the weights are those of step 11. "
+          "Lower the learning rate and reset.");
+  const Status note = Status::fail(refusals::note_no_run, 8, StatusArg::list({"1", "2", "4"}, " and "));
+  REQUIRE(note.error == "no training run has 8 heads (the runs have 1, 2 and 4): the views show the built weights");
   for (const app::Language& lang : app::languages()) {
     if (lang.code == "en") continue;
     CAPTURE(lang.code);
     REQUIRE(app::set_language(lang.code));
-    const std::string s = app::tr_message(stopped);
+    const std::string s = app::tr_status(stopped);
     CAPTURE(s);
     CHECK_FALSE(has(s, "stopped at"));
     CHECK_FALSE(has(s, "the training loss"));  // the reason inside is the language's too
     CHECK(has(s, "12"));
-    CHECK(has(s, "1e+09"));
+    CHECK(has(s, "e+09"));
     CHECK(has(s, "11"));
-    const std::string n = app::tr_message(note);
+    const std::string n = app::tr_status(note);
     CAPTURE(n);
     CHECK_FALSE(has(n, "the views show"));
     CHECK(has(n, "8"));
@@ -332,8 +338,8 @@ TEST_CASE("the page's own words (page_words) are in every catalogue and come bac
   app::Demo d;
   REQUIRE(d.set_language("de"));
   // Hand-known German for two of them: what headroom.translate hands the page.
-  CHECK(app::tr_message("Sentence") == "Satz");
-  CHECK(app::tr_message("Refused: {0}") == "Abgelehnt: {0}");
+  CHECK(std::string(app::tr("Sentence")) == "Satz");
+  CHECK(std::string(app::tr("Refused: {0}")) == "Abgelehnt: {0}");
   for (const app::Language& l : app::languages()) {
     if (l.code == "en") continue;
     CAPTURE(l.code);

@@ -283,7 +283,7 @@ TEST_CASE("weights 'trained' drive the scene; a head count with no run says so a
   t.sync_scene(scene);
   CHECK(scene.weights_overridden());
   CHECK(t.weights_shown() == "trained");
-  CHECK(t.weights_note().empty());
+  CHECK(t.weights_note().is_ok());
   const AttentionWeights* w = t.trainer().weights(2);
   REQUIRE(w != nullptr);
   CHECK(scene.weights().wq[1] == w->wq[1]);
@@ -303,7 +303,7 @@ TEST_CASE("weights 'trained' drive the scene; a head count with no run says so a
   t.sync_scene(scene);
   CHECK_FALSE(scene.weights_overridden());
   CHECK(t.weights_shown() == "built");
-  CHECK(t.weights_note().find("8 heads") != std::string::npos);
+  CHECK(t.weights_note().error.find("8 heads") != std::string::npos);
   const jsonr::Value s = parse_state(t);
   CHECK(s["weights"]["shown"].str == "built");
   CHECK(s["weights"]["note"].str.find("built") != std::string::npos);
@@ -312,7 +312,7 @@ TEST_CASE("weights 'trained' drive the scene; a head count with no run says so a
   REQUIRE(t.set_weights("built").is_ok());
   t.sync_scene(scene);
   CHECK_FALSE(scene.weights_overridden());
-  CHECK(t.weights_note().empty());
+  CHECK(t.weights_note().is_ok());
 }
 
 //-----------------------------------------------------------------------------

@@ -47,13 +47,13 @@ TEST_CASE("tables: the apply order names every key the hash parses, once, in the
     keys.push_back(step["key"].str);
     CHECK(!step["field"].str.empty());
     // every key is one the parser knows: an empty value is refused, not "unknown"
-    const std::vector<std::string> ms = parse_url_hash(step["key"].str + "=").messages;
+    const std::vector<Status> ms = parse_url_hash(step["key"].str + "=").messages;
     REQUIRE(ms.size() == 1);
-    CHECK(ms[0].find("has no value") != std::string::npos);
+    CHECK(ms[0].error.find("has no value") != std::string::npos);
   }
   CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
   // and the parser knows no key the order lacks: its list of known keys, from an unknown one
-  const std::string m = parse_url_hash("nosuchkey=1").messages.at(0);
+  const std::string m = parse_url_hash("nosuchkey=1").messages.at(0).error;
   const size_t at = m.find("(known: ");
   REQUIRE(at != std::string::npos);
   std::string known = m.substr(at + 8, m.size() - at - 9);

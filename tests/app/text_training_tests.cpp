@@ -197,9 +197,11 @@ TEST_CASE("text task: a rate that diverges stops every run, play is refused, a r
   for (const TrainRun& run : t.runs()) {
     CHECK(run.diverged);
     CHECK(std::isfinite(run.loss()));
-    CHECK(run.message.find("rate") != std::string::npos);
+    CHECK(run.stopped.error.find("rate") != std::string::npos);
+    CHECK(std::string(run.stopped.code()) == "text_run_stopped");
   }
-  CHECK(t.error().find(t.runs()[0].message) != std::string::npos);
+  CHECK(t.error().find(t.runs()[0].stopped.error) != std::string::npos);
+  CHECK(t.error_code() == "text_run_stopped");
   CHECK_FALSE(t.play());
   REQUIRE(t.reset_text(1, 1, 3e-3f));
   CHECK(t.can_step());

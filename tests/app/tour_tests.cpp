@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/state/demo.h"
+#include "app/state/tables.h"
 #include "app/lang/describe.h"
 #include "app/state/url_state.h"
 #include "json_read.h"
@@ -128,15 +129,16 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
     CHECK_FALSE(d.tour_predict(point(0, 0)));  // after the reveal
   }
   SUBCASE("a refusal made outside the verbs always names a reason (fuzz_tour found an empty one)") {
-    d.tour_reject("");
+    d.tour_reject(Status::ok());
     CHECK_FALSE(d.tour_error.empty());
     CHECK(d.error == d.tour_error);
     const jsonr::Value v = tour_state(d);
     CHECK(v["error"].kind == jsonr::Value::String);
     CHECK_FALSE(v["error"].str.empty());
     CHECK(v["step"].num == 1);
-    d.tour_reject("tour.go needs a step number");
-    CHECK(d.tour_error == "tour.go needs a step number");
+    d.tour_reject(js_refusal("js_tour_go", {"\"one\""}));
+    CHECK(d.tour_error == "tour.go needs a step number (1 to 8), not \"one\"");
+    CHECK(d.error_code == "js_tour_go");
     REQUIRE(d.tour_go(1));
     CHECK(d.tour_error.empty());
   }

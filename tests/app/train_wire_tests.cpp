@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "app/lang/refusals.h"
 #include "app/training/live_training.h"
 #include "app/wire/train_wire.h"
 #include "json_read.h"
@@ -40,7 +41,7 @@ struct Linked {
     REQUIRE(page.use_remote([this](const TrainCommand& c) { on_command(c); }));
   }
   void post() {
-    const std::string wire = encode_state(program.trainer(), 0.0, playing, program.error());
+    const std::string wire = encode_state(program.trainer(), 0.0, playing, program.errors());
     REQUIRE(page.take_wire(bytes(wire), wire.size()));
   }
   void on_command(const TrainCommand& c) {
@@ -130,6 +131,7 @@ TEST_CASE("remote: refusals use the trainer's messages and send nothing") {
   CHECK_FALSE(l.page.set_lr(100.f));
   CHECK_FALSE(local.set_lr(100.f));
   CHECK(l.page.error() == local.error());
+  CHECK(l.page.error_code() == "lr_range");
   CHECK(l.sent.size() == before);
 }
 
@@ -137,7 +139,7 @@ TEST_CASE("remote: a cut, foreign or non-finite message is refused and changes n
   Linked l;
   REQUIRE(l.page.step(3));
   const std::string before = l.page.state_json();
-  const std::string wire = encode_state(l.program.trainer(), 12.5, true, "");
+  const std::string wire = encode_state(l.program.trainer(), 12.5, true, {});
   for (size_t n = 0; n < wire.size(); n += 7) CHECK_FALSE(l.page.take_wire(bytes(wire), n));
   std::string longer = wire + "x";
   CHECK_FALSE(l.page.take_wire(bytes(longer), longer.size()));
@@ -192,10 +194,11 @@ TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back tra
   REQUIRE(l.page.step(4));
   CHECK(l.page.running());
   l.connected = false;
-  l.page.restarted("it stopped");
+  l.page.restarted(Status::fail(refusals::js_worker_restarted, "it stopped"));
   CHECK_FALSE(l.page.ready());
   CHECK(l.page.runs().empty());
-  CHECK(l.page.notice() == "it stopped");
+  CHECK(l.page.notice().error ==
+        "The training Worker stopped (it stopped) and was started again: the runs begin again from step 0.");
   CHECK(l.sent[l.sent.size() - 2] == "reset");
   CHECK(l.sent.back() == "play");
   jsonr::Value v;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/state/url_state.h"
+#include "app/lang/refusals.h"
 
 using namespace headroom;
 using namespace headroom::app;
@@ -19,14 +20,19 @@ struct Applied {
 Applied apply(std::string_view hash) {
   Applied a;
   UrlParse p = parse_url_hash(hash);
-  a.messages = p.messages;
-  for (std::string& m : apply_url_state(a.scene, p.state)) a.messages.push_back(m);
+  for (const Status& m : p.messages) a.messages.push_back(m.error);
+  for (const Status& m : apply_url_state(a.scene, p.state)) a.messages.push_back(m.error);
   return a;
 }
 
 bool any_contains(const std::vector<std::string>& ms, std::string_view needle) {
   for (const std::string& m : ms)
     if (m.find(needle) != std::string::npos) return true;
+  return false;
+}
+bool any_contains(const std::vector<Status>& ms, std::string_view needle) {
+  for (const Status& m : ms)
+    if (m.error.find(needle) != std::string::npos) return true;
   return false;
 }
 
@@ -133,7 +139,7 @@ TEST_CASE("a 100 KB hash is refused whole") {
   UrlParse p = parse_url_hash(h);
   CHECK(p.state == UrlState{});
   REQUIRE(p.messages.size() == 1);
-  CHECK(p.messages[0].find("the cap is 16384 bytes") != std::string::npos);
+  CHECK(p.messages[0].error.find("the cap is 16384 bytes") != std::string::npos);
 }
 
 TEST_CASE("unknown keys are ignored and reported; markup is only text") {
@@ -155,7 +161,7 @@ TEST_CASE("unknown keys are ignored and reported; markup is only text") {
   UrlParse m = parse_url_hash("%3Cscript%3E%E2%80%AE" + std::string(100, 'k') + "=1");
   REQUIRE(m.messages.size() == 1);
   // (as long as the message for a one-letter key, plus at most the 24 quoted characters and "...")
-  CHECK(m.messages[0].size() <= parse_url_hash("k=1").messages.at(0).size() + 26);
+  CHECK(m.messages[0].error.size() <= parse_url_hash("k=1").messages.at(0).error.size() + 26);
 }
 
 TEST_CASE("text that must work: one token, emoji, combining marks, RTL, accents, CJK") {
@@ -201,8 +207,9 @@ TEST_CASE("state round-trips through the hash") {
 }
 
 TEST_CASE("messages are joined and capped") {
-  std::vector<std::string> ms(20, "x");
-  CHECK(join_messages(ms) == "x; x; x; x; x; x; x; x; and 12 more");
+  std::vector<Status> ms(20, Status::fail(refusals::link_query_skipped));
+  const std::string x = ms[0].error;
+  CHECK(join_messages(ms) == x + "; " + x + "; " + x + "; " + x + "; " + x + "; " + x + "; " + x + "; " + x + "; and 12 more");
   CHECK(join_messages({}) == "");
 }
 
@@ -223,7 +230,7 @@ TEST_CASE("training keys: view=train, seed, r and weights parse, refuse bad valu
     CAPTURE(h);
     UrlParse b = parse_url_hash(h);
     REQUIRE(b.messages.size() == 1);
-    CHECK(b.messages[0].find("kept") != std::string::npos);
+    CHECK(b.messages[0].error.find("kept") != std::string::npos);
     CHECK_FALSE(b.state.seed);
     CHECK_FALSE(b.state.r);
     CHECK_FALSE(b.state.weights);
@@ -255,7 +262,7 @@ TEST_CASE("lesson-control keys: knockout (1-based) and tieqk parse, refuse bad v
     CAPTURE(h);
     UrlParse b = parse_url_hash(h);
     REQUIRE(b.messages.size() == 1);
-    CHECK(b.messages[0].find("kept") != std::string::npos);
+    CHECK(b.messages[0].error.find("kept") != std::string::npos);
     CHECK_FALSE(b.state.knockout);
     CHECK_FALSE(b.state.tie_qk);
   }

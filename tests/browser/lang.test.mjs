@@ -111,10 +111,17 @@ async function langTests({ browser, url, watch, artifacts }) {
     const refused = await page.evaluate(() => window.headroom.setLanguage('xx'));
     assert(refused.lang === 'fr' && refused.error && refused.error.includes('"xx"') && refused.error.includes("n'est pas"),
       `setLanguage('xx'): ${refused.lang}, ${refused.error}`);
+    assert(refused.errorCode === 'not_a_language', `setLanguage('xx'): errorCode ${refused.errorCode}`);
+    // JS's own type check: a code too, worded in French by the wasm, not English
     const typed = await page.evaluate(() => window.headroom.setLanguage(3));
-    assert(typed.lang === 'fr' && typed.error, `setLanguage(3): ${typed.lang}, ${typed.error}`);
+    assert(typed.lang === 'fr' && typed.error && typed.errorCode === 'js_language' && !/needs a language code/.test(typed.error),
+      `setLanguage(3): ${typed.lang}, ${typed.errorCode}, ${typed.error}`);
+    const train = await page.evaluate(() => window.headroom.train.step('x'));
+    assert(train.errorCode === 'js_steps' && train.error && train.error.includes('10000'),
+      `train.step('x'): ${train.errorCode}, ${train.error}`);
     const de = await page.evaluate(() => window.headroom.setLanguage('de'));
-    assert(de.lang === 'de' && de.error === null && de.tokens[de.query] === 'sagte', `setLanguage('de'): ${JSON.stringify([de.lang, de.error, de.tokens])}`);
+    assert(de.lang === 'de' && de.error === null && de.errorCode === '' && de.tokens[de.query] === 'sagte',
+      `setLanguage('de'): ${JSON.stringify([de.lang, de.error, de.errorCode, de.tokens])}`);
     const hash = await page.evaluate(() => window.headroom.hash());
     assert(hash.includes('lang=de') && !hash.includes('sentence='), `hash ${hash}`);
     await page.context().close();

@@ -291,7 +291,7 @@ TEST_CASE("text trainer: an absurd learning rate is caught, nothing non-finite g
     for (const TextEvalPoint& p : r.history) CHECK(std::isfinite(p.loss));
     if (r.diverged) {
       any = true;
-      CHECK(r.message.find("stopped at step") != std::string::npos);
+      CHECK(r.stopped.error.find("stopped at step") != std::string::npos);
       CHECK(r.steps < 40);
     }
   }

@@ -406,9 +406,9 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
   for (const TrainRun& run : t.runs()) {
     if (!run.diverged) continue;
     ++stopped;
-    INFO(run.message);
-    CHECK(run.message.find("step " + std::to_string(run.steps + 1)) != std::string::npos);
-    CHECK(run.message.find("lr 10") != std::string::npos);
+    INFO(run.stopped.error);
+    CHECK(run.stopped.error.find("step " + std::to_string(run.steps + 1)) != std::string::npos);
+    CHECK(run.stopped.error.find("lr 10") != std::string::npos);
     CHECK(run.steps < 60);
     TrainSnapshot snap;
     const Status s = t.snapshot(run.heads, snap);  // refused or finite
@@ -424,12 +424,12 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
   REQUIRE(t.set_lr(kMaxLr).is_ok());
   REQUIRE(t.step(15).is_ok());
   for (const TrainRun& run : t.runs()) {
-    INFO(run.message);
+    INFO(run.stopped.error);
     REQUIRE(run.diverged);
     CHECK(run.steps > 100);
     CHECK(run.steps < 115);
-    CHECK(run.message.find("training loss") != std::string::npos);
-    CHECK(run.message.find("step " + std::to_string(run.steps + 1) + " with lr 10") != std::string::npos);
+    CHECK(run.stopped.error.find("training loss") != std::string::npos);
+    CHECK(run.stopped.error.find("step " + std::to_string(run.steps + 1) + " with lr 10") != std::string::npos);
     CHECK(run.history.back().step <= 100);
   }
   CHECK(finite_state(t));
@@ -437,7 +437,7 @@ TEST_CASE("trainer: an absurd learning rate is caught, nothing non-finite gets o
   REQUIRE(t.step(5).is_ok());
   for (const TrainRun& run : t.runs()) {
     CHECK_FALSE(run.diverged);
-    CHECK(run.message.empty());
+    CHECK(run.stopped.is_ok());
     CHECK(run.steps == 5);
   }
   CHECK(finite_state(t));
@@ -476,10 +476,10 @@ TEST_CASE("trainer: a step the held-out check undoes was never counted: steps ne
   for (int heads : kTrainHeads) {
     CAPTURE(heads);
     const TrainRun& run = *t.run(heads);
-    INFO(run.message);
+    INFO(run.stopped.error);
     REQUIRE(run.diverged);
-    CHECK(run.message.find("stopped at step 6 with lr 1: the held-out loss") != std::string::npos);
-    CHECK(run.message.find("the weights are those of step 5") != std::string::npos);
+    CHECK(run.stopped.error.find("stopped at step 6 with lr 1: the held-out loss") != std::string::npos);
+    CHECK(run.stopped.error.find("the weights are those of step 5") != std::string::npos);
     CHECK(run.steps == 5);
     CHECK(run.history.back().step == 5);
     const AttentionWeights& w = *t.weights(heads);

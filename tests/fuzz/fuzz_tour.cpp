@@ -53,6 +53,7 @@
 
 #include "../app/json_read.h"
 #include "app/state/demo.h"
+#include "app/state/tables.h"
 
 #define FUZZ_CHECK(cond)                                                         \
   do {                                                                           \
@@ -469,7 +470,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case 9: {
         kind = Kind::Reject;
-        d.tour_reject(in.text(80));
+        const std::string code = in.text(16);  // any code, known or not: never silent
+        d.tour_reject(headroom::app::js_refusal(code, {in.text(80)}));
         ok = false;
         break;
       }

@@ -27,7 +27,7 @@ using namespace headroom::app;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view hash(reinterpret_cast<const char*>(data), size);
   const UrlParse p = parse_url_hash(hash);
-  for (const std::string& m : p.messages) FUZZ_CHECK(!m.empty() && m.size() < 400);
+  for (const headroom::Status& m : p.messages) FUZZ_CHECK(!m.error.empty() && m.error.size() < 400);
   if (p.state.focus) FUZZ_CHECK(*p.state.focus >= 0.f && *p.state.focus <= 1.f);
 
   // Round trip: what was accepted is written back and read again unchanged.

@@ -13,6 +13,7 @@
 // the page around the canvas (web/) is no key, or a help text's first four
 // words hold a formula. With --list, prints the
 // keys (one per line, as PO msgids) for a course author's new file.
+// Also fails when the page's JavaScript names a refusal code no table has.
 // Does not: judge a translation (a person does), or run the app (the browser
 // suite tests/browser/lang.test.mjs renders every language).
 // Run: node tests/lang/catalogue_keys.mjs [--list]
@@ -137,6 +138,23 @@ for (const name of readdirSync(web).filter((n) => /\.(html|js|mjs)$/.test(n))) {
   }
 }
 if (pageWords < 5) fail(`found only ${pageWords} of the page's words in web/ (the patterns above no longer match the pages)`);
+
+// Every refusal the page's JavaScript makes names a code of a refusal table
+// (refusal('js_heads', ...) in web/: C++ words it from the code; an unknown
+// code would be shown as "the page refused this input").
+const codes = new Set();
+for (const f of files(join(root, 'src'))) {
+  if (!/refusals\.h$/.test(f)) continue;
+  for (const m of readFileSync(f, 'utf8').matchAll(/^\s*X\(\s*(\w+),/gm)) codes.add(m[1]);
+}
+let jsRefusals = 0;
+for (const name of readdirSync(web).filter((n) => /\.(js|mjs)$/.test(n))) {
+  for (const m of readFileSync(join(web, name), 'utf8').matchAll(/\brefusal\('(\w+)'/g)) {
+    ++jsRefusals;
+    if (!codes.has(m[1])) fail(`web/${name}: refusal('${m[1]}') names no code of a refusals.h table`);
+  }
+}
+if (jsRefusals < 20) fail(`found only ${jsRefusals} refusals in web/ (the pattern no longer matches the page's code)`);
 for (const name of readdirSync(dir).filter((n) => n.endsWith('.po'))) {
   const code = name.slice(0, -3);
   const cat = readCatalogue(join(dir, name));

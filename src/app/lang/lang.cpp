@@ -3,7 +3,7 @@
 // Index of this file
 //   [SECTION] parsing a catalogue (msgid / msgstr, @-entries)
 //   [SECTION] the built-in languages and the shown one
-//   [SECTION] lookups: tr, trf, tr_message, num
+//   [SECTION] lookups: tr, trf, tr_status, num
 #include "app/lang/lang.h"
 
 #include <algorithm>
@@ -74,7 +74,7 @@ Status parse_catalogue(std::string_view code, std::string_view po, Language& out
     start = end + 1;
     ++line_no;
     if (line.empty() || line.front() == '#') continue;
-    const auto fail = [&] { return Status::fail(out.code + ".po line " + std::to_string(line_no) + ": malformed entry"); };
+    const auto fail = [&] { return Status::fail(refusals::po_malformed, out.code, line_no); };
     bool ok = true;
     if (line.rfind("msgid ", 0) == 0) {
       entries.emplace_back();
@@ -108,26 +108,21 @@ Status parse_catalogue(std::string_view code, std::string_view po, Language& out
     }
   }
   out.text += out.lesson.sentence;
-  for (const auto& e : out.strings)
-    if (e.first.find('{') != std::string::npos) out.patterns.push_back(e);
-  std::sort(out.patterns.begin(), out.patterns.end(), [](const auto& a, const auto& b) {
-    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
-  });
   const std::vector<Token> tokens = tokenize(out.lesson.sentence);
   Scene::LessonTargets& t = out.lesson.targets;
   t = {find_word(tokens, query), find_word(tokens, subject), find_word(tokens, complement)};
   if (out.name.empty() || tokens.empty() || t.query < 0 || t.subject < 0 || t.complement < 0)
-    return Status::fail(out.code + ".po: @name, @lesson and its @lesson-query, -subject and -complement words are needed");
+    return Status::fail(refusals::po_lesson, out.code);
   // The previous token is named by hand as a check of the tokens (it is
   // positional: the token before the query); the pronoun and its
   // antecedent, where the sentence has them, give the tour's coreference.
   if (!previous.empty() && find_word(tokens, previous) != t.query - 1)
-    return Status::fail(out.code + ".po: @lesson-previous \"" + previous + "\" is not the token before the query");
+    return Status::fail(refusals::po_previous, out.code, previous);
   if (!pronoun.empty() || !antecedent.empty()) {
     t.pronoun = find_word(tokens, pronoun);
     t.antecedent = find_word(tokens, antecedent);
     if (t.pronoun < 0 || t.antecedent < 0 || t.pronoun == t.antecedent)
-      return Status::fail(out.code + ".po: @lesson-pronoun and @lesson-antecedent must be two words of @lesson");
+      return Status::fail(refusals::po_pronoun, out.code);
   }
   return Status::ok();
 }
@@ -228,8 +223,6 @@ const Language& language() { return language_at(shown_language().index); }
 
 std::string language_codes() { return join_words(language_code_list(), " or "); }
 
-std::string language_refusal(std::string_view code) { return language_status(code).error; }
-
 Status language_status(std::string_view code) {
   return Status::fail(refusals::not_a_language, shown_value(code), StatusArg::list(language_code_list(), " or "));
 }
@@ -252,7 +245,7 @@ std::vector<std::string> missing_keys() {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] lookups: tr, trf, tr_message, num
+// [SECTION] lookups: tr, trf, tr_status, num
 //-----------------------------------------------------------------------------
 namespace {
 
@@ -268,22 +261,6 @@ const std::string* lookup(std::string_view english, bool count) {
     if (missed.find(english) == missed.end()) missed.emplace(english);
   }
   return nullptr;
-}
-
-// Whether `s` is `pattern` with each {n} standing for some non-empty text
-// (caught in caps[n]); backtracks, shortest capture first.
-bool match(std::string_view pattern, std::string_view s, std::vector<std::string>& caps) {
-  if (pattern.empty()) return s.empty();
-  if (pattern.size() >= 3 && pattern[0] == '{' && pattern[2] == '}' && pattern[1] >= '0' && pattern[1] <= '9') {
-    const size_t n = static_cast<size_t>(pattern[1] - '0');
-    if (caps.size() <= n) caps.resize(n + 1);
-    for (size_t k = 1; k <= s.size(); ++k) {
-      caps[n] = std::string(s.substr(0, k));
-      if (match(pattern.substr(3), s.substr(k), caps)) return true;
-    }
-    return false;
-  }
-  return !s.empty() && s[0] == pattern[0] && match(pattern.substr(1), s.substr(1), caps);
 }
 
 }  // namespace
@@ -324,52 +301,6 @@ std::string Phrase::str() const {
   }
 }
 
-namespace {
-// A list of single words as join_words writes it, "2 or 4", "en, de or fr",
-// "1 and 3", with its last joiner (" or ", " and ") translated; false when
-// `s` is anything else (a user's quoted value that holds " or " stays as it is).
-bool translate_list(std::string_view s, std::string& out) {
-  if (s.find('"') != std::string_view::npos) return false;  // a quoted value is the user's, kept as given
-  for (const char* joiner : {N_(" or "), N_(" and ")}) {
-    const size_t at = s.rfind(joiner);
-    if (at == std::string_view::npos) continue;
-    const std::string_view head = s.substr(0, at), last = s.substr(at + std::string_view(joiner).size());
-    // every item one word: no space but the ", " between items
-    std::string items(head);
-    for (size_t k = items.find(", "); k != std::string::npos; k = items.find(", ", k + 1)) items.replace(k, 2, ",");
-    if (head.empty() || last.empty() || items.find(' ') != std::string::npos ||
-        last.find(' ') != std::string_view::npos || items.find(",,") != std::string::npos)
-      return false;
-    out = std::string(head) + tr(joiner) + std::string(last);
-    return true;
-  }
-  return false;
-}
-
-// tr_message; a part caught by a placeholder is translated when the
-// catalogue has it (a sentence inside a sentence), gets its joiner
-// translated when it is a list of words ("1, 2, 4 or 8"), and is kept as it
-// is otherwise, without counting it missing (a key, a value, a code).
-std::string translate(std::string_view english, bool count) {
-  const Language& l = language();
-  if (l.code == "en" || english.empty()) return std::string(english);
-  if (const std::string* t = lookup(english, false)) return *t;
-  for (const auto& [id, str] : l.patterns) {
-    std::vector<std::string> caps;
-    if (!match(id, english, caps)) continue;
-    for (std::string& c : caps) {
-      if (c.find(' ') == std::string::npos) continue;
-      std::string list;
-      if (lookup(c, false) == nullptr && translate_list(c, list)) c = std::move(list);
-      else c = translate(c, false);
-    }
-    return fill(str, caps);
-  }
-  if (count) shown_language().missed.insert(std::string(english));
-  return std::string(english);
-}
-}  // namespace
-
 std::string shown_value(std::string_view raw) {
   std::string out = "\"";
   const size_t n = std::min<size_t>(raw.size(), 24);
@@ -391,8 +322,6 @@ Status check_choice(const char* key, const char* const* list, size_t n, std::str
   return Status::fail(refusals::not_a_choice, key, shown_value(value), key, StatusArg::list(std::move(names), " or "));
 }
 
-std::string tr_message(std::string_view english) { return translate(english, true); }
-
 namespace {
 // `english` in `l`: its catalogue entry, else English (counted missing when
 // `l` is the shown language).
@@ -404,6 +333,9 @@ std::string in_language(const Language& l, std::string_view english) {
   return std::string(english);
 }
 
+// The joiners a list argument names (StatusArg::list), catalogue keys.
+constexpr const char* kJoiners[] = {N_(" or "), N_(" and ")};
+
 std::string arg_in_language(const StatusArg& a, const Language& l) {
   switch (a.kind) {
     case StatusArg::Kind::Number: {
@@ -411,7 +343,10 @@ std::string arg_in_language(const StatusArg& a, const Language& l) {
       std::replace(s.begin(), s.end(), '.', l.decimal);
       return s;
     }
-    case StatusArg::Kind::List: return join_words(a.items, in_language(l, a.text));
+    case StatusArg::Kind::List: {
+      const bool known = std::find(std::begin(kJoiners), std::end(kJoiners), a.text) != std::end(kJoiners);
+      return join_words(a.items, known ? in_language(l, a.text) : a.text);
+    }
     case StatusArg::Kind::Phrase: return in_language(l, a.text);
     case StatusArg::Kind::Refusal: return tr_status(*a.nested, l);
     default: return a.text;
@@ -421,7 +356,6 @@ std::string arg_in_language(const StatusArg& a, const Language& l) {
 
 std::string tr_status(const Status& s, const Language& l) {
   if (s.is_ok()) return {};
-  if (std::string_view(s.code()) == "untranslated") return &l == &language() ? tr_message(s.error) : s.error;
   std::vector<std::string> parts;
   parts.reserve(s.args.size());
   for (const StatusArg& a : s.args) parts.push_back(arg_in_language(a, l));
@@ -430,103 +364,14 @@ std::string tr_status(const Status& s, const Language& l) {
 
 std::string tr_status(const Status& s) { return tr_status(s, language()); }
 
-const std::vector<const char*>& refusal_patterns() {
-  static const std::vector<const char*> patterns = {
-      // The link's messages (url_state.cpp)
-      N_("the link's {0}; the current value of {1} is kept"),
-      N_("ignored the unknown link setting {0} (known: {1})"),
-      N_("the link gives {0} {1} times; which one was meant is unclear, so the current value of {0} is kept"),
-      N_("{0} has no value"),
-      N_("{0}={1} is not a whole number written in digits ({2})"),
-      N_("focus={0} is not a plain number from 0 to 1 (like 0.5)"),
-      N_("the link's focus={0} is above 1; using 1 (focus runs from 0 to 1)"),
-      N_("{0}={1} is not a {2} ({3})"),
-      N_("seed={0} is not a whole number from 0 to {1} written in digits"),
-      N_("r={0} is not a number of related tokens the task has ({1})"),
-      N_("knockout={0} is not a list of head numbers counted from 1 (like 2 or 1,2)"),
-      N_("tieqk={0} is not 1 (query and key tied) or 0 (not tied)"),
-      N_("tour={0} is not a step 1 to {1} or a range N-M of them"),
-      N_("the link's query was skipped because its sentence was refused"),
-      N_("the link's settings (after #) are {0} bytes; the cap is {1} bytes, so they were ignored"),
-      N_("the link's {0} setting was refused: {1}; the current value of {2} is kept"),
-      N_("{0} has a malformed %-escape {1} (a % must be followed by two hex digits)"),
-      N_("{0} contains a lone surrogate (half of a UTF-16 pair), which is not text"),
-      N_("{0} is not valid UTF-8 text"),
-      N_("{0} contains a NUL character (%00)"),
-      N_("{0} contains a control character"),
-      // The engine's (engine/lesson/scene.cpp)
-      N_("{0} heads do not divide d_model = {1} into equal head sizes"),
-      N_("token {0} does not exist; tokens are 0..{1}"),
-      N_("the sentence has no words: type at least one word"),
-      N_("the sentence has {0} tokens; the cap is {1}"),
-      N_("the sentence is {0} bytes; the cap is {1} bytes"),
-      N_("this scene has {0} heads (d_head = {1}/H must hold a 16-wide position code, and there are 8 relationships); got {2}"),
-      N_("focus must be a number from 0 (all on one) through 0.5 (split) to 1 (spread)"),
-      // knockout, tie and targets (engine/lesson/scene.cpp)
-      N_("head {0} (0-based) does not exist; with {1} head the only one is 0"),
-      N_("head {0} (0-based) does not exist; with {1} heads they are 0..{2}"),
-      N_("head {0} is listed twice in the knockout"),
-      N_("a lesson target cannot be the query itself"),
-      N_("no such relationship"),
-      N_("\"{0}\" is fixed by position and cannot be reassigned"),
-      N_("stress length must be 0 (off) or 1..{0} tokens, got {1}"),
-      // weights (engine/lesson/scene.cpp, app/training/live_training.cpp's notes on the weights shown)
-      N_("trained weights have d_model {0}; the scene has {1}"),
-      N_("trained weights have {0} heads; the scene shows {1}"),
-      N_("the trained weights do not fit the scene ({0}): the views show the built weights"),
-      N_("the training program is starting: the views show the built weights until it answers"),
-      N_("the training runs have no tied query and key: reset training with the tie on to train tied runs; the "
-         "views show the built weights, tied"),
-      N_("no training run has {0} head (the runs have {1} and {2}): the views show the built weights"),
-      N_("no training run has {0} heads (the runs have {1} and {2}): the views show the built weights"),
-      N_("the trained weights are on their way from the training program: the views show the built weights until "
-         "they come"),
-      // training (engine/train/trainer.cpp, app/training/live_training.cpp, app/state/demo.cpp)
-      N_("the learning rate must be from 1e-6 to 10, got {0}"),
-      N_("seed must be a whole number from 0 to {0}, got {1}"),
-      N_("r must be 2 or 4 related tokens, got {0}"),
-      N_("step(n) takes n from 1 to {0}, got {1}"),
-      N_("there are no tied runs: reset with the query/key tie on first"),
-      N_("no training run has {0} heads (runs: 1, 2, 4)"),
-      N_("no tied training run has {0} heads (runs: 1, 2, 4)"),
-      N_("the {0}-head run's loss or gradients are not finite on the next batch"),
-      N_("stopped at step {0} with lr {1}: {2}; the weights are those of step {3}. Lower the learning rate and reset."),
-      N_("the held-out loss is not finite or above {0}"),
-      N_("the training loss is not finite"),
-      N_("the training loss reached {0} (limit {1})"),
-      N_("a gradient is not finite"),
-      N_("a weight is not finite"),
-      N_("every run has diverged: reset (a smaller learning rate helps) to train again"),
-      N_("steps per frame must be a whole number from 1 to {0}, got {1}"),
-      N_("no training run has {0} heads to download"),
-      N_("the link's seed or r was refused: {0}"),
-      N_("the link's tour was refused: {0}"),
-      N_("The training Worker stopped ({0}) and was started again: the runs begin again from step 0."),
-      // the tour (app/tour/tour.cpp)
-      N_("the tour is not open: go to a step first (tour.go(1))"),
-      N_("step {0} takes no prediction: reveal it"),
-      N_("step {0} was already revealed; a prediction counts only before the reveal"),
-      N_("step {0} has not been revealed yet: nothing to replay"),
-      N_("tour step {0} is not in this tour's range {1}..{2}"),
-      N_("answer every relationship: no token picked yet for {0}"),
-      // The JS API's own type checks (web/headroom.mjs)
-      N_("heads must be a whole number (1, 2, 4 or 8), not {0}"),
-      N_("setLanguage needs a language code like \"de\", not {0}"),
-      N_("a token index must be a whole number, not {0}"),
-      N_("focus must be a number from 0 to 1, not {0}"),
-      N_("setKnockout takes an array of head indices counted from 0 (like [1]), not {0}"),
-      N_("setTieQK takes true or false, not {0}"),
-      N_("the stress length must be a whole number of tokens, not {0}"),
-      N_("weights must be \"built\" or \"trained\", not {0}"),
-      N_("tour.go needs a step number (1 to 8), not {0}"),
-      N_("seed must be a whole number from 0 to 4294967295, not {0}"),
-      N_("r must be 2 or 4 (related tokens), not {0}"),
-      N_("lr must be a number from 1e-6 to 10, not {0}"),
-      N_("tieQK must be true or false, not {0}"),
-      N_("step(n) needs a whole number of steps (1 to 10000), not {0}"),
-      N_("download needs a head count (1, 2 or 4), not {0}"),
-  };
-  return patterns;
+const Refusal* find_refusal(std::string_view code) {
+#define HEADROOM_REFUSAL_POINTER(name, english) &refusals::name,
+  static const Refusal* const kAll[] = {HEADROOM_ENGINE_REFUSALS(HEADROOM_REFUSAL_POINTER) HEADROOM_APP_REFUSALS(
+      HEADROOM_REFUSAL_POINTER) HEADROOM_JS_REFUSALS(HEADROOM_REFUSAL_POINTER)};
+#undef HEADROOM_REFUSAL_POINTER
+  for (const Refusal* r : kAll)
+    if (code == r->code) return r;
+  return nullptr;
 }
 
 const std::vector<const char*>& page_words() {

@@ -9,11 +9,10 @@
 // targets named); look a string up in the shown language (tr, trf), falling
 // back to English and counting each missing string once (missing_strings);
 // make a refusal's sentence from its code and arguments (tr_status; the
-// codes: engine/core/refusals.h, app/lang/refusals.h); translate a composed
-// English message not yet a code (the link's messages, the JS API's) by
-// matching it against the catalogue's placeholder entries (tr_message);
-// write numbers with the
-// language's decimal mark (num).
+// codes: engine/core/refusals.h, app/lang/refusals.h: the engine's, the
+// app's and the page's JavaScript's); write numbers with the language's
+// decimal mark (num). Nothing is matched back from English: every sentence
+// starts as a key or a code.
 // Does not: touch the Scene (Demo::set_language switches the lesson), draw
 // (the UI calls tr on every label; the font for scripts outside Latin-1 is
 // the UI's, ui.cpp setup_fonts), or parse full PO (no plural forms, no
@@ -47,8 +46,6 @@ struct Language {
   // English -> translation; std::less<> finds a string_view key without
   // building a std::string (tr() runs for every label, every frame).
   std::map<std::string, std::string, std::less<>> strings;
-  // The entries with placeholders, longest first: tr_message's patterns.
-  std::vector<std::pair<std::string, std::string>> patterns;
   std::string text;  // every translated string, joined: the glyphs the UI's fonts need
 };
 
@@ -61,15 +58,12 @@ const std::vector<Language>& languages();
 // The shown language (English until set_language).
 const Language& language();
 // Shows `code` ("de"); refuses an unknown code and keeps the language
-// (language_refusal).
+// (language_status).
 Status set_language(std::string_view code);
 // "en, de, es, fr or zh": the codes, for messages.
 std::string language_codes();
-// The refusal of an unknown code, in English (language_status is the same
-// with its code, for tr_status): `lang="xx" is not a language of this page
-// (en, de, es, fr or zh)`.
-std::string language_refusal(std::string_view code);
-// The same refusal as a Status (code not_a_language, app/lang/refusals.h).
+// The refusal of an unknown code (not_a_language, app/lang/refusals.h):
+// `lang="xx" is not a language of this page (en, de, es, fr or zh)` in English.
 Status language_status(std::string_view code);
 
 // A raw value as it may appear in a message: printable ASCII only (anything
@@ -126,27 +120,14 @@ class Phrase {
 inline Phrase phrase(const char* english, std::vector<Phrase> args = {}) {
   return Phrase::key(english, std::move(args));
 }
-// A composed English message (an engine refusal, a link's message) in the
-// shown language: the catalogue entry that equals it, else the first
-// placeholder entry whose literal parts match it, with the captured parts
-// translated in turn when they are sentences (contain a space) and kept as
-// they are otherwise (keys, values, lists). A message nothing matches stays
-// English and is counted missing.
-std::string tr_message(std::string_view english);
 // A refusal in language `l` (the shown one by default), made from its code:
 // the catalogue's entry for the code's English template, filled with the
 // arguments as the language writes them (the decimal mark in numbers, the
 // last joiner of a list, a phrase or a refusal inside it translated whole,
 // a value kept as given). "" when ok. A template the language lacks stays
-// English (counted missing in the shown language). A refusal not yet in a
-// table (code "untranslated") goes through tr_message.
+// English (counted missing in the shown language).
 std::string tr_status(const Status& s, const Language& l);
 std::string tr_status(const Status& s);
-// The English refusals composed outside the catalogue's reach (the link's
-// messages, the engine's setters, the JS API's type checks) as the
-// placeholder patterns tr_message matches, so the catalogues carry them.
-// The tests trigger each kind and check it is translated whole.
-const std::vector<const char*>& refusal_patterns();
 // The page's own words around the canvas (web/index.html and
 // headroom-loader.mjs: the title, the sentence field's label and button, the
 // prefixes of a refusal shown under the field). The page asks for each

@@ -28,8 +28,11 @@ Demo::Demo() {
 
 bool Demo::apply(const Status& s) {
   error = tr_status(s);  // the refusal's code, in the language shown
+  error_code = s.code();
   return s.is_ok();
 }
+
+void Demo::clear_error() { (void)apply(Status::ok()); }
 
 bool Demo::set_language(std::string_view code) {
   // A page still on its language's lesson follows the language to the new
@@ -78,7 +81,7 @@ bool Demo::set_tie_qk(bool tie) {
 
 void Demo::reset_targets() {
   scene.reset_targets();
-  error.clear();
+  clear_error();
 }
 
 bool Demo::set_view(std::string_view v) {
@@ -101,7 +104,7 @@ bool Demo::set_tab(std::string_view t) {
 
 void Demo::set_reduced_motion(bool reduce) { reduced_motion = reduce; }
 
-void Demo::reject(std::string_view why) { error = tr_message(why); }
+void Demo::reject(const Status& why) { (void)apply(why); }
 
 //-----------------------------------------------------------------------------
 // training verbs
@@ -140,15 +143,15 @@ bool Demo::train_play() { return apply(training.play()); }
 
 void Demo::train_pause() {
   training.pause();
-  error.clear();
+  clear_error();
 }
 
 bool Demo::train_set_lr(float lr) { return apply(training.set_lr(lr)); }
 
 bool Demo::train_set_speed(int n) { return apply(training.set_max_steps_per_frame(n)); }
 
-void Demo::train_reject(std::string_view why) {
-  error = tr_message(why);
+void Demo::train_reject(const Status& why) {
+  (void)apply(why);
   training.reject(why);
 }
 
@@ -172,6 +175,7 @@ namespace {
 bool tour_apply(Demo& d, const Status& s) {
   d.tour_error = tr_status(s);
   d.error = d.tour_error;
+  d.error_code = s.code();
   return s.is_ok();
 }
 }  // namespace
@@ -189,12 +193,12 @@ bool Demo::tour_retry(int step) { return tour_apply(*this, tour.retry(*this, ste
 void Demo::tour_close() {
   tour.close();
   tour_error.clear();
-  error.clear();
+  clear_error();
 }
 
-void Demo::tour_reject(std::string_view why) {
+void Demo::tour_reject(const Status& why) {
   // A refusal always says something, even when the caller gave no reason.
-  tour_apply(*this, Status::fail(why.empty() ? std::string("the tour refused this input") : std::string(why)));
+  tour_apply(*this, why.is_ok() ? Status::fail(refusals::tour_refused) : why);
 }
 
 namespace {
@@ -204,21 +208,21 @@ namespace {
 // runs, given or not (weights keeps the Scene on the chosen weights).
 struct DemoField {
   const char* key;
-  void (*apply)(Demo& d, const UrlState& s, std::vector<std::string>& messages);
+  void (*apply)(Demo& d, const UrlState& s, std::vector<Status>& messages);
 };
 const std::array<DemoField, 10> kDemoFields = {{
     // A page on its lesson opens on the new language's.
-    {"lang", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
-       if (s.lang && !d.set_language(*s.lang)) m.push_back(d.error);
+    {"lang", [](Demo& d, const UrlState& s, std::vector<Status>& m) {
+       if (s.lang && !d.set_language(*s.lang)) m.push_back(language_status(*s.lang));
      }},
     // parse_url_hash accepted only listed views, themes and tabs: these cannot fail.
-    {"view", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+    {"view", [](Demo& d, const UrlState& s, std::vector<Status>&) {
        if (s.view) d.view = *s.view;
      }},
-    {"theme", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+    {"theme", [](Demo& d, const UrlState& s, std::vector<Status>&) {
        if (s.theme) d.theme = *s.theme;
      }},
-    {"tab", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+    {"tab", [](Demo& d, const UrlState& s, std::vector<Status>&) {
        if (s.tab) d.tab = *s.tab;
      }},
     // Training: a new seed or r starts the runs afresh (the same ones keep
@@ -226,26 +230,26 @@ const std::array<DemoField, 10> kDemoFields = {{
     // tied as the Scene is (tieqk came first). Read through LiveTraining, not its
     // Trainer: a link without them does not build the Trainer (live_training.h
     // "Lazy").
-    {"seed", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+    {"seed", [](Demo& d, const UrlState& s, std::vector<Status>& m) {
        const LiveTraining& tr = d.training;
        if (s.tie_qk) d.training.set_tie_qk(d.scene.tie_qk());  // the link's tie, for the runs it resets
        if (s.task && *s.task == kTrainTasks[1]) return;       // the text task's seed: with task, below
        if ((s.seed && *s.seed != tr.seed()) || (s.r && *s.r != tr.relations())) {
          const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
-         if (!st) m.push_back("the link's seed or r was refused: " + st.error);
+         if (!st) m.push_back(Status::fail(refusals::link_training_refused, StatusArg::refusal(st)));
        }
      }},
-    {"r", [](Demo&, const UrlState&, std::vector<std::string>&) {}},  // with seed, in one reset
+    {"r", [](Demo&, const UrlState&, std::vector<Status>&) {}},  // with seed, in one reset
     // task=text (with layers and seed) starts the text runs unless they are
     // already those; task=roles goes back to the roles runs; layers alone
     // means the text task.
-    {"task", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+    {"task", [](Demo& d, const UrlState& s, std::vector<Status>& m) {
        const LiveTraining& tr = d.training;
        const bool text = s.task ? *s.task == kTrainTasks[1] : s.layers.has_value();
        if (!text) {
          if (s.task && tr.text_task()) {
            const Status st = d.training.reset(s.seed.value_or(tr.seed()), s.r.value_or(tr.relations()), tr.lr());
-           if (!st) m.push_back("the link's task was refused: " + st.error);
+           if (!st) m.push_back(Status::fail(refusals::link_task_refused, StatusArg::refusal(st)));
          }
          return;
        }
@@ -253,23 +257,24 @@ const std::array<DemoField, 10> kDemoFields = {{
        const int64_t seed = s.seed.value_or(tr.seed());
        if (tr.text_task() && tr.layers() == layers && tr.seed() == seed) return;
        const float lr = tr.text_task() ? tr.lr() : kTextDefaultLr;
-       if (const Status st = d.training.reset_text(layers, seed, lr); !st) m.push_back("the link's task was refused: " + st.error);
+       if (const Status st = d.training.reset_text(layers, seed, lr); !st)
+         m.push_back(Status::fail(refusals::link_task_refused, StatusArg::refusal(st)));
      }},
-    {"layers", [](Demo&, const UrlState&, std::vector<std::string>&) {}},  // with task, in one reset
-    {"weights", [](Demo& d, const UrlState& s, std::vector<std::string>&) {
+    {"layers", [](Demo&, const UrlState&, std::vector<Status>&) {}},  // with task, in one reset
+    {"weights", [](Demo& d, const UrlState& s, std::vector<Status>&) {
        if (s.weights) (void)d.training.set_weights(*s.weights);  // parse_url_hash checked it
        d.training.sync_scene(d.scene);
      }},
     // Entering a step sets the heads and controls it asks with. The same
     // step and range again (the page's own hash) changes nothing.
-    {"tour", [](Demo& d, const UrlState& s, std::vector<std::string>& m) {
+    {"tour", [](Demo& d, const UrlState& s, std::vector<Status>& m) {
        if (!s.tour) return;
        const auto [first, last, step] = *s.tour;
        const bool same = d.tour.open() && d.tour.first() == first && d.tour.last() == last &&
                          (step == d.tour.step() || (first != 1 || last != kTourSteps));
        if (same) return;
        const Status st = d.tour.open_range(d, first, last, step);
-       if (!st) m.push_back("the link's tour was refused: " + st.error);
+       if (!st) m.push_back(Status::fail(refusals::link_tour_refused, StatusArg::refusal(st)));
      }},
 }};
 
@@ -284,8 +289,8 @@ bool Demo::apply_hash(std::string_view hash) {
     for (const DemoField& f : kDemoFields)
       if (std::string_view(step.key) == f.key) f.apply(*this, p.state, log.messages);
   }
-  for (std::string& m : log.messages) m = tr_message(m);
   error = join_messages(log.messages);
+  error_code = log.messages.empty() ? "" : log.messages.front().code();
   link_error = error;
   return log.messages.empty();
 }

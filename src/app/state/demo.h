@@ -49,6 +49,9 @@ struct Demo final : TourHost {
   bool reduced_motion = false;  // the page prefers reduced motion: no animation
   bool coarse_pointer = false;  // the page's main pointer is a finger: hints name taps, not keys
   std::string error;  // message of the last refused input, "" when the last input was accepted
+  // The code of that refusal (a refusal table's code, app/lang/refusals.h;
+  // a link's first refusal), "" when the last input was accepted.
+  std::string error_code;
   // The refusals of the last link applied (apply_hash), as `error` got them:
   // the page prints them beside the canvas ("Link: ..."), so the readout
   // leaves out an `error` equal to them instead of saying it twice.
@@ -98,8 +101,9 @@ struct Demo final : TourHost {
   // one's, with its query and targets as the catalogue names them.
   bool set_language(std::string_view code);
   void set_reduced_motion(bool reduce);
-  // Records a refusal made outside the verbs (the JS side's type checks).
-  void reject(std::string_view why);
+  // Records a refusal made outside the verbs (the JS side's type checks:
+  // a code of the JS table, app/lang/refusals.h).
+  void reject(const Status& why);
 
   // Training verbs (live_training.h): the same validation and messages for the
   // train panel, window.headroom.train, postMessage and the hash. Each keeps
@@ -122,7 +126,7 @@ struct Demo final : TourHost {
   bool request_export(std::string_view view, std::string_view format);
   // A training refusal made outside the verbs (JS type checks): recorded in
   // `error` and in the training state's error.
-  void train_reject(std::string_view why);
+  void train_reject(const Status& why);
 
   // Tour verbs (tour.h): the same for the tour panel, headroom.tour and
   // postMessage. Each records a refusal in `error` and `tour_error`.
@@ -132,7 +136,7 @@ struct Demo final : TourHost {
   bool tour_replay();
   bool tour_retry(int step);  // forget step's answer and reveal, open it again
   void tour_close();
-  void tour_reject(std::string_view why);  // a refusal made outside the verbs (JS type checks); never silent
+  void tour_reject(const Status& why);  // a refusal made outside the verbs (JS type checks); never silent
   std::string tour_state_json() const { return tour.state_json(tour_error); }
 
   // A URL hash ("#heads=2&..."): every field that parses and is accepted is
@@ -150,6 +154,7 @@ struct Demo final : TourHost {
 
  private:
   bool apply(const Status& s);
+  void clear_error();
   bool tick_stress();
 };
 

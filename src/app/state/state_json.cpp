@@ -71,7 +71,7 @@ std::string state_json(Demo& demo) {
       const LiveTraining& training = demo.training;
       JsonObject weights(o.key("modelWeights"));
       weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
-      weights.string_or_null("note", training.weights_note());
+      weights.string_or_null("note", training.weights_note().error);
       if (training.weights_shown() == kWeightChoices[1]) {
         weights.field("step", training.weights_step());
       } else {
@@ -82,7 +82,9 @@ std::string state_json(Demo& demo) {
     // lang: the shown language's code; missingStrings: the strings it
     // lacked so far (shown in English instead; app/lang/lang.h)
     o.field("lang", language().code).field("missingStrings", missing_strings());
-    o.string_or_null("error", demo.error);
+    // error: the last refusal in the shown language; errorCode: its code
+    // (a refusal table's, app/lang/refusals.h), "" when there is none
+    o.string_or_null("error", demo.error).field("errorCode", demo.error_code);
   }
   return out;
 }

@@ -8,10 +8,16 @@
 // per call, weights choices, themes, views, tabs, export formats,
 // languages, tour steps), each from its one
 // C++ definition, so the JS never types a copy of them.
+// Also makes the JS side's refusals from their codes (js_refusal).
 // Does not: write anything of the platform's (js_api.cpp adds the wheel's
 // bits, web_app.h), or change with the state: the tables are fixed.
 #pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "app/wire/json_write.h"
+#include "engine/core/status.h"
 
 namespace headroom::app {
 
@@ -23,5 +29,14 @@ namespace headroom::app {
 //   weights, themes, views, tabs, exportFormats, languages  [strings]
 //   tourSteps                        a number
 void append_tables(JsonObject& o);
+
+// A refusal the page's JavaScript made (app/lang/refusals.h
+// HEADROOM_JS_REFUSALS): `code` and the values JS quotes, in order; the
+// values the tables hold (a list of head counts, a cap) come first, from
+// here. js_not_text and js_no_memory take the name of what JS could not
+// pass ("the sentence", ...) as a phrase the catalogue translates. Another
+// table's code takes the values as they are; an unknown code is
+// js_unknown, naming it.
+Status js_refusal(std::string_view code, const std::vector<std::string>& values);
 
 }  // namespace headroom::app

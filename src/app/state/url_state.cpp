@@ -18,6 +18,7 @@
 #include "engine/common/words.h"
 #include "engine/lesson/tokenizer.h"
 #include "app/lang/lang.h"
+#include "app/lang/refusals.h"
 #include "app/tour/tour.h"
 #include "engine/train/trainer.h"
 
@@ -38,8 +39,8 @@ namespace {
 // turns every invalid sequence (bad bytes, truncation, overlongs, surrogates,
 // above U+10FFFF) into U+FFFD: a U+FFFD not spelled EF BF BD is invalid
 // input. Also refuses C0/C1 controls and DEL, except \t \n \r when
-// `allow_whitespace`. On failure sets `why`.
-bool check_utf8(std::string_view s, bool allow_whitespace, std::string& why) {
+// `allow_whitespace`. On failure sets `why` (about the value of `key`).
+bool check_utf8(std::string_view key, std::string_view s, bool allow_whitespace, Status& why) {
   for (size_t i = 0; i < s.size();) {
     const size_t begin = i;
     const char32_t c = decode_utf8(s, i);
@@ -47,14 +48,14 @@ bool check_utf8(std::string_view s, bool allow_whitespace, std::string& why) {
     if (c == 0xFFFD && bytes != "\xEF\xBF\xBD") {
       // ED A0..BF xx is the only 3-byte pattern the decoder takes whole and
       // refuses that starts with ED: an encoded UTF-16 surrogate.
-      why = bytes.size() == 3 && static_cast<unsigned char>(bytes[0]) == 0xED
-                ? "contains a lone surrogate (half of a UTF-16 pair), which is not text"
-                : "is not valid UTF-8 text";
+      why = Status::fail(bytes.size() == 3 && static_cast<unsigned char>(bytes[0]) == 0xED ? refusals::value_lone_surrogate
+                                                                                             : refusals::value_not_utf8,
+                         std::string(key));
       return false;
     }
     const bool whitespace = c == '\t' || c == '\n' || c == '\r';
     if ((c < 0x20 && !(allow_whitespace && whitespace)) || (c >= 0x7F && c <= 0x9F)) {
-      why = c == 0 ? "contains a NUL character (%00)" : "contains a control character";
+      why = Status::fail(c == 0 ? refusals::value_nul : refusals::value_control, std::string(key));
       return false;
     }
   }
@@ -106,15 +107,14 @@ bool parse_decimal(std::string_view s, double& out) {
   return true;
 }
 
-std::string text_of(const char* s) { return s; }
 std::string text_of(int v) { return std::to_string(v); }
 
-// "a, b or c"
+// "a, b or c", its joiner in the language shown
 template <typename T, size_t N>
-std::string list_text(const std::array<T, N>& list) {
+StatusArg list_text(const std::array<T, N>& list) {
   std::vector<std::string> items;
   for (const T& v : list) items.push_back(text_of(v));
-  return join_words(items, " or ");
+  return StatusArg::list(std::move(items), " or ");
 }
 
 std::string format_focus(float f) {
@@ -126,8 +126,6 @@ std::string format_focus(float f) {
   return s.empty() ? "0" : s;
 }
 
-// Said by parse (a sentence refused as text) and apply (refused by the engine).
-constexpr const char* kQuerySkipped = "the link's query was skipped because its sentence was refused";
 
 }  // namespace
 
@@ -139,7 +137,7 @@ Status check_export(std::string_view view, std::string_view format) {
 //-----------------------------------------------------------------------------
 // [SECTION] percent-encoding
 //-----------------------------------------------------------------------------
-bool percent_decode(std::string_view in, bool allow_whitespace, std::string& out, std::string& why) {
+bool percent_decode(std::string_view key, std::string_view in, bool allow_whitespace, std::string& out, Status& why) {
   out.clear();
   out.reserve(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
@@ -148,7 +146,7 @@ bool percent_decode(std::string_view in, bool allow_whitespace, std::string& out
       const int hi = i + 1 < in.size() ? hex_value(in[i + 1]) : -1;
       const int lo = i + 2 < in.size() ? hex_value(in[i + 2]) : -1;
       if (hi < 0 || lo < 0) {
-        why = "has a malformed %-escape " + shown(in.substr(i, 3)) + " (a % must be followed by two hex digits)";
+        why = Status::fail(refusals::value_bad_escape, std::string(key), shown(in.substr(i, 3)));
         return false;
       }
       out += static_cast<char>(hi * 16 + lo);
@@ -159,7 +157,7 @@ bool percent_decode(std::string_view in, bool allow_whitespace, std::string& out
       out += c;
     }
   }
-  return check_utf8(out, allow_whitespace, why);
+  return check_utf8(key, out, allow_whitespace, why);
 }
 
 std::string percent_encode(std::string_view in) {
@@ -187,35 +185,36 @@ namespace {
 
 // One row per key the hash may carry, in the order to_url_hash writes them.
 // `read` takes the percent-decoded value: on refusal it returns false with
-// `why` completing "the link's <why>; the current value of <key> is kept"; it may set
-// `note` for a value it accepted after changing it. `write` appends the
+// `why`, the reason inside "the link's <why>; the current value of <key> is
+// kept" (refusals::link_kept); it may set `note` for a value it accepted
+// after changing it. `write` appends the
 // field's encoded value and returns true when the field is set.
 struct Key {
   const char* name;
   bool whitespace;  // the decoded value may hold \t \n \r
-  bool (*read)(std::string value, UrlState& s, std::string& why, std::string& note);
+  bool (*read)(std::string value, UrlState& s, Status& why, Status& note);
   bool (*write)(const UrlState& s, std::string& out);
 };
 
-bool read_whole(std::string_view key, const std::string& value, const std::string& expected, std::optional<int>& field,
-                std::string& why) {
+bool read_whole(std::string_view key, const std::string& value, const StatusArg& expected, std::optional<int>& field,
+                Status& why) {
   int n = 0;
   if (!parse_digits(value, n)) {
-    why = std::string(key) + "=" + shown(value) + " is not a whole number written in digits (" + expected + ")";
+    why = Status::fail(refusals::value_not_digits, std::string(key), shown(value), expected);
     return false;
   }
   field = n;
   return true;
 }
 
-// A whole number that must be one of `list`; `what` says what the list is.
+// A whole number that must be one of `list`; `not_listed` says what the list is.
 template <size_t N>
-bool read_listed(const char* key, const std::string& value, const std::array<int, N>& list, const char* what,
-                 std::optional<int>& field, std::string& why) {
+bool read_listed(const char* key, const std::string& value, const std::array<int, N>& list, const Refusal& not_listed,
+                 std::optional<int>& field, Status& why) {
   std::optional<int> n;
   if (!read_whole(key, value, list_text(list), n, why)) return false;
   if (std::find(list.begin(), list.end(), *n) == list.end()) {
-    why = std::string(key) + "=" + shown(value) + " is not " + what + " (" + list_text(list) + ")";
+    why = Status::fail(not_listed, shown(value), list_text(list));
     return false;
   }
   field = n;
@@ -224,12 +223,9 @@ bool read_listed(const char* key, const std::string& value, const std::array<int
 
 template <size_t N>
 bool read_choice(const char* key, const std::array<const char*, N>& list, std::string value,
-                 std::optional<std::string>& field, std::string& why) {
-  const Status s = check_choice(key, list, value);
-  if (!s) {
-    why = s.error;
-    return false;
-  }
+                 std::optional<std::string>& field, Status& why) {
+  why = check_choice(key, list, value);
+  if (!why) return false;
   field = std::move(value);
   return true;
 }
@@ -248,24 +244,24 @@ bool write_whole(const std::optional<T>& field, std::string& out) {
 
 const std::array<Key, 16> kKeys = {{
     {"heads", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_whole("heads", v, list_text(kHeadCounts), s.heads, why);
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.heads, out); }},
     {"query", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
-       return read_whole("query", v, "a token index: 0, 1, 2, ...", s.query, why);
+     [](std::string v, UrlState& s, Status& why, Status&) {
+       return read_whole("query", v, StatusArg::phrase(N_("a token index: 0, 1, 2, ...")), s.query, why);
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.query, out); }},
     {"focus", false,
-     [](std::string v, UrlState& s, std::string& why, std::string& note) {
+     [](std::string v, UrlState& s, Status& why, Status& note) {
        double f = 0;
        if (!parse_decimal(v, f)) {
-         why = "focus=" + shown(v) + " is not a plain number from 0 to 1 (like 0.5)";
+         why = Status::fail(refusals::link_focus, shown(v));
          return false;
        }
        if (f > 1) {
-         note = "the link's focus=" + shown(v) + " is above 1; using 1 (focus runs from 0 to 1)";
+         note = Status::fail(refusals::link_focus_above, shown(v));
          f = 1;
        }
        s.focus = static_cast<float>(f);
@@ -276,33 +272,33 @@ const std::array<Key, 16> kKeys = {{
        return s.focus.has_value();
      }},
     {"view", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_choice("view", kViews, std::move(v), s.view, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.view, out); }},
     {"theme", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_choice("theme", kThemes, std::move(v), s.theme, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.theme, out); }},
     {"lang", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        for (const std::string& code : language_code_list())
          if (code == v) {
            s.lang = std::move(v);
            return true;
          }
-       why = language_refusal(v);
+       why = language_status(v);
        return false;
      },
      [](const UrlState& s, std::string& out) { return write_text(s.lang, out); }},
     {"tab", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_choice("tab", kTabs, std::move(v), s.tab, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.tab, out); }},
     {"seed", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        // Up to 10 digits: 0 .. kMaxSeed = 2^32 - 1.
        int64_t n = 0;
        bool digits = !v.empty() && v.size() <= 10;
@@ -310,7 +306,7 @@ const std::array<Key, 16> kKeys = {{
        if (digits)
          for (char c : v) n = n * 10 + (c - '0');
        if (!digits || n > kMaxSeed) {
-         why = "seed=" + shown(v) + " is not a whole number from 0 to " + std::to_string(kMaxSeed) + " written in digits";
+         why = Status::fail(refusals::link_seed, shown(v), kMaxSeed);
          return false;
        }
        s.seed = n;
@@ -318,27 +314,27 @@ const std::array<Key, 16> kKeys = {{
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.seed, out); }},
     {"r", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
-       return read_listed("r", v, kTrainRelations, "a number of related tokens the task has", s.r, why);
+     [](std::string v, UrlState& s, Status& why, Status&) {
+       return read_listed("r", v, kTrainRelations, refusals::link_r, s.r, why);
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.r, out); }},
     {"task", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_choice("task", kTrainTasks, std::move(v), s.task, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.task, out); }},
     {"layers", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
-       return read_listed("layers", v, kTextLayers, "a layer count the text model has", s.layers, why);
+     [](std::string v, UrlState& s, Status& why, Status&) {
+       return read_listed("layers", v, kTextLayers, refusals::link_layers, s.layers, why);
      },
      [](const UrlState& s, std::string& out) { return write_whole(s.layers, out); }},
     {"weights", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        return read_choice("weights", kWeightChoices, std::move(v), s.weights, why);
      },
      [](const UrlState& s, std::string& out) { return write_text(s.weights, out); }},
     {"knockout", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        // 1-based head numbers in digits, separated by commas: "2" or "1,2".
        std::vector<int> heads;
        size_t start = 0;
@@ -348,7 +344,7 @@ const std::array<Key, 16> kKeys = {{
          int n = 0;
          if (!parse_digits(std::string_view(v).substr(start, end - start), n) || n < 1 ||
              heads.size() == kMaxKnockout) {
-           why = "knockout=" + shown(v) + " is not a list of head numbers counted from 1 (like 2 or 1,2)";
+           why = Status::fail(refusals::link_knockout, shown(v));
            return false;
          }
          heads.push_back(n - 1);
@@ -364,9 +360,9 @@ const std::array<Key, 16> kKeys = {{
        return true;
      }},
     {"tieqk", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        if (v != "0" && v != "1") {
-         why = "tieqk=" + shown(v) + " is not 1 (query and key tied) or 0 (not tied)";
+         why = Status::fail(refusals::link_tieqk, shown(v));
          return false;
        }
        s.tie_qk = v == "1";
@@ -377,7 +373,7 @@ const std::array<Key, 16> kKeys = {{
        return s.tie_qk.has_value();
      }},
     {"tour", false,
-     [](std::string v, UrlState& s, std::string& why, std::string&) {
+     [](std::string v, UrlState& s, Status& why, Status&) {
        // "N" (1..8) or "N-M" (1 <= N <= M <= 8)
        const size_t dash = v.find('-');
        int first = 0, last = 0;
@@ -386,7 +382,7 @@ const std::array<Key, 16> kKeys = {{
                            : parse_digits(std::string_view(v).substr(0, dash), first) &&
                                  parse_digits(std::string_view(v).substr(dash + 1), last);
        if (!ok || first < 1 || last > kTourSteps || first > last) {
-         why = "tour=" + shown(v) + " is not a step 1 to " + std::to_string(kTourSteps) + " or a range N-M of them";
+         why = Status::fail(refusals::link_tour, shown(v), kTourSteps);
          return false;
        }
        s.tour = dash == std::string::npos ? std::array<int, 3>{1, kTourSteps, first} : std::array<int, 3>{first, last, first};
@@ -399,7 +395,7 @@ const std::array<Key, 16> kKeys = {{
        return true;
      }},
     {"sentence", true,
-     [](std::string v, UrlState& s, std::string&, std::string&) {
+     [](std::string v, UrlState& s, Status&, Status&) {
        s.sentence = std::move(v);  // the engine judges it when applied
        return true;
      },
@@ -432,8 +428,7 @@ UrlParse parse_url_hash(std::string_view hash) {
   UrlParse r;
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   if (hash.size() > kMaxHashBytes) {
-    r.messages.push_back("the link's settings (after #) are " + std::to_string(hash.size()) +
-                         " bytes; the cap is " + std::to_string(kMaxHashBytes) + " bytes, so they were ignored");
+    r.messages.push_back(Status::fail(refusals::link_too_long, hash.size(), kMaxHashBytes));
     return r;
   }
 
@@ -467,37 +462,37 @@ UrlParse parse_url_hash(std::string_view hash) {
   for (const Item& it : items) {
     const size_t ki = key_index(it.key);
     if (ki == kKeys.size()) {
-      r.messages.push_back("ignored the unknown link setting " + shown(it.key) + " (known: " + known_keys() + ")");
+      r.messages.push_back(Status::fail(refusals::link_unknown_key, shown(it.key), known_keys()));
       continue;
     }
     const Key& key = kKeys[ki];
     const std::string k = key.name;
-    auto refuse = [&](const std::string& why) {
-      r.messages.push_back("the link's " + why + "; the current value of " + k + " is kept");
+    auto refuse = [&](const Status& why) {
+      r.messages.push_back(Status::fail(refusals::link_kept, StatusArg::refusal(why), k));
     };
     if (count[ki] > 1) {
       if (!reported_twice[ki]) {
         reported_twice[ki] = true;
-        r.messages.push_back("the link gives " + k + " " + std::to_string(count[ki]) +
-                             " times; which one was meant is unclear, so the current value of " + k + " is kept");
+        r.messages.push_back(Status::fail(refusals::link_twice, k, count[ki]));
       }
       continue;
     }
-    std::string value, why, note;
+    std::string value;
+    Status why, note;
     if (!it.has_value || it.value.empty()) {
-      refuse(k + " has no value");
-    } else if (!percent_decode(it.value, key.whitespace, value, why)) {
-      refuse(k + " " + why);
+      refuse(Status::fail(refusals::value_missing, k));
+    } else if (!percent_decode(k, it.value, key.whitespace, value, why)) {
+      refuse(why);
     } else if (!key.read(std::move(value), r.state, why, note)) {
       refuse(why);
-    } else if (!note.empty()) {
+    } else if (!note.is_ok()) {
       r.messages.push_back(std::move(note));
     }
   }
   // A token index only means something for the sentence it was written for.
   if (count[key_index("sentence")] > 0 && !r.state.sentence && r.state.query) {
     r.state.query.reset();
-    r.messages.push_back(kQuerySkipped);
+    r.messages.push_back(Status::fail(refusals::link_query_skipped));
   }
   return r;
 }
@@ -538,18 +533,17 @@ bool apply_scene_field(Scene& scene, const UrlState& s, std::string_view key, Sc
   if (!row->given(s)) return true;
   // A token index only means something for the sentence it was written for.
   if (key == "query" && log.sentence_refused) {
-    log.messages.push_back(kQuerySkipped);
+    log.messages.push_back(Status::fail(refusals::link_query_skipped));
     return true;
   }
   const Status st = row->apply(scene, s);
   if (!st)
-    log.messages.push_back(std::string("the link's ") + row->key + " setting was refused: " + st.error +
-                           "; the current value of " + row->key + " is kept");
+    log.messages.push_back(Status::fail(refusals::link_field_refused, row->key, StatusArg::refusal(st), row->key));
   if (key == "sentence") log.sentence_refused = !st;
   return true;
 }
 
-std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s) {
+std::vector<Status> apply_url_state(Scene& scene, const UrlState& s) {
   SceneApplyLog log;
   for (const ApplyStep& step : kApplyOrder) (void)apply_scene_field(scene, s, step.key, log);
   return std::move(log.messages);
@@ -583,12 +577,12 @@ UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string
   return s;
 }
 
-std::string join_messages(const std::vector<std::string>& messages) {
+std::string join_messages(const std::vector<Status>& messages) {
   std::string out;
   const size_t n = std::min(messages.size(), kMaxHashMessages);
   for (size_t i = 0; i < n; ++i) {
     if (i) out += "; ";
-    out += messages[i];
+    out += tr_status(messages[i]);
   }
   if (messages.size() > n) out += "; " + trf("and {0} more", {std::to_string(messages.size() - n)});
   return out;

@@ -14,8 +14,8 @@
 // with the tokenizer's decoder; includes UTF-8-encoded lone surrogates);
 // whole numbers in plain digits only (no sign, point, exponent, hex, NaN); a
 // key given twice is refused; unknown keys are ignored and reported; a hash
-// over kMaxHashBytes is refused whole. Every refusal is a plain-English
-// message, and a refused field is simply absent from the result, so the
+// over kMaxHashBytes is refused whole. Every refusal is a Status (a code of
+// app/lang/refusals.h with its arguments, put into words by tr_status), and a refused field is simply absent from the result, so the
 // caller keeps its previous value. Then apply the parsed fields to a Scene
 // (the engine decides which values are valid, so the hash and the UI can
 // never disagree), and serialise a state back.
@@ -97,16 +97,16 @@ struct UrlState {
 
 struct UrlParse {
   UrlState state;
-  std::vector<std::string> messages;  // one per refused, clamped or ignored item
+  std::vector<Status> messages;  // one per refused, clamped or ignored item
 };
 
 // Parses `hash` (with or without the leading '#'; raw bytes, any content).
 UrlParse parse_url_hash(std::string_view hash);
 
-// Percent-decodes one value ('+' is a space). Returns false with `why` set on
-// a malformed escape, a control character (other than \t \n \r when
-// `allow_whitespace`), or invalid UTF-8.
-bool percent_decode(std::string_view in, bool allow_whitespace, std::string& out, std::string& why);
+// Percent-decodes one value of `key` ('+' is a space). Returns false with
+// `why` set (its first argument `key`) on a malformed escape, a control
+// character (other than \t \n \r when `allow_whitespace`), or invalid UTF-8.
+bool percent_decode(std::string_view key, std::string_view in, bool allow_whitespace, std::string& out, Status& why);
 
 // Percent-encodes everything but A-Z a-z 0-9 - . _ ~ (spaces as %20).
 std::string percent_encode(std::string_view in);
@@ -149,7 +149,7 @@ inline constexpr std::array<ApplyStep, 16> kApplyOrder = {{{"lang", "lang"},
 // What applying a link's scene fields said: one message per refusal, and
 // whether the sentence was refused (its query is then skipped).
 struct SceneApplyLog {
-  std::vector<std::string> messages;
+  std::vector<Status> messages;
   bool sentence_refused = false;
 };
 
@@ -163,7 +163,7 @@ bool apply_scene_field(Scene& scene, const UrlState& s, std::string_view key, Sc
 
 // The Scene's fields of `s`, in kApplyOrder; returns the messages for
 // everything refused.
-std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
+std::vector<Status> apply_url_state(Scene& scene, const UrlState& s);
 
 // The Scene's state as a UrlState, for to_url_hash; `sentence` is the text
 // to write (Demo passes Scene::text(), the sentence as typed). The sentence
@@ -174,7 +174,8 @@ std::vector<std::string> apply_url_state(Scene& scene, const UrlState& s);
 UrlState url_state_of(const Scene& scene, std::string_view sentence, std::string_view view,
                       std::string_view theme);
 
-// Joins messages with "; ", keeping at most kMaxHashMessages ("and N more").
-std::string join_messages(const std::vector<std::string>& messages);
+// The messages in the language shown (tr_status), joined with "; ", keeping
+// at most kMaxHashMessages ("and N more").
+std::string join_messages(const std::vector<Status>& messages);
 
 }  // namespace headroom::app

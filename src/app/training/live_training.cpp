@@ -140,17 +140,25 @@ Status LiveTraining::set_weights(std::string_view choice) {
   return Status::ok();
 }
 
-std::string LiveTraining::error() const {
-  if (!refusal_.is_ok()) return refusal_.error;
-  if (remote_) return mirror_.error;
-  std::string out;
+std::vector<Status> LiveTraining::errors() const {
+  if (!refusal_.is_ok()) return {refusal_};
+  if (remote_) return mirror_.errors;
+  std::vector<Status> out;
   if (!started() && !text_on_) return out;
   for (const TrainRun& run : runs())
-    if (run.diverged) {
-      if (!out.empty()) out += "; ";
-      out += run.message;
-    }
+    if (run.diverged) out.push_back(run.stopped);
   return out;
+}
+
+std::string LiveTraining::error() const {
+  std::string out;
+  for (const Status& s : errors()) out += (out.empty() ? "" : "; ") + s.error;
+  return out;
+}
+
+std::string LiveTraining::error_code() const {
+  const std::vector<Status> all = errors();
+  return all.empty() ? "" : all.front().code();
 }
 
 bool LiveTraining::all_diverged() const {
@@ -221,7 +229,7 @@ bool LiveTraining::tick(bool reduced_motion) {
 //-----------------------------------------------------------------------------
 // [SECTION] the weights the scene shows
 //-----------------------------------------------------------------------------
-void LiveTraining::show_built(Scene& scene, std::string note) {
+void LiveTraining::show_built(Scene& scene, Status note) {
   if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // nullptr is always accepted
   shown_ = kWeightChoices[0];
   note_ = std::move(note);
@@ -232,9 +240,9 @@ void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long lo
   if (scene.weights_overridden() && synced_update_ == serial && synced_heads_ == heads && synced_tied_ == tied)
     return;
   if (Status s = scene.set_weights_override(&w); !s)
-    return show_built(scene, "the trained weights do not fit the scene (" + s.error + "): the views show the built weights");
+    return show_built(scene, Status::fail(refusals::note_misfit, StatusArg::refusal(s)));
   shown_ = kWeightChoices[1];
-  note_.clear();
+  note_ = Status::ok();
   synced_update_ = serial;
   synced_heads_ = heads;
   synced_tied_ = tied;
@@ -242,32 +250,30 @@ void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long lo
 
 void LiveTraining::sync_scene(Scene& scene) {
   const int heads = scene.heads();
-  auto show_built = [&](std::string note) { this->show_built(scene, std::move(note)); };
+  auto show_built = [&](Status note) { this->show_built(scene, std::move(note)); };
   if (choice_ == kWeightChoices[0]) {
     if (remote_ && wanted_heads_ != 0) {  // no weights wanted any more
       wanted_heads_ = 0;
       send({"weights", 0, 0});
     }
-    return show_built("");
+    return show_built(Status::ok());
   }
   if (text_task())
-    return show_built("the text model's heads read English, not this sentence: the views show the built weights");
+    return show_built(Status::fail(refusals::note_text_model));
   const bool tied = scene.tie_qk();
   if (remote_ && !ready()) {
     ensure_remote_started();
-    return show_built("the training program is starting: the views show the built weights until it answers");
+    return show_built(Status::fail(refusals::note_starting));
   }
   if (tied && !runs_tie_qk())
-    return show_built("the training runs have no tied query and key: reset training with the tie on to train "
-                      "tied runs; the views show the built weights, tied");
+    return show_built(Status::fail(refusals::note_no_tied_runs));
   if (remote_ && run(heads, tied) != nullptr) return sync_remote_scene(scene, tied, heads);
   const AttentionWeights* w = remote_ ? nullptr : trainer().weights(heads, tied);
   if (w == nullptr) {
     std::vector<std::string> counts;
     for (int h : kTrainHeads) counts.push_back(std::to_string(h));
-    const std::string runs = join_words(counts, " and ");
-    return show_built("no training run has " + std::to_string(heads) + (heads == 1 ? " head" : " heads") +
-                      " (the runs have " + runs + "): the views show the built weights");
+    return show_built(Status::fail(heads == 1 ? refusals::note_no_run_one : refusals::note_no_run, heads,
+                                   StatusArg::list(std::move(counts), " and ")));
   }
   // The scene follows the chart: new weights only when the chart took them.
   show_trained(scene, *w, chart_updates_, heads, tied);
@@ -364,7 +370,7 @@ void LiveTraining::hold(bool held) {
   if (remote_ && remote_started_) send({"hold", held ? 1.0 : 0.0});
 }
 
-void LiveTraining::restarted(std::string notice) {
+void LiveTraining::restarted(Status notice) {
   if (!remote_) return;
   const bool was_running = mirror_.running;
   notice_ = std::move(notice);
@@ -374,7 +380,7 @@ void LiveTraining::restarted(std::string notice) {
   mirror_.running = false;
   mirror_.steps_per_second = 0;
   mirror_.step = 0;
-  mirror_.error.clear();
+  mirror_.errors.clear();
   weights_ = TrainedWeights{};
   wanted_heads_ = 0;  // sync_scene asks the new program for them
   publish();
@@ -418,8 +424,7 @@ void LiveTraining::sync_remote_scene(Scene& scene, bool tied, int heads) {
     send({"weights", static_cast<double>(heads), tied ? 1.0 : 0.0});
   }
   if (weights_.heads != heads || weights_.tie_qk != tied)
-    return show_built(scene, "the trained weights are on their way from the training program: the views show the "
-                             "built weights until they come");
+    return show_built(scene, Status::fail(refusals::note_on_the_way));
   show_trained(scene, weights_.w, weights_serial_, heads, tied);  // as they come (at most 4 a second while playing)
 }
 
@@ -501,7 +506,7 @@ void LiveTraining::refresh_text_runs() {
     to.floor = 0.f;
     to.steps = from.steps;
     to.diverged = from.diverged;
-    to.message = from.message;
+    to.stopped = from.stopped;
     to.per_head = from.per_head;
     to.history.resize(from.history.size());
     for (size_t k = 0; k < from.history.size(); ++k) to.history[k] = EvalPoint{from.history[k].step, from.history[k].loss, {}};
@@ -515,7 +520,7 @@ bool LiveTraining::can_step() const {
 
 std::string LiveTraining::wire_state(double steps_per_second, bool running) const {
   if (!text_on_) {
-    TrainMirror m = mirror_of(trainer(), steps_per_second, running, error());
+    TrainMirror m = mirror_of(trainer(), steps_per_second, running, errors());
     m.corpus = corpus_info_;
     return encode_mirror(m);
   }
@@ -529,7 +534,7 @@ std::string LiveTraining::wire_state(double steps_per_second, bool running) cons
   m.runs = text_runs_;
   m.steps_per_second = steps_per_second;
   m.running = running;
-  m.error = error();
+  m.errors = errors();
   m.corpus = corpus_info_;
   return encode_mirror(m);
 }

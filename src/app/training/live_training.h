@@ -157,7 +157,7 @@ class LiveTraining {
   // Whether a step can still train (some run has not diverged), here.
   bool can_step() const;
   // Records a refusal made outside these verbs (the JS side's type checks).
-  void reject(std::string_view why) { refusal_ = Status::fail(std::string(why)); }
+  void reject(const Status& why) { refusal_ = why; }
   // The last verb's refusal here (ok when accepted), with its code: the UI
   // makes its sentence in the language shown (app::tr_status).
   const Status& refusal() const { return refusal_; }
@@ -178,12 +178,13 @@ class LiveTraining {
   // A state or weights message from the program; a refused one changes nothing.
   Status take_wire(const uint8_t* data, size_t n);
   void hold(bool held);
-  void restarted(std::string notice);
+  void restarted(Status notice);
   void fall_back(std::string why);
   void set_where(std::string where) { where_ = std::move(where); }
   const std::string& where() const { return where_; }
-  // What happened to the training program that a reader should know ("" if nothing).
-  const std::string& notice() const { return notice_; }
+  // What happened to the training program that a reader should know (ok
+  // if nothing), as a code the UI words (tr_status).
+  const Status& notice() const { return notice_; }
   // Runs to show: always here; remote, once the program's first state came.
   bool ready() const { return !remote_ || has_mirror_; }
   // Here: saves the snapshot as today (the platform); remote: asks the program.
@@ -218,14 +219,18 @@ class LiveTraining {
   int units_last_frame() const { return pacer_.last_units(); }
   const FramePacer& pacer() const { return pacer_; }
   int max_steps_per_frame() const { return max_steps_per_frame_; }
-  // The last refused verb's message; else the messages of diverged runs
-  // ("" when there is nothing to say).
+  // The last refused verb's refusal; else why the diverged runs stopped
+  // (none when there is nothing to say): codes the UI words (tr_status).
+  std::vector<Status> errors() const;
+  // The same in English, joined with "; " (train.state().error), and the
+  // first one's code ("" when there is none).
   std::string error() const;
+  std::string error_code() const;
   const std::string& weights_choice() const { return choice_; }
   // "built" or "trained": what sync_scene last gave the Scene, and the note
   // that says why it is not what was chosen ("" when it is).
   const std::string& weights_shown() const { return shown_; }
-  const std::string& weights_note() const { return note_; }
+  const Status& weights_note() const { return note_; }  // ok when none
   // The chart shows each run's history points with step <= chart_step():
   // every step, or under reduced motion the steps published at most 4 times
   // a second. chart_updates() counts publications (tests).
@@ -258,7 +263,7 @@ class LiveTraining {
   // else the text task's layers, r 0), sent as a reset ("start" first, once).
   void send_settings(int layers, int64_t seed, int r, float lr);
   void sync_remote_scene(Scene& scene, bool tied, int heads);
-  void show_built(Scene& scene, std::string note);
+  void show_built(Scene& scene, Status note);
   // The trained weights `w` to the Scene, unless it has them from the same
   // publication (or arrival) `serial`.
   void show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied);
@@ -277,7 +282,8 @@ class LiveTraining {
   long long chart_updates_ = 0;
   // What the Scene was last given: the weights of publication number
   // synced_update_ for synced_heads_ heads.
-  std::string choice_ = kWeightChoices[0], shown_ = kWeightChoices[0], note_;
+  std::string choice_ = kWeightChoices[0], shown_ = kWeightChoices[0];
+  Status note_;
   long long synced_update_ = -1;
   int synced_heads_ = 0;
   bool synced_tied_ = false;
@@ -294,7 +300,8 @@ class LiveTraining {
   long long weights_serial_ = 0;
   int wanted_heads_ = 0;         // the weights asked for (0: none)
   bool wanted_tied_ = false;
-  std::string where_ = "main thread: no Worker was asked for", notice_;
+  std::string where_ = "main thread: no Worker was asked for";
+  Status notice_;
   // The text task (here).
   std::shared_ptr<const TextCorpus> corpus_;
   CorpusInfo corpus_info_;

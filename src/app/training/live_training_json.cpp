@@ -49,11 +49,11 @@ std::string LiveTraining::state_json() const {
     o.field("step", step_count());
     o.field("stepsPerSecond", steps_per_second()).field("stepsPerFrame", running_ ? steps_last_frame() : 0);
     o.field("maxStepsPerFrame", max_steps_per_frame_).field("running", running());
-    o.field("where", where_).field("ready", ready()).string_or_null("notice", notice_);
-    o.string_or_null("error", error());
+    o.field("where", where_).field("ready", ready()).string_or_null("notice", notice_.error);
+    o.string_or_null("error", error()).field("errorCode", error_code());
     {
       JsonObject weights(o.key("weights"));
-      weights.field("choice", choice_).field("shown", shown_).string_or_null("note", note_);
+      weights.field("choice", choice_).field("shown", shown_).string_or_null("note", note_.error);
     }
     const auto kind_name = [](int k) { return k < 0 ? std::string("mixed") : std::string(kHeadKinds[static_cast<size_t>(k)]); };
     append_array(o.key("labelChanges"), head_log_.changes(), [&](const LabelChange& change) {
@@ -65,7 +65,7 @@ std::string LiveTraining::state_json() const {
     append_array(o.key("runs"), all, [&](const TrainRun& run) {
       JsonObject r(out);
       r.field("heads", run.heads).field("tieQK", run.tie_qk).field("loss", run.loss()).field("floor", run.floor).field("steps", run.steps);
-      r.field("diverged", run.diverged).string_or_null("message", run.message);
+      r.field("diverged", run.diverged).string_or_null("message", run.stopped.error);
       append_array(r.key("history"), run.history, [&](const EvalPoint& p) {
         out += '[';
         append_int(out, p.step);

@@ -5,15 +5,20 @@
 #include <cstring>
 #include <type_traits>
 
+#include "app/lang/lang_mark.h"
+#include "app/lang/refusals.h"
+
 namespace headroom::app {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x33774852;  // "HRw3" read as a little-endian u32
+constexpr uint32_t kMagic = 0x34774852;  // "HRw4" read as a little-endian u32
 constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
 constexpr int kMaxHeads = 8;
 constexpr size_t kMaxText = 4096;
 constexpr uint32_t kMaxSlots = 2 * kMaxHeads;  // the text model's layers x heads
+constexpr uint32_t kMaxArgs = 8, kMaxItems = 16;  // a status's arguments, a list's words
+constexpr int kMaxDepth = 4;                      // refusals inside refusals
 
 class Writer {
  public:
@@ -75,9 +80,9 @@ class Reader {
 // The magic and the kind, which must be one of ours.
 Status read_header(Reader& in, WireKind& kind) {
   uint32_t magic = 0, k = 0;
-  if (!in.get(magic) || magic != kMagic) return Status::fail("not a message of the training program");
+  if (!in.get(magic) || magic != kMagic) return Status::fail(refusals::wire_foreign);
   if (!in.get(k) || (k != static_cast<uint32_t>(WireKind::kState) && k != static_cast<uint32_t>(WireKind::kWeights)))
-    return Status::fail("a training message of an unknown kind");
+    return Status::fail(refusals::wire_unknown_kind);
   kind = static_cast<WireKind>(k);
   return Status::ok();
 }
@@ -85,7 +90,7 @@ Status read_header(Reader& in, WireKind& kind) {
 Status header(Reader& in, WireKind want) {
   WireKind kind{};
   if (Status s = read_header(in, kind); !s) return s;
-  return kind == want ? Status::ok() : Status::fail("a training message of another kind");
+  return kind == want ? Status::ok() : Status::fail(refusals::wire_other_kind);
 }
 
 // A run's head slots: u32 slots, per slot i32 layer, i32 head, u32 kinds,
@@ -125,15 +130,64 @@ bool get_slots(Reader& in, std::vector<HeadSlot>& slots) {
   return true;
 }
 
-Status broken(const char* what) { return Status::fail(std::string("a broken training message: ") + what); }
+// A status as its code and arguments (train_wire.h "status").
+void put_status(Writer& w, const Status& s) {
+  w.str(s.code());
+  w.put<uint32_t>(static_cast<uint32_t>(std::min<size_t>(s.args.size(), kMaxArgs)));
+  for (size_t i = 0; i < s.args.size() && i < kMaxArgs; ++i) {
+    const StatusArg& a = s.args[i];
+    w.put<uint8_t>(static_cast<uint8_t>(a.kind));
+    w.str(a.text);
+    w.put<uint32_t>(static_cast<uint32_t>(std::min<size_t>(a.items.size(), kMaxItems)));
+    for (size_t k = 0; k < a.items.size() && k < kMaxItems; ++k) w.str(a.items[k]);
+    if (a.kind == StatusArg::Kind::Refusal) put_status(w, *a.nested);
+  }
+}
+
+// A status back: its code must be one of the tables' (find_refusal).
+bool get_status(Reader& in, Status& s, int depth = 0) {
+  std::string code;
+  uint32_t n = 0;
+  if (depth > kMaxDepth || !in.str(code) || !in.get(n) || n > kMaxArgs) return false;
+  if (code.empty()) {
+    s = Status::ok();
+    return n == 0;
+  }
+  const Refusal* r = find_refusal(code);
+  if (r == nullptr) return false;
+  std::vector<StatusArg> args;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t kind = 0;
+    uint32_t items = 0;
+    StatusArg a("");
+    if (!in.get(kind) || kind > static_cast<uint8_t>(StatusArg::Kind::Refusal) || !in.str(a.text) || !in.get(items) ||
+        items > kMaxItems)
+      return false;
+    a.kind = static_cast<StatusArg::Kind>(kind);
+    a.items.resize(items);
+    for (std::string& item : a.items)
+      if (!in.str(item)) return false;
+    if (a.kind == StatusArg::Kind::Refusal) {
+      Status inner;
+      if (!get_status(in, inner, depth + 1) || inner.is_ok()) return false;
+      a = StatusArg::refusal(inner);
+    }
+    args.push_back(std::move(a));
+  }
+  s = Status::fail_with(*r, std::move(args));
+  return true;
+}
+
+// `what` names the part that did not read (a catalogue phrase).
+Status broken(const char* what) { return Status::fail(refusals::wire_broken, StatusArg::phrase(what)); }
 
 }  // namespace
 
-std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
-  return encode_mirror(mirror_of(t, steps_per_second, running, error));
+std::string encode_state(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors) {
+  return encode_mirror(mirror_of(t, steps_per_second, running, errors));
 }
 
-TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error) {
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors) {
   TrainMirror m;
   m.seed = t.seed();
   m.relations = t.relations();
@@ -142,7 +196,7 @@ TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, s
   m.step = t.step_count();
   m.steps_per_second = steps_per_second;
   m.running = running;
-  m.error = std::string(error);
+  m.errors = errors;
   m.runs = t.runs();
   return m;
 }
@@ -160,7 +214,8 @@ std::string encode_mirror(const TrainMirror& m) {
   w.put<int64_t>(m.step);
   w.put<double>(std::isfinite(m.steps_per_second) ? m.steps_per_second : 0.0);
   w.put<uint8_t>(m.running);
-  w.str(m.error);
+  w.put<uint32_t>(static_cast<uint32_t>(std::min<size_t>(m.errors.size(), kMaxRuns + 1)));
+  for (size_t i = 0; i < m.errors.size() && i < kMaxRuns + 1; ++i) put_status(w, m.errors[i]);
   w.put<uint32_t>(static_cast<uint32_t>(m.runs.size()));
   for (const TrainRun& run : m.runs) {
     w.put<int32_t>(run.heads);
@@ -168,7 +223,7 @@ std::string encode_mirror(const TrainMirror& m) {
     w.put<float>(run.floor);
     w.put<int64_t>(run.steps);
     w.put<uint8_t>(run.diverged);
-    w.str(run.message);
+    put_status(w, run.stopped);
     w.put<uint32_t>(static_cast<uint32_t>(run.history.size()));
     for (const EvalPoint& p : run.history) {
       w.put<int64_t>(p.step);
@@ -216,41 +271,61 @@ Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
   if (Status s = header(in, WireKind::kState); !s) return s;
   TrainMirror m;
   uint32_t runs = 0;
-  if (!in.flag(m.text) || !in.get(m.layers)) return broken("its task");
+  if (!in.flag(m.text) || !in.get(m.layers)) return broken(N_("its task"));
   if (!in.get(m.seed) || !in.get(m.relations) || !in.get(m.lr) || !in.flag(m.tie_qk) || !in.get(m.step) ||
-      !in.get(m.steps_per_second) || !in.flag(m.running) || !in.str(m.error) || !in.get(runs))
-    return broken("its settings");
+      !in.get(m.steps_per_second) || !in.flag(m.running))
+    return broken(N_("its settings"));
+  uint32_t errors = 0;
+  if (!in.get(errors) || errors > kMaxRuns + 1) return broken(N_("its errors"));
+  m.errors.resize(errors);
+  for (Status& e : m.errors)
+    if (!get_status(in, e) || e.is_ok()) return broken(N_("its errors"));
+  if (!in.get(runs)) return broken(N_("its number of runs"));
   const bool settings_ok = m.text ? (m.layers == 1 || m.layers == 2) && m.relations == 0 && m.seed >= 0 &&
                                          m.seed <= kMaxSeed && check_lr(m.lr)
                                    : m.layers == 0 && check_train_settings(m.seed, m.relations, m.lr);
-  if (!settings_ok || m.step < 0 || m.steps_per_second < 0) return broken("a setting out of range");
-  if (runs < 1 || runs > kMaxRuns) return broken("its number of runs");
+  if (!settings_ok || m.step < 0 || m.steps_per_second < 0) return broken(N_("a setting out of range"));
+  if (runs < 1 || runs > kMaxRuns) return broken(N_("its number of runs"));
   for (uint32_t i = 0; i < runs; ++i) {
     TrainRun run;
     uint32_t points = 0;
     if (!in.get(run.heads) || !in.flag(run.tie_qk) || !in.get(run.floor) || !in.get(run.steps) ||
-        !in.flag(run.diverged) || !in.str(run.message) || !in.get(points))
-      return broken("a run");
+        !in.flag(run.diverged) || !get_status(in, run.stopped) || !in.get(points))
+      return broken(N_("a run"));
     if (run.heads < 1 || run.heads > kMaxHeads || run.steps < 0 || points < 1 || points > kMaxHistory + 1)
-      return broken("a run's sizes");
+      return broken(N_("a run's sizes"));
     run.history.resize(points);
     for (EvalPoint& p : run.history) {
       p.weight_on.resize(static_cast<size_t>(run.heads * m.relations));
-      if (!in.get(p.step) || !in.get(p.loss)) return broken("a point of a run's history");
+      if (!in.get(p.step) || !in.get(p.loss)) return broken(N_("a point of a run's history"));
       for (float& v : p.weight_on)
-        if (!in.get(v)) return broken("a head's weight");
+        if (!in.get(v)) return broken(N_("a head's weight"));
     }
-    if (!get_slots(in, run.per_head)) return broken("a run's measured heads");
+    if (!get_slots(in, run.per_head)) return broken(N_("a run's measured heads"));
     m.runs.push_back(std::move(run));
   }
   CorpusInfo& c = m.corpus;
   if (!in.str(c.name) || !in.get(c.train_words) || !in.get(c.held_out_words) || !in.get(c.vocab) ||
       !in.get(c.bytes) || !in.get(c.fetch_ms))
-    return broken("its corpus");
+    return broken(N_("its corpus"));
   if (c.train_words < 0 || c.held_out_words < 0 || c.vocab < 0 || c.bytes < 0 || c.fetch_ms < 0)
-    return broken("its corpus' sizes");
-  if (!in.done()) return broken("bytes after its end");
+    return broken(N_("its corpus' sizes"));
+  if (!in.done()) return broken(N_("bytes after its end"));
   out = std::move(m);
+  return Status::ok();
+}
+
+std::string encode_status(const Status& s) {
+  Writer w;
+  put_status(w, s);
+  return std::move(w.out);
+}
+
+Status decode_status(const uint8_t* data, size_t n, Status& out) {
+  Reader in(data, n);
+  Status s;
+  if (!get_status(in, s) || !in.done()) return broken(N_("a refusal"));
+  out = std::move(s);
   return Status::ok();
 }
 
@@ -259,9 +334,9 @@ Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out) {
   if (Status s = header(in, WireKind::kWeights); !s) return s;
   TrainedWeights t;
   int32_t d = 0;
-  if (!in.get(t.heads) || !in.flag(t.tie_qk) || !in.get(t.step) || !in.get(d)) return broken("its sizes");
+  if (!in.get(t.heads) || !in.flag(t.tie_qk) || !in.get(t.step) || !in.get(d)) return broken(N_("its sizes"));
   if (d < 1 || d > 1024 || t.heads < 1 || t.heads > kMaxHeads || d % t.heads != 0 || t.step < 0)
-    return broken("its sizes");
+    return broken(N_("its sizes"));
   t.w.d_model = d;
   t.w.heads = t.heads;
   const int dh = d / t.heads;
@@ -270,9 +345,9 @@ Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out) {
     t.w.wk.emplace_back();
     t.w.wv.emplace_back();
     if (!in.mat(t.w.wq.back(), d, dh) || !in.mat(t.w.wk.back(), d, dh) || !in.mat(t.w.wv.back(), d, dh))
-      return broken("a head's matrices");
+      return broken(N_("a head's matrices"));
   }
-  if (!in.mat(t.w.wo, d, d) || !in.done()) return broken("W_O");
+  if (!in.mat(t.w.wo, d, d) || !in.done()) return broken(N_("W_O"));
   if (Status s = check_weights(t.w); !s) return s;
   out = std::move(t);
   return Status::ok();

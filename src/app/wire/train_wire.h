@@ -10,12 +10,13 @@
 // for finiteness, so a truncated, foreign or corrupt message is refused with
 // a reason and changes nothing. Floats travel as their 4 bytes and counts
 // as 8-byte integers, so the page shows the program's numbers bit for bit.
-// Layout (little-endian, as wasm is on both sides): u32 magic "HRw3", u32
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw4", u32
 // kind (1 state, 2 weights), then
 //   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
 //            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
-//            stepsPerSecond, u8 running, str error, u32 runs, per run: i32
-//            heads, u8 tieQK, f32 floor, i64 steps, u8 diverged, str message,
+//            stepsPerSecond, u8 running, u32 errors, per error status,
+//            u32 runs, per run: i32
+//            heads, u8 tieQK, f32 floor, i64 steps, u8 diverged, status stopped,
 //            u32 points, per point: i64 step, f32 loss, f32 weightOn[heads * r],
 //            then u32 head slots (text: layers * heads; roles: 0), per slot
 //            i32 layer, i32 head, u32 kinds, per kind str kind, f32 score,
@@ -24,7 +25,11 @@
 //            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs;
 //   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
 //            (D x D/heads each), then W_O (D x D), each in Mat's own order;
-//   str: u32 length, then that many UTF-8 bytes.
+//   str: u32 length, then that many UTF-8 bytes;
+//   status (a refusal as code and arguments, never its English: the page
+//   words it in its own language): str code ("" ok), u32 args, per arg u8
+//   kind (StatusArg::Kind), str text, u32 items, per item str, and for a
+//   refusal inside, its status (at most 4 deep).
 // Does not: choose when to send (the Worker's driver does), know about
 // JavaScript or postMessage, or train anything.
 #pragma once
@@ -65,7 +70,7 @@ struct TrainMirror {
   int64_t step = 0;
   double steps_per_second = 0;
   bool running = false;
-  std::string error;    // the program's: diverged runs' messages, or a refusal
+  std::vector<Status> errors;  // the program's: its refusal, or why runs stopped
   std::vector<TrainRun> runs;
 };
 
@@ -77,13 +82,19 @@ struct TrainedWeights {
   AttentionWeights w;
 };
 
-std::string encode_state(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+std::string encode_state(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors);
 // The roles runs of `t` as a mirror (what encode_state writes).
-TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, std::string_view error);
+TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors);
 // Any mirror (the text task's runs): the same layout.
 std::string encode_mirror(const TrainMirror& m);
 // "" when the trainer has no such run.
 std::string encode_weights(const Trainer& t, int heads, bool tied);
+
+// One refusal alone as its status bytes (the layout's "status"): the
+// program's reason for a snapshot it could not make, which the page words
+// in its own language. decode_status refuses a cut or unknown one.
+std::string encode_status(const Status& s);
+Status decode_status(const uint8_t* data, size_t n, Status& out);
 
 // The kind of a message (refused when it is not one of ours).
 Status decode_kind(const uint8_t* data, size_t n, WireKind& kind);

@@ -71,6 +71,16 @@
   X(no_run, "no training run has {0} heads (runs: 1, 2, 4)") \
   X(no_tied_run, "no tied training run has {0} heads (runs: 1, 2, 4)") \
   X(run_not_finite, "the {0}-head run's loss or gradients are not finite on the next batch") \
+  /* train: why a run stopped (TrainRun::stopped, TextRun::stopped; the reason is a refusal inside) */ \
+  X(run_stopped, "stopped at step {0} with lr {1}: {2}; the weights are those of step {3}. Lower the learning rate and reset.") \
+  X(text_run_stopped, "stopped at step {0} with lr {1}: {2}. Lower the learning rate and reset.") \
+  X(held_out_diverged, "the held-out loss is not finite or above {0}") \
+  X(held_out_not_finite, "the held-out loss is not finite") \
+  X(loss_not_finite, "the training loss is not finite") \
+  X(loss_reached, "the training loss reached {0} (limit {1})") \
+  X(text_loss_reached, "the training loss reached {0} nats (limit {1})") \
+  X(gradient_not_finite, "a gradient is not finite") \
+  X(weight_not_finite, "a weight is not finite") \
   /* train: the text model (text_model.cpp, text_trainer.cpp, text_corpus.cpp) */ \
   X(vocab_small, "the vocabulary needs at least 3 words, got {0}") \
   X(window_small, "a window needs at least 2 tokens, got {0}") \

@@ -42,12 +42,6 @@ std::string StatusArg::english() const {
   return out;
 }
 
-namespace {
-constexpr Refusal kUntranslated{"untranslated", "{0}"};
-}  // namespace
-
-Status Status::fail(std::string english) { return fail(kUntranslated, std::move(english)); }
-
 std::string Status::fill(const std::string& tmpl, const std::vector<std::string>& parts) {
   std::string out;
   out.reserve(tmpl.size());

@@ -73,9 +73,14 @@ struct Status {
     s.error = fill_english(r.english, s.args);
     return s;
   }
-  // Transitional: a refusal not yet in a table, its English sentence as
-  // given (code "untranslated"; app::tr_status falls back to matching it).
-  static Status fail(std::string english);
+  // The same with the arguments in a list (built where their number varies).
+  static Status fail_with(const Refusal& r, std::vector<StatusArg> args) {
+    Status s;
+    s.refusal = &r;
+    s.args = std::move(args);
+    s.error = fill_english(r.english, s.args);
+    return s;
+  }
   bool is_ok() const { return refusal == nullptr; }
   explicit operator bool() const { return is_ok(); }
   // The refusal's code, "" when ok.

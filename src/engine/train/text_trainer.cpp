@@ -119,10 +119,9 @@ struct TextTrainer::Impl {
   static Cursor settle(Cursor c, const std::vector<TextRun>& runs, bool eval_step) {
     return settle_cursor(c, runs, eval_step);
   }
-  static void stop(TextRun& run, int64_t step, float lr, const std::string& why) {
+  static void stop(TextRun& run, int64_t step, float lr, const Status& why) {
     run.diverged = true;
-    run.message = "stopped at step " + std::to_string(step) + " with lr " + number(lr) + ": " + why +
-                  ". Lower the learning rate and reset.";
+    run.stopped = Status::fail(refusals::text_run_stopped, step, StatusArg::number(number(lr)), StatusArg::refusal(why));
   }
   bool train(const TextTrainConfig& cfg, int64_t step, float lr, TextRun& run, TextRunWork& w);
   // Chunk c of run r's evaluation: the held-out chunks (loss and head
@@ -146,18 +145,20 @@ bool TextTrainer::Impl::train(const TextTrainConfig& cfg, int64_t step, float lr
   CrossEntropy ce;
   const Status s = text_loss(w.p, ids, targets, cfg.batch, default_backend(), work, ce, &w.g);
   (void)s;  // shapes and ids are right by construction (reset checked them)
-  if (!std::isfinite(ce.loss)) return stop(run, step, lr, "the training loss is not finite"), false;
+  if (!std::isfinite(ce.loss)) return stop(run, step, lr, Status::fail(refusals::loss_not_finite)), false;
   if (ce.loss > kTextDivergeLoss)
-    return stop(run, step, lr, "the training loss reached " + number(ce.loss) + " nats (limit " + number(kTextDivergeLoss) + ")"),
+    return stop(run, step, lr,
+                Status::fail(refusals::text_loss_reached, StatusArg::number(number(ce.loss)),
+                             StatusArg::number(number(kTextDivergeLoss)))),
            false;
   const std::vector<const Mat*> grads = text_grad_list(w.g);
-  if (!all_finite(grads)) return stop(run, step, lr, "a gradient is not finite"), false;
+  if (!all_finite(grads)) return stop(run, step, lr, Status::fail(refusals::gradient_not_finite)), false;
   w.good = w.p;
   std::vector<Mat*> params = text_param_list(w.p);
   w.adam.step(params, grads);
   if (!all_finite(std::vector<const Mat*>(params.begin(), params.end()))) {
     w.p = w.good;
-    return stop(run, step, lr, "a weight is not finite"), false;
+    return stop(run, step, lr, Status::fail(refusals::weight_not_finite)), false;
   }
   ++run.steps;
   return true;
@@ -204,7 +205,7 @@ bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step,
   else induction_chunk(cfg, c - held, r);
   const float loss = static_cast<float>(sum[r] / static_cast<double>(scored[r]));  // read after the held-out chunks
   if (c + 1 == held && !std::isfinite(loss)) {
-    stop(run, step, lr, "the held-out loss is not finite");
+    stop(run, step, lr, Status::fail(refusals::held_out_not_finite));
     return true;
   }
   if (c + 1 < chunks) return false;

@@ -92,7 +92,7 @@ struct TextRun {
   int64_t steps = 0;
   std::vector<TextEvalPoint> history;  // never empty after reset
   bool diverged = false;
-  std::string message;
+  Status stopped;  // why it stopped (refusals::text_run_stopped), ok while healthy
   std::vector<HeadSlot> per_head;      // layers * heads, layer by layer (measured at every held-out point)
 
   float loss() const { return history.back().loss; }

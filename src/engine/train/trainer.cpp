@@ -106,11 +106,9 @@ struct Trainer::Impl {
   // the run: on an evaluation step only after its held-out check).
   bool train(int64_t step, float lr, TrainRun& run, RunWork& work);
   // Marks the run stopped at `step` (the step that failed) with the reason.
-  static void stop(TrainRun& run, int64_t step, float lr, const std::string& why) {
+  static void stop(TrainRun& run, int64_t step, float lr, const Status& why) {
     run.diverged = true;
-    run.message = "stopped at step " + std::to_string(step) + " with lr " + number(lr) + ": " + why +
-                  "; the weights are those of step " + std::to_string(step - 1) +
-                  ". Lower the learning rate and reset.";
+    run.stopped = Status::fail(refusals::run_stopped, step, StatusArg::number(number(lr)), StatusArg::refusal(why), step - 1);
   }
 };
 
@@ -201,7 +199,7 @@ void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr
       work.w = work.good;
       work.ahead = false;
     }
-    stop(run, step, lr, "the held-out loss is not finite or above " + number(kDivergeLoss));
+    stop(run, step, lr, Status::fail(refusals::held_out_diverged, StatusArg::number(number(kDivergeLoss))));
     return;
   }
   pending[r] = std::move(p);
@@ -217,24 +215,24 @@ void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr
 // with finite gradients, checked anyway) restore the previous ones.
 bool Trainer::Impl::train(int64_t step, float lr, TrainRun& run, RunWork& work) {
   const Backend backend = default_backend();
-  auto stop = [&](const std::string& why) {
+  auto stop = [&](const Status& why) {
     Impl::stop(run, step, lr, why);
     return false;
   };
   Status s = forward_batch(batch.x, batch.examples, work.w, work.trace, backend);
   (void)s;  // shapes are right by construction
   const float loss = task_loss(batch, work.trace.out, &work.dy);
-  if (!std::isfinite(loss)) return stop("the training loss is not finite");
+  if (!std::isfinite(loss)) return stop(Status::fail(refusals::loss_not_finite));
   if (loss > kDivergeLoss)
-    return stop("the training loss reached " + number(loss) + " (limit " + number(kDivergeLoss) + ")");
+    return stop(Status::fail(refusals::loss_reached, StatusArg::number(number(loss)), StatusArg::number(number(kDivergeLoss))));
   s = backward_batch(batch.x, batch.examples, work.w, work.trace, work.dy, work.grads, backend);
   if (run.tie_qk) tie_query_key_grads(work.grads);
-  if (!finite(work.grads)) return stop("a gradient is not finite");
+  if (!finite(work.grads)) return stop(Status::fail(refusals::gradient_not_finite));
   work.good = work.w;
   work.adam.step(work.w, work.grads);
   if (!finite(work.w)) {
     work.w = work.good;
-    return stop("a weight is not finite");
+    return stop(Status::fail(refusals::weight_not_finite));
   }
   work.ahead = true;
   return true;

@@ -128,7 +128,7 @@ struct TrainRun {
                                    // back but on reset, stops growing if diverged
   std::vector<EvalPoint> history;  // see the schedule above; never empty after reset
   bool diverged = false;
-  std::string message;             // why it stopped, "" while healthy
+  Status stopped;                  // why it stopped (refusals::run_stopped), ok while healthy
   std::vector<HeadSlot> per_head;  // the text task's measured heads (head_scores.h); empty for the roles task
 
   const EvalPoint& latest() const { return history.back(); }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "app/lang/refusals.h"
 #include "app/wire/train_wire.h"
 #include "app/training/live_training.h"
 
@@ -33,7 +34,7 @@ extern "C" {
 // boolean).
 EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int tie) {
   if (tie < -1 || tie > 1) {
-    training().reject("tieQK must be true or false");
+    training().reject(headroom::Status::fail(headroom::refusals::tie_not_boolean));
     return 0;
   }
   const std::optional<bool> t = tie < 0 ? std::nullopt : std::optional<bool>(tie != 0);
@@ -59,7 +60,7 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) { return training().step(n) 
 // so the driver can run a long step(n) in pieces with a heartbeat between them.
 EMSCRIPTEN_KEEPALIVE int headroom_train_steps_ok(int n) {
   if (const headroom::Status s = headroom::check_train_steps(n); !s) {
-    training().reject(s.error);
+    training().reject(s);
     return 0;
   }
   return 1;
@@ -84,8 +85,6 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_for(double ms) {
   } while (headroom::app::LiveTraining::steady_ms() < end);
   return static_cast<int>(t.step_count() - before);
 }
-
-EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* why) { training().reject(why ? why : "refused"); }
 
 // train.state() as JSON, owned here, valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_json() {
@@ -114,12 +113,20 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_train_weights_wire(int heads, int tied
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_wire_size() { return static_cast<int>(g_wire.size()); }
 
+// The last refusal as status bytes (train_wire.h encode_status), for the
+// page to word in its language (a snapshot it could not make); its size is
+// headroom_train_wire_size().
+EMSCRIPTEN_KEEPALIVE const char* headroom_train_refusal_wire() {
+  g_wire = headroom::app::encode_status(training().refusal());
+  return g_wire.data();
+}
+
 // train.snapshot(heads, {tieQK}) as JSON, or nullptr (the reason: the state's error).
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_snapshot_json(int heads, int tied) {
   static std::string json;
   const headroom::Status s = training().snapshot_json(heads, tied != 0, json);
   if (!s) {
-    training().reject(s.error);
+    training().reject(s);
     json.clear();
     return nullptr;
   }
