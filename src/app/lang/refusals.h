@@ -40,6 +40,7 @@
   X(corpus_unfetched, "the corpus could not be fetched ({0}): the text task is not available") \
   X(snapshot_in_program, "the runs train in the training program: train.snapshot asks it") \
   X(text_not_tied, "the text model's runs have no tied query and key") \
+  X(knockout_text_only, "a knockout is measured on the English text runs: reset training with task \"text\" first") \
   /* the Demo's verbs, choices, languages, exports (state/, lang/) */ \
   X(download_no_run, "no training run has {0} heads to download") \
   X(not_a_choice, "{0}={1} is not a {2} ({3})") \
