@@ -87,6 +87,8 @@ const ProbeKind kProbeKinds[] = {
     {"trainChart.rect", Shape::Rect},
     {"trainChart.runs", Shape::Items},
     {"trainChart.specialisationCells", Shape::Value, "0"},
+    {"trainKnockout.buttons", Shape::Items},
+    {"trainKnockout.shown", Shape::Value, "null"},
 };
 
 // What one kind holds this frame.
