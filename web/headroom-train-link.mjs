@@ -70,7 +70,7 @@ export function createTrainLink(w, canvas, { base, withCString, withBytes, offer
   };
   // The app's command as the driver takes it (headroom-train-worker.js).
   const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
-    : verb === 'text' ? [a[0], a[1], a[2]]
+    : verb === 'text' || verb === 'knockout' ? [a[0], a[1], a[2]]
     : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
   function deliver(seq, verb, args) {
     const driverVerb = verb === 'download' ? 'snapshot' : verb;
@@ -118,6 +118,7 @@ export function createTrainLink(w, canvas, { base, withCString, withBytes, offer
       play: () => w._headroom_train_play(),
       pause: () => w._headroom_train_pause(),
       download: (a) => w._headroom_train_download(a[0]),
+      knockout: (a) => w._headroom_train_knockout(a[0], a[1], a[2]),
     };
     const waiting = queue.splice(0);
     // (Once: a text reset waiting in the queue brings it back anyway.)

@@ -35,6 +35,10 @@
 //                                            (bytes, train_wire.h) of that run: at once,
 //                                            then when its step moved, at most every
 //                                            250 ms; heads 0 stops them
+//   {id, verb: 'knockout', args: [heads, layer, head]}  the text run with `heads`
+//                                            heads measured without that head (layer and
+//                                            head from 1); the state carries it (knockout),
+//                                            or ok false and the state's error says why
 //   {id, verb: 'snapshot', args: [heads, tied]} answered with `snapshot` (its JSON
 //                                            text), or ok false, `error` (why not, in
 //                                            English) and `refusal` (the same as status
@@ -206,6 +210,7 @@ function headroomTrainDriver(scope, sliceMs) {
       weightsStep = -1;
       return true;
     },
+    knockout: (heads, layer, head) => w._headroom_train_knockout(heads, layer, head) === 1,
     snapshot: (heads, tied) => {
       const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
       return p ? { snapshot: w.UTF8ToString(p) }

@@ -13,7 +13,8 @@
 // window.headroom (setHeads, setSentence, selectToken, setFocus, setStress,
 // setKnockout, setTieQK, setWeights, applyHash: each returns getState();
 // tour.go, tour.predict, tour.reveal, tour.replay, tour.retry: each returns tour.state(); train.reset, train.step,
-// train.play, train.pause, train.download: each returns train.state()) and
+// train.play, train.pause, train.download: each returns train.state(); train.knockout: its loss with and without
+// the head) and
 // its readers (getState, hash, translate, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
@@ -322,6 +323,10 @@ function predictTour(w, answer) {
   return why;
 }
 
+// train.knockout's last call per wasm module: null (accepted) or the Error
+// its refusal rejects with (its result reads it).
+const knockoutRefusal = new WeakMap();
+
 const isSeed = (n) => Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTEGER;  // C++ checks the range
 
 // Verbs change the state and return getState() (or entry.result(w)). Each
@@ -427,6 +432,34 @@ export const VERBS = Object.freeze({
       const h = heads === undefined ? READERS.getState(w).heads : heads;
       return isInt32(h) ? void w._headroom_train_download(h) : refusal('js_download', shown(h));
     }), { async: false }),
+    // knockout(layer, head, heads): the text run with `heads` heads (default
+    // the shown head count, as download) measured on the held-out text with
+    // and without head `head` of layer `layer`, both counted from 1 as
+    // train.state().perHead counts them (its output zeroed before W_O). A
+    // Promise of {heads, layer, head, lossBefore, lossAfter};
+    // train.state().knockout keeps the last one. Refused (the Promise
+    // rejects: TypeError for a wrong type, RangeError for the roles task or
+    // a run, layer or head there is not), with the reason in
+    // train.state().error and the last knockout kept.
+    knockout: Object.assign((w, layer, head, heads) => {
+      const h = heads === undefined ? READERS.getState(w).heads : heads;
+      knockoutRefusal.set(w, TypeError);
+      if (!isInt32(layer) || !isInt32(head) || !isInt32(h)) {
+        return refusal('js_knockout_args', [layer, head, h].map(shown).join(', '));
+      }
+      knockoutRefusal.set(w, w._headroom_train_knockout(h, layer, head) === 1 ? null : RangeError);
+      return undefined;
+    }, {
+      reject: (w, c, v) => w._headroom_train_reject(c, v),
+      async: true,
+      // Read once the runs' owner has answered; the program may still have refused.
+      result: (w) => {
+        const { knockout: k, error } = READERS.train.state(w);
+        const Refusal = knockoutRefusal.get(w);
+        if (Refusal || !k) throw new (Refusal || RangeError)(error || 'the knockout was not measured');
+        return { heads: k.heads, layer: k.layer, head: k.head, lossBefore: k.lossBefore, lossAfter: k.lossAfter };
+      },
+    }),
   }),
 });
 

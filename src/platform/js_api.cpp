@@ -267,6 +267,13 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) {
   return demo().train_set_lr(to_float(lr)) ? 1 : 0;
 }
 
+// train.knockout(layer, head, heads): a head of the text run with `heads`
+// heads knocked out, layer and head from 1 (app::LiveTraining::knockout); 1
+// accepted (measured here, or sent to the training program), 0 refused.
+EMSCRIPTEN_KEEPALIVE int headroom_train_knockout(int heads, int layer, int head) {
+  return demo().train_knockout(heads, layer, head) ? 1 : 0;
+}
+
 // Records a refusal JS made itself for a train verb (wrong type): as headroom_reject.
 EMSCRIPTEN_KEEPALIVE void headroom_train_reject(const char* code, const char* values) {
   wake();

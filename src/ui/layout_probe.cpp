@@ -89,6 +89,8 @@ const ProbeKind kProbeKinds[] = {
     {"trainChart.specialisationCells", Shape::Value, "0"},
     {"trainChart.headScoreCells", Shape::Value, "0"},
     {"trainChart.labelChanges", Shape::Items},
+    {"trainKnockout.buttons", Shape::Items},
+    {"trainKnockout.shown", Shape::Value, "null"},
 };
 
 // What one kind holds this frame.

@@ -72,7 +72,11 @@ void begin_probe_frame(bool exporting);
 // Then "trainChart": {rect, runs: [{heads, points, lastLoss, floor, floorY,
 // diverged}], specialisationCells, headScoreCells (the text heads' score
 // cells), labelChanges: [{heads, layer, head, step, to}] (the change lines
-// shown)}, what the training charts drew (rect all 0 when not drawn). Lets browser tests click through the real mouse path
+// shown)}, what the training charts drew (rect all 0 when not drawn).
+// "trainKnockout": {buttons: [{heads, layer, head, rect}]
+// (the text task's knockout buttons, 1-based), shown: null or {heads, layer,
+// head, lossBefore, lossAfter, change, text} (the last knockout's line, its
+// numbers as drawn)}. Lets browser tests click through the real mouse path
 // and check the drawing without guessing a layout.
 std::string layout_json();
 

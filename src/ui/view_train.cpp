@@ -1,6 +1,7 @@
 // view_train.cpp: the train panel: the controls of live training and
 // the loss of every run (1, 2 and 4 heads, and with the query/key tie the
-// tied run of each beside it) on one chart, each head count's floor
+// tied run of each beside it) on one chart, and for the English text runs
+// a head knocked out on request (knockout_rows), each head count's floor
 // 1 - min(H, R) / R dashed in the run's colour; untied runs solid, tied
 // runs dotted.
 //
@@ -652,13 +653,82 @@ void text_chart(Demo& demo, float width, bool phone) {
   text_disabled_wrapped("%s", caption.c_str());
 }
 
+// The text task's knockout: per run and layer a row of head buttons (1 ..
+// H; the last knocked-out head's in the accent colour); a press knocks that
+// head out (Demo::train_knockout), and the line under the rows gives the
+// last knockout's held-out loss with and without the head, as measured by
+// the engine (text_trainer.h "Knockout"). Probes: "trainKnockout.buttons"
+// ({heads, layer, head, rect}, 1-based) and "trainKnockout.shown" (what the
+// line says, and its numbers as drawn).
+void knockout_rows(Demo& demo) {
+  const LiveTraining& t = demo.training;
+  if (!t.ready() || t.runs().empty()) return;
+  ImGui::Spacing();
+  ImGui::TextUnformatted(app::tr("Knock out a head"));
+  ImGui::SameLine();
+  help_marker("Knockout: one head's output is set to zero before W_O and the held-out loss is measured again on the "
+              "same held-out text. The difference is what the model loses without that head.");
+  const TextKnockout* k = t.last_knockout();
+  for (const TrainRun& run : t.runs()) {
+    for (int l = 0; l < t.layers(); ++l) {
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(app::trf("{0}, layer {1}", {heads_words(run.heads), std::to_string(l + 1)}).c_str());
+      for (int h = 0; h < run.heads; ++h) {
+        ImGui::SameLine(0.f, h == 0 ? 8.f : 4.f);
+        const bool last = k && k->heads == run.heads && k->layer == l && k->head == h;
+        push_button_colors(last ? palette().accent : palette().heads_off);
+        const std::string id = std::to_string(h + 1) + "##knockout" + std::to_string(run.heads) + "_" +
+                               std::to_string(l) + "_" + std::to_string(h);
+        const bool pressed = ImGui::Button(id.c_str());
+        ImGui::PopStyleColor(4);
+        if (ImGui::IsItemVisible()) {
+          const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+          probe_item("trainKnockout.buttons", [&](app::JsonObject& o) {
+            o.field("heads", run.heads).field("layer", l + 1).field("head", h + 1);
+            append_rect(o.key("rect"), ImVec4(a.x, a.y, b.x, b.y));
+          });
+        }
+        const size_t slot = static_cast<size_t>(l) * static_cast<size_t>(run.heads) + static_cast<size_t>(h);
+        const std::string label = slot < run.per_head.size() && !run.per_head[slot].label.empty() ? run.per_head[slot].label : "-";
+        ImGui::SetItemTooltip("%s", app::trf("head {0} ({1}): knock it out and measure the held-out loss without it",
+                                             {std::to_string(h + 1), label}).c_str());
+        if (pressed) demo.train_knockout(run.heads, l + 1, h + 1);
+      }
+    }
+  }
+  if (!k) {
+    text_disabled_wrapped("%s", app::tr("Press a head's number to knock it out: the held-out loss is measured with and without it."));
+    probe_value("trainKnockout.shown", "null");
+    return;
+  }
+  const float change = k->loss_after - k->loss_before;
+  const std::string before = app::num(k->loss_before, 4), after = app::num(k->loss_after, 4),
+                    delta = (change >= 0.f ? "+" : "") + app::num(change, 4);
+  const std::string line = app::trf("{0}, layer {1}, head {2} knocked out: held-out loss {3} with it, {4} without it ({5} nats per word)",
+                                    {heads_words(k->heads), std::to_string(k->layer + 1), std::to_string(k->head + 1), before, after, delta});
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
+  std::string shown;
+  {
+    app::JsonObject o(shown);
+    o.field("heads", k->heads).field("layer", k->layer + 1).field("head", k->head + 1);
+    o.field("lossBefore", before).field("lossAfter", after).field("change", delta).field("text", line);
+  }
+  probe_value("trainKnockout.shown", std::move(shown));
+}
+
 void view_train(Demo& demo) {
   section_title(app::view_row(app::ViewId::Train).title, app::view_row(app::ViewId::Train).help);
   controls(demo);
   const float width = ImGui::GetContentRegionAvail().x;
   const bool phone = width < 520.f;
   const int R = demo.training.relations();
-  if (demo.training.text_task()) return text_chart(demo, width, phone);
+  if (demo.training.text_task()) {
+    text_chart(demo, width, phone);
+    if (!frame().compact) knockout_rows(demo);  // compact: the chart keeps the room
+    return;
+  }
   // Compact: the chart takes the panel's height down to the footnote, as
   // many lines as the footnote wraps to beside its help marker.
   const bool compact = frame().compact;

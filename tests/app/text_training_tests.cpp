@@ -8,18 +8,21 @@
 // every layer, layer by layer, whose held-out loss is the TextTrainer's own
 // (an independent trainer from the same seed); a reset() goes back to the
 // roles task; the program's bytes give the page the same state; the hash
-// parses and writes task and layers and refuses other values.
+// parses and writes task and layers and refuses other values; a knockout
+// equals the engine's, crosses the wire, and is refused with the last kept.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/state/demo.h"
 #include "app/training/live_training.h"
 #include "app/wire/train_wire.h"
 #include "app/state/url_state.h"
+#include "app/lang/refusals.h"
 #include "json_read.h"
 #include "text_corpus_fixture.h"
 
@@ -171,6 +174,84 @@ TEST_CASE("text task: the program's bytes give the page its state, bit for bit")
   // A cut message changes nothing.
   CHECK_FALSE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size() - 3));
   CHECK(state_of(page)["layers"].num == 2);
+}
+
+TEST_CASE("text task: knockout here equals the engine's, crosses the wire, and is refused with the last one kept") {
+  const auto corpus = test_fixture::small_corpus();
+  LiveTraining program([] { return 0.0; });
+  program.set_corpus(corpus, 10, 1.0);
+  const Status roles = program.knockout(1, 1, 1);  // the roles task: nothing to knock out
+  REQUIRE_FALSE(roles);
+  CHECK(roles.refusal == &refusals::knockout_text_only);
+  REQUIRE(program.reset_text(2, 9, 3e-3f));
+  REQUIRE(program.step(4));
+  CHECK(state_of(program)["knockout"].kind == jsonr::Value::Null);
+  REQUIRE(program.knockout(2, 1, 2));
+  // an independent TextTrainer from the same seed, knocked out the same way (0-based)
+  TextTrainConfig cfg;
+  cfg.layers = 2;
+  cfg.seed = 9;
+  cfg.lr = 3e-3f;
+  TextTrainer engine;
+  REQUIRE(engine.reset(corpus, cfg));
+  REQUIRE(engine.step(4));
+  TextKnockout want;
+  REQUIRE(engine.knockout(2, 0, 1, want));
+  jsonr::Value k = state_of(program)["knockout"];
+  CHECK(k["heads"].num == 2);
+  CHECK(k["layer"].num == 1);
+  CHECK(k["head"].num == 2);
+  CHECK(k["step"].num == 4);
+  // floats as JSON's shortest round-trip text: equal once read back as float
+  CHECK(static_cast<float>(k["lossBefore"].num) == want.loss_before);
+  CHECK(static_cast<float>(k["lossAfter"].num) == want.loss_after);
+  CHECK(k["lossAfter"].num != k["lossBefore"].num);
+  CHECK(static_cast<float>(k["change"].num) == want.loss_after - want.loss_before);
+  CHECK(k["lost"]["label"].str == want.before[1].label);
+  for (const jsonr::Value& c : k["changed"].items) CHECK(c["layer"].num == 2);  // only the later layer reads it
+  // refused: the last knockout stays, each with its code
+  for (const auto& [heads, layer, head, code] : {std::tuple{3, 1, 1, &refusals::no_text_run},
+                                                  std::tuple{2, 3, 1, &refusals::text_knockout_layer},
+                                                  std::tuple{2, 0, 1, &refusals::text_knockout_layer},
+                                                  std::tuple{2, 1, 3, &refusals::text_knockout_head},
+                                                  std::tuple{2, 1, 0, &refusals::text_knockout_head}}) {
+    CAPTURE(heads); CAPTURE(layer); CAPTURE(head);
+    const Status s = program.knockout(heads, layer, head);
+    REQUIRE_FALSE(s);
+    CHECK(s.refusal == code);
+    jsonr::Value now = state_of(program);
+    CHECK(now["knockout"]["lossAfter"].num == k["lossAfter"].num);
+    CHECK(now["error"].str == s.error);
+  }
+  // The page: validated here, measured by the program, back with its state.
+  LiveTraining page([] { return 0.0; });
+  std::vector<TrainCommand> sent;
+  REQUIRE(page.use_remote([&](const TrainCommand& c) { sent.push_back(c); }));
+  REQUIRE(page.reset_text(2, 9, 3e-3f));
+  std::string wire = program.wire_state(0, false);
+  REQUIRE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size()));
+  CHECK(state_of(page)["knockout"]["lossAfter"].num == k["lossAfter"].num);
+  const size_t before = sent.size();
+  CHECK_FALSE(page.knockout(2, 1, 5));  // refused here: nothing sent
+  CHECK(sent.size() == before);
+  REQUIRE(page.knockout(4, 2, 3));
+  REQUIRE(sent.size() == before + 1);
+  CHECK(std::string(sent.back().verb) == "knockout");
+  CHECK((sent.back().a == 4 && sent.back().b == 2 && sent.back().c == 3));
+  REQUIRE(program.knockout(4, 2, 3));  // what the program does with it
+  wire = program.wire_state(0, false);
+  REQUIRE(page.take_wire(reinterpret_cast<const uint8_t*>(wire.data()), wire.size()));
+  jsonr::Value a = state_of(program)["knockout"], b = state_of(page)["knockout"];
+  CHECK(b["heads"].num == 4);
+  CHECK(b["layer"].num == 2);
+  CHECK(b["lossBefore"].num == a["lossBefore"].num);
+  CHECK(b["lossAfter"].num == a["lossAfter"].num);
+  CHECK(b["lost"]["labelScore"].num == a["lost"]["labelScore"].num);
+  CHECK(b["changed"].items.size() == a["changed"].items.size());
+  CHECK(b["changed"].items.empty());  // a last-layer head: no later layer reads it
+  // a reset forgets it
+  REQUIRE(program.reset_text(1, 9, 3e-3f));
+  CHECK(state_of(program)["knockout"].kind == jsonr::Value::Null);
 }
 
 TEST_CASE("url hash: task and layers") {

@@ -132,9 +132,9 @@ async function trainTests({ browser, url, watch, artifacts }) {
   const state = () => page.evaluate(() => window.headroom.getState());
 
   try {
-    await test('train: exactly reset, step, play, pause, state, snapshot (+ download); setWeights', async () => {
+    await test('train: exactly reset, step, play, pause, state, snapshot (+ download, knockout); setWeights', async () => {
       const names = await page.evaluate(() => Object.keys(window.headroom.train).sort());
-      assert(JSON.stringify(names) === JSON.stringify(['download', 'pause', 'play', 'reset', 'snapshot', 'state', 'step']),
+      assert(JSON.stringify(names) === JSON.stringify(['download', 'knockout', 'pause', 'play', 'reset', 'snapshot', 'state', 'step']),
         JSON.stringify(names));
       assert(await page.evaluate(() => typeof window.headroom.setWeights === 'function'), 'no setWeights');
     });

@@ -17,7 +17,12 @@
 // and say why in state().error; that a corpus answered with 404, or with
 // bytes that are not the corpus, gives state().error and a message drawn
 // in the train view (its error colour, counted in screenshot pixels) while
-// the roles task still trains. Takes build/test-artifacts/train-text.png
+// the roles task still trains; that train.knockout(layer, head, heads)
+// resolves to the held-out loss with and without the head, equal to
+// train.state().knockout and to the numbers the train view draws (a
+// knockout button pressed with the mouse), the same bit for bit on the
+// main thread, and refused (rejected, state().error, state kept) for the
+// roles task, a layer, head or run there is not, or a wrong type. Takes build/test-artifacts/train-text.png
 // (the train view with text runs) and train-text-heads.png (the
 // specialisation view: every head's behaviour cells and the label changes,
 // checked against train.state().labelChanges); train.snapshot(4) of a text run.
@@ -46,6 +51,10 @@ async function open(context, url, hash = '') {
   return page;
 }
 const train = (page, verb, ...args) => page.evaluate(([v, a]) => window.headroom.train[v](...a), [verb, args]);
+// train.knockout's Promise as {value} or {error: {name, message}} (a rejection does not cross evaluate as an Error).
+const knockout = (page, ...args) => page.evaluate((a) => window.headroom.train.knockout(...a).then(
+  (value) => ({ value }), (e) => ({ error: { name: e.name, message: e.message } })), args);
+let knocked = null;  // the Worker's knockout of seed 7 after STEPS steps (the fallback compares)
 
 // Pixels in the palette's error colour (light theme: rgb(179, 26, 26)).
 const errorPixels = (png) => {
@@ -98,6 +107,10 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
     await test('text task: the corpus is not fetched at page load', async () => {
       await train(page, 'step', 1);  // the roles runs start: the Worker, no corpus
       assert(fetched.length === 0, `fetched: ${fetched}`);
+      // a knockout needs the text task: refused on the roles runs, saying why
+      const why = await knockout(page, 1, 1, 1);
+      assert(why.error && /task "text"/.test(why.error.message) && why.error.name === 'RangeError', JSON.stringify(why));
+      assert((await train(page, 'state')).knockout === null, 'a knockout on the roles task');
     });
 
     await test('text task: reset({task: "text", layers: 1}) gives the state, the corpus and perHead per head', async () => {
@@ -138,6 +151,66 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
       assert(l.every((r, i) => r.points === s.runs[i].history.length && Math.abs(r.lastLoss - s.runs[i].loss) < 1e-4),
         `chart ${JSON.stringify(l)}`);
+    });
+
+    await test('text task: train.knockout measures a head, train.state() and the screen show the same numbers', async () => {
+      const k = await knockout(page, 1, 1, 4);
+      assert(!k.error, `knockout: ${JSON.stringify(k.error)}`);
+      const { lossBefore, lossAfter } = k.value;
+      assert(Number.isFinite(lossBefore) && Number.isFinite(lossAfter) && lossAfter !== lossBefore,
+        `4 heads, layer 1, head 1: ${lossBefore} -> ${lossAfter}`);
+      const s = await train(page, 'state');
+      assert(s.knockout && s.knockout.heads === 4 && s.knockout.layer === 1 && s.knockout.head === 1 &&
+        s.knockout.lossBefore === lossBefore && s.knockout.lossAfter === lossAfter && s.knockout.step === STEPS,
+        `state().knockout ${JSON.stringify(s.knockout)}`);
+      const run = s.runs.find((r) => r.heads === 4);
+      const point = run.history[run.history.length - 1];
+      if (point[0] === STEPS) assert(point[1] === lossBefore, `held-out point ${point} vs lossBefore ${lossBefore}`);
+      assert(s.knockout.lost.label === run.perHead[0].label, `lost ${JSON.stringify(s.knockout.lost)}`);
+      knocked = k.value;
+      // every head of the 4-head run: what each costs (the README's figures)
+      const costs = [];
+      for (let h = 1; h <= 4; ++h) costs.push((await knockout(page, 1, h, 4)).value);
+      console.log(`      seed 7, ${STEPS} steps, 4 heads, layer 1: held-out ${lossBefore.toFixed(4)}; without head ` +
+                  costs.map((c, i) => `${i + 1}: ${c.lossAfter.toFixed(4)} (${(c.lossAfter - c.lossBefore >= 0 ? '+' : '')}${(c.lossAfter - c.lossBefore).toFixed(4)})`).join(', '));
+      // the screen: a knockout button pressed with the mouse, then the line it draws
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const buttons = await page.evaluate(() => window.headroom.debug.layout().trainKnockout.buttons);
+      // the 1-head run's button (the first row, inside the 900 x 800 viewport; the rows below scroll)
+      const b = buttons.find((x) => x.heads === 1 && x.layer === 1 && x.head === 1);
+      assert(b && b.rect[3] <= 800, `no knockout button in view for 1 head, layer 1, head 1: ${JSON.stringify(buttons).slice(0, 300)}`);
+      const box = await page.locator('canvas').boundingBox();  // the rects are the canvas's CSS pixels
+      await page.mouse.move(box.x + (b.rect[0] + b.rect[2]) / 2, box.y + (b.rect[1] + b.rect[3]) / 2);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.mouse.down();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.mouse.up();
+      await page.waitForFunction(() => { const x = window.headroom.train.state().knockout; return x && x.heads === 1 && x.head === 1; },
+        null, { timeout: 30_000 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const ko = (await train(page, 'state')).knockout;
+      const shown = await page.evaluate(() => window.headroom.debug.layout().trainKnockout.shown);
+      await page.screenshot({ path: path.join(artifacts, 'train-text-knockout.png') });
+      assert(shown && shown.heads === 1 && shown.layer === 1 && shown.head === 1, `shown ${JSON.stringify(shown)}`);
+      const change = ko.lossAfter - ko.lossBefore;
+      assert(shown.lossBefore === ko.lossBefore.toFixed(4) && shown.lossAfter === ko.lossAfter.toFixed(4) &&
+        shown.change === `${change >= 0 ? '+' : ''}${change.toFixed(4)}`,
+        `the screen shows ${JSON.stringify(shown)}, state() ${JSON.stringify(ko)}`);
+      assert(shown.text.includes(shown.lossBefore) && shown.text.includes(shown.lossAfter), shown.text);
+    });
+
+    await test('text task: a knockout of a layer, head or run there is not is refused; the last one is kept', async () => {
+      const before = await train(page, 'state');
+      for (const [args, name, why] of [[[2, 1, 4], 'RangeError', /layer 2 is not a layer/], [[1, 5, 4], 'RangeError', /head 5 is not a head of the 4-head run/],
+        [[1, 0, 4], 'RangeError', /head 0 is not/], [[1, 1, 3], 'RangeError', /no text run has 3 heads/],
+        [['1', 1, 4], 'TypeError', /counted from 1/], [[1, 1.5, 4], 'TypeError', /counted from 1/]]) {
+        const r = await knockout(page, ...args);
+        assert(r.error && r.error.name === name && why.test(r.error.message), `${JSON.stringify(args)}: ${JSON.stringify(r)}`);
+        const s = await train(page, 'state');
+        assert(why.test(s.error || ''), `${JSON.stringify(args)}: state().error ${s.error}`);
+        assert(JSON.stringify(s.knockout) === JSON.stringify(before.knockout) && JSON.stringify(strip(s)) === JSON.stringify(strip(before)),
+          `${JSON.stringify(args)} changed the state`);
+      }
     });
 
     await test('text task: the specialisation view draws every head\'s nine behaviour cells and the label changes state() lists', async () => {
@@ -254,6 +327,11 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(/^main thread/.test(s.where), `where: ${s.where}`);
       const a = JSON.stringify(strip(s)), b = JSON.stringify(strip(worker));
       assert(a === b, `main thread and Worker differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+      // the page's own knockout measures what the Worker's did, bit for bit
+      const k = await knockout(page2, 1, 1, 4);
+      assert(!k.error && k.value.lossBefore === knocked.lossBefore && k.value.lossAfter === knocked.lossAfter,
+        `main thread ${JSON.stringify(k)}, Worker ${JSON.stringify(knocked)}`);
+      assert((await train(page2, 'state')).knockout.lossAfter === knocked.lossAfter, 'state().knockout on the main thread');
       // Another seed moves them (the comparison can fail).
       await train(page2, 'reset', { task: 'text', layers: 1, seed: 8 });
       const o = await train(page2, 'step', 1);

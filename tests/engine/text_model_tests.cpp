@@ -41,9 +41,10 @@ constexpr double kLossRelTol = 2e-6;
 constexpr Backend kBackends[] = {Backend::Eigen, Backend::Scalar, Backend::Simd};
 
 // The text model in double, from the formula. `m` lists the parameters in
-// text_param_list's order.
+// text_param_list's order. With ko_layer >= 0, head ko_head of that layer is
+// knocked out: its output O_h is left out of the concatenation (zero there).
 double naive_text_loss(const TextShape& s, const std::vector<MatD>& m, const std::vector<int>& ids,
-                       const std::vector<int>& targets, int B) {
+                       const std::vector<int>& targets, int B, int ko_layer = -1, int ko_head = -1) {
   const int L = s.tokens, D = s.d_model, H = s.heads, dh = D / H, V = s.vocab;
   const MatD& tok = m[0];
   const MatD& pos = m[1];
@@ -60,6 +61,7 @@ double naive_text_loss(const TextShape& s, const std::vector<MatD>& m, const std
       const size_t at = 2 + per_layer * l;
       MatD concat = MatD::Zero(L, D);
       for (int h = 0; h < H; ++h) {
+        if (l == ko_layer && h == ko_head) continue;  // O_h = 0
         const MatD& wq = m[at + 3 * h];
         const MatD& wk = m[at + 3 * h + 1];
         const MatD& wv = m[at + 3 * h + 2];
@@ -359,6 +361,84 @@ TEST_CASE("text model: backends agree; a perturbation moves the loss; an unused 
   CHECK_FALSE(text_forward(p, std::vector<int>(5, 0), 1, Backend::Scalar, work).is_ok());
   CHECK_FALSE(check_text_shape({11, 16, 8, 3, 1}).is_ok());
   CHECK_FALSE(check_text_shape({11, 16, 8, 4, 3}).is_ok());
+}
+
+TEST_CASE("knockout: equals the naive model with that head's output zeroed, on every backend") {
+  const Case cases[] = {{{7, 8, 5, 2, 1}, 2}, {{9, 8, 6, 4, 2}, 2}};
+  for (const Case& c : cases) {
+    TextParams p = initial_text_params(c.shape, 5, 9);
+    for (AttentionWeights& w : p.layers) w = ref::random_weights(c.shape.d_model, c.shape.heads, 90 + c.shape.layers, 1.f);
+    std::vector<int> ids, targets;
+    make_batch(c, 17, ids, targets);
+    const double whole = naive_text_loss(c.shape, to_double(p), ids, targets, c.B);
+    for (int l = 0; l < c.shape.layers; ++l)
+      for (int h = 0; h < c.shape.heads; ++h) {
+        CAPTURE(c.shape.layers); CAPTURE(l); CAPTURE(h);
+        const double want = naive_text_loss(c.shape, to_double(p), ids, targets, c.B, l, h);
+        CHECK(std::abs(want - whole) > 1e-4);  // the head mattered: the check below is not vacuous
+        TextParams q = p;
+        REQUIRE(knock_out_head(q, l, h).is_ok());
+        for (Backend b : kBackends) {
+          CAPTURE(backend_name(b));
+          TextWork work;
+          CrossEntropy ce;
+          REQUIRE(text_loss(q, ids, targets, c.B, b, work, ce, nullptr).is_ok());
+          CHECK(ce.loss == doctest::Approx(want).epsilon(1e-5));
+        }
+      }
+  }
+}
+
+TEST_CASE("knockout: a head whose W_O rows are already zero changes nothing; refusals keep the model") {
+  const Case c{{11, 16, 8, 4, 2}, 3};
+  TextParams p = initial_text_params(c.shape, 3, 9);
+  const int dh = c.shape.d_model / c.shape.heads;
+  p.layers[1].wo.middleRows(2 * dh, dh).setZero();  // head 2 of layer 1 reaches nothing already
+  std::vector<int> ids, targets;
+  make_batch(c, 23, ids, targets);
+  TextWork work;
+  CrossEntropy before, after;
+  REQUIRE(text_loss(p, ids, targets, c.B, Backend::Scalar, work, before, nullptr).is_ok());
+  TextParams q = p;
+  REQUIRE(knock_out_head(q, 1, 2).is_ok());
+  REQUIRE(text_loss(q, ids, targets, c.B, Backend::Scalar, work, after, nullptr).is_ok());
+  CHECK(after.loss == before.loss);
+  // only that head's rows of that layer's W_O changed (here: none)
+  CHECK(q.layers[1].wo == p.layers[1].wo);
+  CHECK(q.layers[0].wo == p.layers[0].wo);
+  for (const auto& [layer, head] : {std::pair{-1, 0}, std::pair{2, 0}, std::pair{0, -1}, std::pair{0, 4}}) {
+    CAPTURE(layer); CAPTURE(head);
+    TextParams r = p;
+    CHECK_FALSE(knock_out_head(r, layer, head).is_ok());
+    CHECK(r.layers[0].wo == p.layers[0].wo);
+    CHECK(r.layers[1].wo == p.layers[1].wo);
+  }
+}
+
+TEST_CASE("knockout: every head of a layer knocked out is the model without that layer's attention") {
+  const Case c{{11, 16, 8, 4, 2}, 3};
+  TextParams p = initial_text_params(c.shape, 3, 9);
+  for (AttentionWeights& w : p.layers) w = ref::random_weights(c.shape.d_model, c.shape.heads, 77, 1.f);
+  p.layers[1] = ref::random_weights(c.shape.d_model, c.shape.heads, 78, 1.f);
+  std::vector<int> ids, targets;
+  make_batch(c, 29, ids, targets);
+  for (int gone = 0; gone < 2; ++gone) {
+    CAPTURE(gone);
+    TextParams q = p;
+    for (int h = 0; h < c.shape.heads; ++h) REQUIRE(knock_out_head(q, gone, h).is_ok());
+    // the reference: a one-layer model holding only the other layer (X_{l+1} = X_l)
+    TextParams one = p;
+    one.shape.layers = 1;
+    one.layers = {p.layers[static_cast<size_t>(1 - gone)]};
+    for (Backend b : kBackends) {
+      CAPTURE(backend_name(b));
+      TextWork work;
+      CrossEntropy knocked, without;
+      REQUIRE(text_loss(q, ids, targets, c.B, b, work, knocked, nullptr).is_ok());
+      REQUIRE(text_loss(one, ids, targets, c.B, b, work, without, nullptr).is_ok());
+      CHECK(knocked.loss == without.loss);
+    }
+  }
 }
 
 TEST_CASE("AdamList takes the same steps as Adam, bit for bit") {

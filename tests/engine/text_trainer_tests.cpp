@@ -195,6 +195,70 @@ TEST_CASE("text trainer: same seed, same curves bit for bit, however the steps a
   CHECK(w1 != w2);
 }
 
+TEST_CASE("text trainer: knockout measures the held-out loss with and without a head, and leaves training untouched") {
+  const auto corpus = toy_corpus(20, 40);
+  TextTrainer a, b;
+  REQUIRE(a.reset(corpus, toy_config(2)).is_ok());
+  REQUIRE(b.reset(corpus, toy_config(2)).is_ok());
+  TextKnockout k;
+  // at step 0 the "before" is the held-out point the reset measured, bit for bit
+  REQUIRE(a.knockout(2, 0, 1, k).is_ok());
+  const TextRun& r0 = *a.run(2);
+  CHECK(k.loss_before == r0.history.back().loss);
+  REQUIRE(k.before.size() == r0.per_head.size());
+  for (size_t i = 0; i < k.before.size(); ++i) CHECK(k.before[i].scores == r0.per_head[i].scores);
+  REQUIRE(a.step(30).is_ok());  // trained, so a head is worth something
+  // training with knockouts between steps and units gives the same curves as without
+  for (int i = 0; i < 7; ++i) {
+    REQUIRE(a.knockout(1 + i % 2, i % 2, 0, k).is_ok());
+    (void)a.run_unit();
+  }
+  while (a.mid_step()) (void)a.run_unit();
+  REQUIRE(b.step(static_cast<int>(a.step_count())).is_ok());
+  for (size_t r = 0; r < a.runs().size(); ++r) {
+    REQUIRE(a.runs()[r].history.size() == b.runs()[r].history.size());
+    for (size_t i = 0; i < a.runs()[r].history.size(); ++i) CHECK(a.runs()[r].history[i].loss == b.runs()[r].history[i].loss);
+  }
+  CHECK(a.params(2)->unembed == b.params(2)->unembed);
+  CHECK(a.params(2)->layers[0].wo == b.params(2)->layers[0].wo);
+  // a layer-0 head of the two-layer, two-head run
+  REQUIRE(a.knockout(2, 0, 1, k).is_ok());
+  CHECK(k.heads == 2);
+  CHECK(k.layer == 0);
+  CHECK(k.head == 1);
+  CHECK(k.step == a.run(2)->steps);
+  CHECK(std::isfinite(k.loss_before));
+  CHECK(std::isfinite(k.loss_after));
+  CHECK(k.loss_after != k.loss_before);
+  REQUIRE(k.after.size() == 4);
+  // layer 0's heads (the knocked one too: its weights stand, only its output is gone) measure the same
+  for (size_t i = 0; i < 2; ++i) CHECK(k.after[i].scores == k.before[i].scores);
+  // layer 1 reads a residual stream without that head: its scores move
+  bool moved = false;
+  for (size_t i = 2; i < 4; ++i) moved = moved || k.after[i].scores != k.before[i].scores;
+  CHECK(moved);
+  // equals the loss of the knocked-out parameters over the held-out sample, summed here
+  TextParams q = *a.params(2);
+  REQUIRE(knock_out_head(q, 0, 1).is_ok());
+  std::vector<int> ids, targets;
+  text_window_batch(*corpus, a.held_out_windows(), toy_config(2).tokens, ids, targets);
+  TextWork work;
+  CrossEntropy ce;
+  REQUIRE(text_loss(q, ids, targets, static_cast<int>(a.held_out_windows().size()), Backend::Scalar, work, ce, nullptr).is_ok());
+  CHECK(k.loss_after == doctest::Approx(ce.loss).epsilon(1e-5));
+  // refusals keep `out`
+  const TextKnockout kept = k;
+  CHECK_FALSE(a.knockout(4, 0, 0, k).is_ok());
+  CHECK_FALSE(a.knockout(2, 2, 0, k).is_ok());
+  CHECK_FALSE(a.knockout(2, -1, 0, k).is_ok());
+  CHECK_FALSE(a.knockout(2, 0, 2, k).is_ok());
+  CHECK_FALSE(a.knockout(2, 0, -1, k).is_ok());
+  CHECK(k.loss_after == kept.loss_after);
+  CHECK(k.head == kept.head);
+  TextTrainer none;
+  CHECK_FALSE(none.knockout(1, 0, 0, k).is_ok());
+}
+
 TEST_CASE("text trainer: windows stay inside training documents; the held-out sample inside held-out ones") {
   const auto corpus = toy_corpus(20, 40);
   TextTrainer t;

@@ -45,6 +45,7 @@
   X(snapshot_in_program, "the runs train in the training program: train.snapshot asks it") \
   X(text_not_tied, "the text model's runs have no tied query and key") \
   X(tie_not_boolean, "tieQK must be true or false") \
+  X(knockout_text_only, "a knockout is measured on the English text runs: reset training with task \"text\" first") \
   /* the Demo's verbs, choices, languages, exports (state/, lang/) */ \
   X(download_no_run, "no training run has {0} heads to download") \
   X(not_a_choice, "{0}={1} is not a {2} ({3})") \
@@ -131,6 +132,7 @@
   X(js_tie_qk, "tieQK must be true or false, not {0}") \
   X(js_steps, "step(n) needs a whole number of steps (1 to {0}), not {1}") \
   X(js_download, "download needs a head count ({0}), not {1}") \
+  X(js_knockout_args, "knockout takes a layer and a head counted from 1 (as perHead counts them) and a head count, not {0}") \
   X(js_unknown, "the page refused this input ({0})") \
   X(js_worker_restarted, "The training Worker stopped ({0}) and was started again: the runs begin again from step 0.")
 // clang-format on

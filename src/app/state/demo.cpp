@@ -139,6 +139,8 @@ bool Demo::train_step(int n) {
   return apply(and_sync(training, scene, [&] { return training.step(n); }));
 }
 
+bool Demo::train_knockout(int heads, int layer, int head) { return apply(training.knockout(heads, layer, head)); }
+
 bool Demo::train_play() { return apply(training.play()); }
 
 void Demo::train_pause() {

@@ -119,6 +119,9 @@ struct Demo final : TourHost {
   // The text task (LiveTraining::reset_text): layers 1 or 2.
   bool train_reset_text(int layers, int64_t seed, float lr);
   bool train_set_speed(int max_steps_per_frame);
+  // A head of a text run knocked out and the held-out loss measured with and
+  // without it (LiveTraining::knockout: layer and head from 1).
+  bool train_knockout(int heads, int layer, int head);
   // Asks the platform to save snapshot(heads) as a file (refused when no run
   // has that many heads).
   bool request_download(int heads);

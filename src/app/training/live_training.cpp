@@ -57,6 +57,7 @@ Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> ti
   text_on_ = false;
   text_.reset();
   text_runs_.clear();
+  knockout_.reset();
   refusal_ = Status::ok();
   meter_.clear();
   gate_.clear();
@@ -297,6 +298,7 @@ void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
   refusal_ = Status::ok();
   mirror_.text = layers > 0;
   mirror_.layers = layers;
+  mirror_.knockout.reset();
   mirror_.seed = seed;
   mirror_.relations = r;
   mirror_.lr = lr;
@@ -381,6 +383,7 @@ void LiveTraining::restarted(Status notice) {
   mirror_.steps_per_second = 0;
   mirror_.step = 0;
   mirror_.errors.clear();
+  mirror_.knockout.reset();
   weights_ = TrainedWeights{};
   wanted_heads_ = 0;  // sync_scene asks the new program for them
   publish();
@@ -462,6 +465,7 @@ Status LiveTraining::reset_text(int layers, int64_t seed, float lr) {
   text_ = std::move(text);
   text_on_ = true;
   text_lr_ = lr;
+  knockout_.reset();
   refusal_ = Status::ok();
   meter_.clear();
   gate_.clear();
@@ -513,6 +517,29 @@ void LiveTraining::refresh_text_runs() {
   }
 }
 
+Status LiveTraining::knockout(int heads, int layer, int head) {
+  if (!text_task()) return refuse(Status::fail(refusals::knockout_text_only));
+  const TrainRun* r = run(heads);
+  if (!r) return refuse(Status::fail(refusals::no_text_run, heads));
+  if (layer < 1 || layer > layers()) return refuse(Status::fail(refusals::text_knockout_layer, layer, layers()));
+  if (head < 1 || head > heads) return refuse(Status::fail(refusals::text_knockout_head, head, heads));
+  if (remote_) {
+    refusal_ = Status::ok();
+    send({"knockout", static_cast<double>(heads), static_cast<double>(layer), static_cast<double>(head)});
+    return Status::ok();
+  }
+  TextKnockout k;
+  if (Status s = text_->knockout(heads, layer - 1, head - 1, k); !s) return refuse(std::move(s));
+  knockout_ = std::move(k);
+  refusal_ = Status::ok();
+  return Status::ok();
+}
+
+const TextKnockout* LiveTraining::last_knockout() const {
+  const std::optional<TextKnockout>& k = remote_ ? mirror_.knockout : knockout_;
+  return k ? &*k : nullptr;
+}
+
 bool LiveTraining::can_step() const {
   if (text_on_) return text_->next_unit() != TrainUnit::kNone;
   return trainer().next_unit() != TrainUnit::kNone;
@@ -532,6 +559,7 @@ std::string LiveTraining::wire_state(double steps_per_second, bool running) cons
   m.lr = text_lr_;
   m.step = text_->step_count();
   m.runs = text_runs_;
+  m.knockout = knockout_;
   m.steps_per_second = steps_per_second;
   m.running = running;
   m.errors = errors();

@@ -58,6 +58,12 @@
 // corpus_failed(why) records a fetch that failed; without a corpus
 // reset_text is refused with that failure's message and the task stays as it
 // was. Remote, the program fetches the corpus itself ("text" command).
+// Knockout (knockout(heads, layer, head), the text task only): the run with
+// `heads` heads measured with and without one head (engine/train/
+// text_trainer.h "Knockout"), layer and head counted from 1 as perHead
+// counts them; the last one stays in knockout() until the runs are reset
+// (a refused knockout keeps it). Remote, it is validated here against the
+// mirror, measured by the program, and comes back with its state.
 // Does not: train itself (engine/train/trainer.h does), read a clock of its own
 // (the clock is given, so tests are deterministic), draw anything (src/ui
 // reads it), or know about the browser (src/platform calls tick()).
@@ -79,6 +85,12 @@
 //               baselines: {kind: baseline}} per head of every layer, layer
 //               by layer (1-based; engine/train/head_scores.h measures them;
 //               all four null for a head not yet measured), and floor 0.
+//               knockout: null, or the last head knocked out of a text run
+//               {heads, layer, head (1-based), step, lossBefore, lossAfter,
+//               change (lossAfter - lossBefore), lost: {label, labelScore}
+//               (the head's own measurement: what the model loses),
+//               changed: [{layer, head, label, labelAfter, labelScore,
+//               labelScoreAfter}] (the heads whose scores moved without it)}.
 //   snapshot(heads, tied): {heads, tieQK, step, seed, r, X, target, mask,
 //               W_Q, W_K, W_V, W_O, lossScale, loss, grads: {W_Q, W_K, W_V,
 //               W_O}}; a tied run's W_K equals its W_Q and its grads have
@@ -148,6 +160,9 @@ class LiveTraining {
   // A corpus already read (tests' small corpora); `bytes` its size on the wire.
   void set_corpus(std::shared_ptr<const TextCorpus> corpus, int64_t bytes, double fetch_ms);
   void corpus_failed(std::string why);
+  // See "Knockout" above.
+  Status knockout(int heads, int layer, int head);
+  const TextKnockout* last_knockout() const;
   bool has_corpus() const { return corpus_ != nullptr; }
   bool text_task() const { return remote_ ? mirror_.text : text_on_; }
   int layers() const { return remote_ ? mirror_.layers : text_on_ ? text_->config().layers : 0; }
@@ -310,6 +325,7 @@ class LiveTraining {
   bool text_on_ = false;           // the text task trains (text_ is set)
   float text_lr_ = kTextDefaultLr;
   std::vector<TrainRun> text_runs_;
+  std::optional<TextKnockout> knockout_;  // the last one measured here
   int roles_r_ = kDefaultRelations;  // the roles task's R, kept across the text task
 };
 

@@ -23,6 +23,33 @@ void append_kinds(std::string& out, const std::vector<std::pair<std::string, flo
   JsonObject o(out);
   for (const auto& [kind, v] : kinds) o.field(kind.c_str(), v);
 }
+
+// The knockout's object (live_training.h "JSON"), or null.
+void append_knockout(std::string& out, const TextKnockout* k) {
+  if (!k) {
+    out += "null";
+    return;
+  }
+  JsonObject o(out);
+  o.field("heads", k->heads).field("layer", k->layer + 1).field("head", k->head + 1).field("step", k->step);
+  o.field("lossBefore", k->loss_before).field("lossAfter", k->loss_after).field("change", k->loss_after - k->loss_before);
+  const size_t mine = static_cast<size_t>(k->layer) * static_cast<size_t>(k->heads) + static_cast<size_t>(k->head);
+  if (mine < k->before.size()) {
+    JsonObject lost(o.key("lost"));
+    lost.field("label", k->before[mine].label).field("labelScore", k->before[mine].label_score);
+  } else {
+    o.key("lost") += "null";
+  }
+  std::vector<size_t> moved;
+  for (size_t i = 0; i < k->before.size() && i < k->after.size(); ++i)
+    if (k->before[i].scores != k->after[i].scores) moved.push_back(i);
+  append_array(o.key("changed"), moved, [&](size_t i) {
+    const HeadSlot &was = k->before[i], &now = k->after[i];
+    JsonObject c(out);
+    c.field("layer", was.layer + 1).field("head", was.head + 1).field("label", was.label).field("labelAfter", now.label);
+    c.field("labelScore", was.label_score).field("labelScoreAfter", now.label_score);
+  });
+}
 }  // namespace
 
 std::string LiveTraining::state_json() const {
@@ -97,6 +124,7 @@ std::string LiveTraining::state_json() const {
         });
       });
     });
+    append_knockout(o.key("knockout"), last_knockout());
   }
   return out;
 }

@@ -12,7 +12,7 @@ namespace headroom::app {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x34774852;  // "HRw4" read as a little-endian u32
+constexpr uint32_t kMagic = 0x35774852;  // "HRw5" read as a little-endian u32
 constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
 constexpr int kMaxHeads = 8;
 constexpr size_t kMaxText = 4096;
@@ -238,6 +238,17 @@ std::string encode_mirror(const TrainMirror& m) {
   w.put<int32_t>(m.corpus.vocab);
   w.put<int64_t>(m.corpus.bytes);
   w.put<double>(std::isfinite(m.corpus.fetch_ms) ? m.corpus.fetch_ms : 0.0);
+  w.put<uint8_t>(m.knockout.has_value());
+  if (const TextKnockout* k = m.knockout ? &*m.knockout : nullptr) {
+    w.put<int32_t>(k->heads);
+    w.put<int32_t>(k->layer);
+    w.put<int32_t>(k->head);
+    w.put<int64_t>(k->step);
+    w.put<float>(k->loss_before);
+    w.put<float>(k->loss_after);
+    put_slots(w, k->before);
+    put_slots(w, k->after);
+  }
   return std::move(w.out);
 }
 
@@ -310,6 +321,18 @@ Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
     return broken(N_("its corpus"));
   if (c.train_words < 0 || c.held_out_words < 0 || c.vocab < 0 || c.bytes < 0 || c.fetch_ms < 0)
     return broken(N_("its corpus' sizes"));
+  bool knocked = false;
+  if (!in.flag(knocked)) return broken(N_("its knockout"));
+  if (knocked) {
+    TextKnockout k;
+    if (!in.get(k.heads) || !in.get(k.layer) || !in.get(k.head) || !in.get(k.step) || !in.get(k.loss_before) ||
+        !in.get(k.loss_after) || !get_slots(in, k.before) || !get_slots(in, k.after))
+      return broken(N_("its knockout"));
+    if (k.heads < 1 || k.heads > kMaxHeads || k.layer < 0 || k.layer > 1 || k.head < 0 || k.head >= k.heads ||
+        k.step < 0 || k.before.size() != k.after.size())
+      return broken(N_("its knockout's sizes"));
+    m.knockout = std::move(k);
+  }
   if (!in.done()) return broken(N_("bytes after its end"));
   out = std::move(m);
   return Status::ok();

@@ -10,7 +10,7 @@
 // for finiteness, so a truncated, foreign or corrupt message is refused with
 // a reason and changes nothing. Floats travel as their 4 bytes and counts
 // as 8-byte integers, so the page shows the program's numbers bit for bit.
-// Layout (little-endian, as wasm is on both sides): u32 magic "HRw4", u32
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw5", u32
 // kind (1 state, 2 weights), then
 //   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
 //            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
@@ -22,7 +22,10 @@
 //            i32 layer, i32 head, u32 kinds, per kind str kind, f32 score,
 //            f32 baseline, then str label, f32 labelScore;
 //            then the corpus: str name ("" none), i64 trainWords, i64
-//            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs;
+//            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs; then the last
+//            knockout: u8 (0 none; 1: i32 heads, i32 layer, i32 head (0-based),
+//            i64 step, f32 lossBefore, f32 lossAfter, head slots before, head
+//            slots after, each as a run's);
 //   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
 //            (D x D/heads each), then W_O (D x D), each in Mat's own order;
 //   str: u32 length, then that many UTF-8 bytes;
@@ -35,12 +38,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/core/attention.h"
 #include "engine/core/status.h"
+#include "engine/train/text_trainer.h"
 #include "engine/train/trainer.h"
 
 namespace headroom::app {
@@ -72,6 +77,7 @@ struct TrainMirror {
   bool running = false;
   std::vector<Status> errors;  // the program's: its refusal, or why runs stopped
   std::vector<TrainRun> runs;
+  std::optional<TextKnockout> knockout;  // the last head knocked out of a text run
 };
 
 // One run's weights, for the lesson's views.

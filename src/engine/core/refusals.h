@@ -94,6 +94,8 @@
   X(no_corpus, "no corpus: the text model needs one") \
   X(text_no_corpus, "the text model has no corpus yet: reset it with one first") \
   X(no_text_run, "no text run has {0} heads") \
+  X(text_knockout_layer, "layer {0} is not a layer of the text model: its layers are 1 to {1}") \
+  X(text_knockout_head, "head {0} is not a head of the {1}-head run: its heads are 1 to {1}") \
   X(corpus_unusable, "the corpus file is not usable: {0}")
 // clang-format on
 

@@ -61,6 +61,15 @@ TextParams initial_text_params(const TextShape& s, uint64_t seed, uint64_t purpo
   return p;
 }
 
+Status knock_out_head(TextParams& p, int layer, int head) {
+  const TextShape& s = p.shape;
+  if (layer < 0 || layer >= s.layers) return Status::fail(refusals::text_knockout_layer, layer + 1, s.layers);
+  if (head < 0 || head >= s.heads) return Status::fail(refusals::text_knockout_head, head + 1, s.heads);
+  const int dh = s.d_model / s.heads;
+  p.layers[static_cast<size_t>(layer)].wo.middleRows(static_cast<Eigen::Index>(head) * dh, dh).setZero();
+  return Status::ok();
+}
+
 void zero_text_grads(const TextParams& p, TextGrads& g) {
   g.tok.setZero(p.tok.rows(), p.tok.cols());
   g.pos.setZero(p.pos.rows(), p.pos.cols());

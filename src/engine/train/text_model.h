@@ -16,6 +16,10 @@
 //   reaches the first), dE_tok = scatter-add of dX_0 by id, dE_pos(i) =
 //   sum_b dX_0(b*L + i).
 // Initial parameters from a seed (prng, the same on every build).
+// Knockout (knock_out_head): head h of layer l's output O_h zeroed before
+// W_O. Y = concat_h(O_h) W_O reads O_h only through W_O's rows
+// h*dh .. h*dh + dh - 1, so zeroing those rows is the same model: every
+// other head's path, and head h's own attention weights, are unchanged.
 // Does not: read the corpus (text_trainer.h picks the windows), hold an
 // optimiser, or allocate once a TextWork has seen the shapes (the kernel
 // backends' buffers are reused).
@@ -78,6 +82,11 @@ Status check_text_shape(const TextShape& s);
 // Rng(mix_seed(seed, purpose)): every H of one seed starts from the same
 // matrices.
 TextParams initial_text_params(const TextShape& s, uint64_t seed, uint64_t purpose);
+
+// Knocks out head `head` of layer `layer` (both 0-based) of p (see
+// "Knockout" above): W_O's rows of that head set to 0. Refused, p unchanged,
+// when p has no such layer or head.
+Status knock_out_head(TextParams& p, int layer, int head);
 
 // Zeroed gradients of p's shapes (sized once).
 void zero_text_grads(const TextParams& p, TextGrads& g);

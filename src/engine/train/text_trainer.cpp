@@ -100,17 +100,28 @@ struct TextRunWork {
   AdamList adam;
 };
 
+// One evaluation's running sums: the held-out loss's and every head slot's scores.
+struct EvalSums {
+  double sum = 0;
+  int64_t scored = 0;
+  std::vector<HeadScoreSums> heads;
+
+  void clear(size_t slots) {
+    sum = 0, scored = 0;
+    heads.assign(slots, HeadScoreSums{});
+  }
+  float loss() const { return static_cast<float>(sum / static_cast<double>(scored)); }
+};
+
 struct TextTrainer::Impl {
   std::vector<TextRunWork> runs;
   TextWork work;                     // shared: the runs take turns
   std::vector<int> ids, targets;     // the step's batch
   std::vector<int> ho_ids, ho_targets;  // the held-out sample, all windows
   std::vector<int> chunk_ids, chunk_targets;
-  std::vector<double> sum;           // per run: the evaluation in progress
-  std::vector<int64_t> scored;
+  std::vector<EvalSums> evals;       // per run: the evaluation in progress
   ScoreSample text_sample, induction_sample;  // the head scores' queries (head_scores.h)
   std::vector<int> induction_ids;             // induction_sample's windows, L ids each
-  std::vector<std::vector<HeadScoreSums>> head_sums;  // per run, per head slot
   int64_t next_eval = 1, gap = kTextEvalGap;
   using Phase = StepPhase;
   using Cursor = StepCursor;
@@ -129,10 +140,20 @@ struct TextTrainer::Impl {
   // history and the head slots are measured (or the run stops on a
   // non-finite held-out loss). Returns whether it was the last.
   bool evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r, TextRun& run);
-  void held_out_chunk(const TextTrainConfig& cfg, int c, size_t r);
-  void induction_chunk(const TextTrainConfig& cfg, int c, size_t r);
+  // The chunks of one evaluation: held-out, then induction.
+  int eval_chunks(const TextTrainConfig& cfg) const {
+    return cfg.held_out_windows / cfg.batch + induction_sample.windows() / cfg.batch;
+  }
+  // Chunk c of p's evaluation into e (held-out chunks: loss and head scores;
+  // then induction chunks: head scores).
+  void eval_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e);
+  void held_out_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e);
+  void induction_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e);
   // Adds the head scores of `windows` windows of s from `first` (the last forward's weights).
-  void add_scores(const ScoreSample& s, int first, int windows, size_t r);
+  void add_scores(const ScoreSample& s, int first, int windows, EvalSums& e);
+  // A whole evaluation of p at once (the knockout's): its loss and head slots
+  // (`slots` gives the layer and head of each).
+  void measure(const TextTrainConfig& cfg, const TextParams& p, float& loss, std::vector<HeadSlot>& slots);
 };
 
 TextTrainer::TextTrainer() : impl_(std::make_unique<Impl>()) {}
@@ -164,54 +185,65 @@ bool TextTrainer::Impl::train(const TextTrainConfig& cfg, int64_t step, float lr
   return true;
 }
 
-void TextTrainer::Impl::add_scores(const ScoreSample& s, int first, int windows, size_t r) {
-  std::vector<HeadScoreSums>& sums = head_sums[r];
+void TextTrainer::Impl::add_scores(const ScoreSample& s, int first, int windows, EvalSums& e) {
   for (size_t l = 0; l < work.traces.size(); ++l) {
     const BatchTrace& t = work.traces[l];
     for (int h = 0; h < t.heads; ++h)
       for (int b = 0; b < windows; ++b)
-        add_head_scores(s, first + b, t.weights(b, h), sums[l * static_cast<size_t>(t.heads) + static_cast<size_t>(h)]);
+        add_head_scores(s, first + b, t.weights(b, h), e.heads[l * static_cast<size_t>(t.heads) + static_cast<size_t>(h)]);
   }
 }
 
-void TextTrainer::Impl::held_out_chunk(const TextTrainConfig& cfg, int c, size_t r) {
+void TextTrainer::Impl::held_out_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e) {
   const size_t n = static_cast<size_t>(cfg.batch) * cfg.tokens, at = static_cast<size_t>(c) * n;
   chunk_ids.assign(ho_ids.begin() + static_cast<long>(at), ho_ids.begin() + static_cast<long>(at + n));
   chunk_targets.assign(ho_targets.begin() + static_cast<long>(at), ho_targets.begin() + static_cast<long>(at + n));
   CrossEntropy ce;
-  const Status s = text_loss(runs[r].p, chunk_ids, chunk_targets, cfg.batch, default_backend(), work, ce, nullptr);
+  const Status s = text_loss(p, chunk_ids, chunk_targets, cfg.batch, default_backend(), work, ce, nullptr);
   (void)s;
-  sum[r] += ce.sum;
-  scored[r] += ce.scored;
-  add_scores(text_sample, c * cfg.batch, cfg.batch, r);
+  e.sum += ce.sum;
+  e.scored += ce.scored;
+  add_scores(text_sample, c * cfg.batch, cfg.batch, e);
 }
 
-void TextTrainer::Impl::induction_chunk(const TextTrainConfig& cfg, int c, size_t r) {
+void TextTrainer::Impl::induction_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e) {
   const size_t n = static_cast<size_t>(cfg.batch) * cfg.tokens, at = static_cast<size_t>(c) * n;
   chunk_ids.assign(induction_ids.begin() + static_cast<long>(at), induction_ids.begin() + static_cast<long>(at + n));
-  const Status s = text_layers_forward(runs[r].p, chunk_ids, cfg.batch, default_backend(), work);
+  const Status s = text_layers_forward(p, chunk_ids, cfg.batch, default_backend(), work);
   (void)s;
-  add_scores(induction_sample, c * cfg.batch, cfg.batch, r);
+  add_scores(induction_sample, c * cfg.batch, cfg.batch, e);
+}
+
+void TextTrainer::Impl::eval_chunk(const TextTrainConfig& cfg, int c, const TextParams& p, EvalSums& e) {
+  const int held = cfg.held_out_windows / cfg.batch;
+  if (c < held) held_out_chunk(cfg, c, p, e);
+  else induction_chunk(cfg, c - held, p, e);
 }
 
 bool TextTrainer::Impl::evaluate_chunk(const TextTrainConfig& cfg, int64_t step, float lr, int c, size_t r,
                                        TextRun& run) {
-  const int held = cfg.held_out_windows / cfg.batch, chunks = held + induction_sample.windows() / cfg.batch;
-  if (c == 0) {
-    sum[r] = 0, scored[r] = 0;
-    head_sums[r].assign(run.per_head.size(), HeadScoreSums{});
-  }
-  if (c < held) held_out_chunk(cfg, c, r);
-  else induction_chunk(cfg, c - held, r);
-  const float loss = static_cast<float>(sum[r] / static_cast<double>(scored[r]));  // read after the held-out chunks
+  const int held = cfg.held_out_windows / cfg.batch, chunks = eval_chunks(cfg);
+  EvalSums& e = evals[r];
+  if (c == 0) e.clear(run.per_head.size());
+  eval_chunk(cfg, c, runs[r].p, e);
+  const float loss = e.loss();  // read after the held-out chunks
   if (c + 1 == held && !std::isfinite(loss)) {
     stop(run, step, lr, Status::fail(refusals::held_out_not_finite));
     return true;
   }
   if (c + 1 < chunks) return false;
   run.history.push_back(TextEvalPoint{step, loss});
-  for (size_t k = 0; k < run.per_head.size(); ++k) finish_head_slot(head_sums[r][k], run.per_head[k]);
+  for (size_t k = 0; k < run.per_head.size(); ++k) finish_head_slot(e.heads[k], run.per_head[k]);
   return true;
+}
+
+void TextTrainer::Impl::measure(const TextTrainConfig& cfg, const TextParams& p, float& loss,
+                                std::vector<HeadSlot>& slots) {
+  EvalSums e;
+  e.clear(slots.size());
+  for (int c = 0, chunks = eval_chunks(cfg); c < chunks; ++c) eval_chunk(cfg, c, p, e);
+  loss = e.loss();
+  for (size_t k = 0; k < slots.size(); ++k) finish_head_slot(e.heads[k], slots[k]);
 }
 
 //-----------------------------------------------------------------------------
@@ -266,9 +298,7 @@ Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTr
       for (int h = 0; h < H; ++h) run.per_head.push_back(HeadSlot{l, h, {}, {}, "", 0.f});
     runs_.push_back(std::move(run));
   }
-  m.sum.assign(runs_.size(), 0.0);
-  m.scored.assign(runs_.size(), 0);
-  m.head_sums.assign(runs_.size(), {});
+  m.evals.assign(runs_.size(), EvalSums{});
   m.in_step = false;
   m.cur = Impl::Cursor{};
   m.gap = kTextEvalGap;
@@ -391,6 +421,26 @@ Status TextTrainer::snapshot(int heads, TextSnapshot& out) const {
   s.params = *p;
   s.loss = static_cast<float>(ce.loss);
   out = std::move(s);
+  return Status::ok();
+}
+
+Status TextTrainer::knockout(int heads, int layer, int head, TextKnockout& out) {
+  if (!corpus_) return Status::fail(refusals::text_no_corpus);
+  const TextParams* p = params(heads);
+  if (!p) return Status::fail(refusals::no_text_run, heads);
+  TextParams knocked = *p;
+  if (Status s = knock_out_head(knocked, layer, head); !s) return s;
+  const TextRun& run = *this->run(heads);
+  TextKnockout k;
+  k.heads = heads;
+  k.layer = layer;
+  k.head = head;
+  k.step = run.steps;
+  k.before = k.after = run.per_head;  // their layer and head
+  impl_->measure(cfg_, *p, k.loss_before, k.before);
+  impl_->measure(cfg_, knocked, k.loss_after, k.after);
+  if (!std::isfinite(k.loss_before) || !std::isfinite(k.loss_after)) return Status::fail(refusals::run_not_finite, heads);
+  out = std::move(k);
   return Status::ok();
 }
 

@@ -37,6 +37,16 @@
 // change after a run's last chunk). step_count() and the histories advance when a step's last
 // unit is done. A run's `steps` counts its training steps.
 //
+// Knockout (knockout(heads, layer, head)): the run's model as it is, and the
+// same model with that head knocked out (text_model.h "Knockout": its output
+// zeroed before W_O), each measured the way a held-out point is: the loss
+// over the held-out sample and every head slot's scores on the held-out and
+// induction windows. The head's own scores are what the model loses (its
+// attention weights do not change, only nothing reads its output); heads of
+// the same or an earlier layer measure the same; heads of a later layer
+// read a changed residual stream and may change. It reads the run's
+// parameters only: training, its batches and its evaluation are untouched.
+//
 // Divergence: a non-finite or above-kTextDivergeLoss training loss, a
 // non-finite gradient or weight stops that run with a message naming the
 // step and the rate (its weights stay those of its last good step); a
@@ -111,6 +121,14 @@ struct TextSnapshot {
   TextGrads grads;
 };
 
+// A head knocked out of one run and what it cost.
+struct TextKnockout {
+  int heads = 0, layer = 0, head = 0;         // the run; the head, 0-based
+  int64_t step = 0;                           // the run's steps when measured
+  float loss_before = 0.f, loss_after = 0.f;  // held-out nats per word, with and without the head
+  std::vector<HeadSlot> before, after;        // every head slot, with and without it
+};
+
 class TextTrainer {
  public:
   TextTrainer();
@@ -140,6 +158,11 @@ class TextTrainer {
   const std::vector<int>& held_out_windows() const { return held_out_starts_; }
 
   Status snapshot(int heads, TextSnapshot& out) const;
+  // See "Knockout" above; refused (out unchanged) before reset, for a head
+  // count with no run, or a layer or head the run does not have.
+  // Its forward passes use the runs' shared buffers (between units, never
+  // mid-unit), so it is not const.
+  Status knockout(int heads, int layer, int head, TextKnockout& out);
 
  private:
   struct Impl;

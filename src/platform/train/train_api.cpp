@@ -3,7 +3,7 @@
 //
 // Does: own one app::LiveTraining (src/app/live_training.h: the runs of 1, 2 and 4
 // heads, or the text task's, the same code and JSON as the page's) and expose its verbs and its
-// state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), train_for(ms) (whole steps
+// state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), knockout(heads, layer, head), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
 // state_json(), steps_ok(n) (step's range check alone). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
@@ -70,6 +70,12 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_steps_ok(int n) {
 EMSCRIPTEN_KEEPALIVE double headroom_train_step_count() { return static_cast<double>(training().step_count()); }
 
 EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) { return training().set_lr(static_cast<float>(lr)) ? 1 : 0; }
+
+// A head of the text run with `heads` heads knocked out, layer and head from 1
+// (LiveTraining::knockout): 1 measured (the state's knockout), 0 refused.
+EMSCRIPTEN_KEEPALIVE int headroom_train_knockout(int heads, int layer, int head) {
+  return training().knockout(heads, layer, head) ? 1 : 0;
+}
 
 // Whole steps of every run until about `ms` milliseconds have passed (at
 // least one); returns the steps taken, 0 when every run has diverged (nothing
