@@ -210,11 +210,14 @@ TEST_CASE("text task: knockout here equals the engine's, crosses the wire, and i
   CHECK(k["lost"]["label"].str == want.before[1].label);
   for (const jsonr::Value& c : k["changed"].items) CHECK(c["layer"].num == 2);  // only the later layer reads it
   // refused: the last knockout stays, each with its code
-  for (const auto& [heads, layer, head, code] : {std::tuple{3, 1, 1, &refusals::no_text_run},
+  for (const auto& bad : {std::tuple{3, 1, 1, &refusals::no_text_run},
                                                   std::tuple{2, 3, 1, &refusals::text_knockout_layer},
                                                   std::tuple{2, 0, 1, &refusals::text_knockout_layer},
                                                   std::tuple{2, 1, 3, &refusals::text_knockout_head},
                                                   std::tuple{2, 1, 0, &refusals::text_knockout_head}}) {
+    // (not a structured binding: clang 14 cannot capture one in CAPTURE's lambda)
+    const int heads = std::get<0>(bad), layer = std::get<1>(bad), head = std::get<2>(bad);
+    const Refusal* code = std::get<3>(bad);
     CAPTURE(heads); CAPTURE(layer); CAPTURE(head);
     const Status s = program.knockout(heads, layer, head);
     REQUIRE_FALSE(s);

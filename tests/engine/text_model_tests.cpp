@@ -406,7 +406,8 @@ TEST_CASE("knockout: a head whose W_O rows are already zero changes nothing; ref
   // only that head's rows of that layer's W_O changed (here: none)
   CHECK(q.layers[1].wo == p.layers[1].wo);
   CHECK(q.layers[0].wo == p.layers[0].wo);
-  for (const auto& [layer, head] : {std::pair{-1, 0}, std::pair{2, 0}, std::pair{0, -1}, std::pair{0, 4}}) {
+  for (const std::pair<int, int>& bad : {std::pair{-1, 0}, std::pair{2, 0}, std::pair{0, -1}, std::pair{0, 4}}) {
+    const int layer = bad.first, head = bad.second;  // (not a structured binding: clang 14 cannot capture one)
     CAPTURE(layer); CAPTURE(head);
     TextParams r = p;
     CHECK_FALSE(knock_out_head(r, layer, head).is_ok());
