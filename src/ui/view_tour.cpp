@@ -20,6 +20,10 @@
 // without scrolling: the plane takes the height the words leave.
 // Does not: measure, score or keep the answer (app/tour/tour.h does); compute
 // attention (the plane's points are Scene::value_maps()).
+// Sections:
+//   [SECTION] the answer widgets (plane, choice, number, match)
+//   [SECTION] sending the answer, the hint, the progress dots
+//   [SECTION] the panel
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -89,6 +93,7 @@ Prediction point_prediction(const Draft& d, bool two) {
   return p;
 }
 
+// [SECTION] the answer widgets (plane, choice, number, match)
 // The plane of the value space (Scene::value_maps()[0]): the origin, the two
 // targets, the other tokens faint; the learner's markers; after the reveal
 // the output(s), eased in from where the animation starts.
@@ -386,6 +391,7 @@ void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
   }
 }
 
+// [SECTION] sending the answer, the hint, the progress dots
 // Before a reveal (Enter or the button): what the keys selected but did not
 // send yet is sent, so the reveal marks it: the ringed choice, or a match
 // with some rows picked (a partial one is refused, saying what is missing,
@@ -465,6 +471,7 @@ void dots(Demo& demo) {
 
 }  // namespace
 
+// [SECTION] the panel
 std::string tour_description(Demo& demo) {
   if (!demo.tour.open()) return {};
   const int n = demo.tour.step();
