@@ -82,6 +82,7 @@ const ProbeKind kProbeKinds[] = {
     {"download", Shape::Rects},
     {"weights", Shape::Rects},
     {"weightsPlay", Shape::Rects},
+    {"textLayer", Shape::Rects},
     {"trainCap.rect", Shape::Rect},
     {"trainCap.enabled", Shape::Value, "false"},
     {"trainChart.rect", Shape::Rect},

@@ -34,10 +34,10 @@ constexpr float kMaxTurnedName = 84.f;  // a name turned upward shows at most th
 
 float arc_thickness(float w) { return 1.f + 9.f * w; }
 
-void weight_tooltip(const Demo& demo, int h, int j, float w) {
-  const auto& t = demo.scene.tokens();
+void weight_tooltip(const app::ModelShown& m, int h, int j, float w) {
+  const auto& t = m.tokens;
   ImGui::BeginTooltip();
-  text(app::trf("head {0}: {1} \xe2\x86\x92 {2} = {3}", {std::to_string(h + 1), t[static_cast<size_t>(demo.scene.query())].text,
+  text(app::trf("head {0}: {1} \xe2\x86\x92 {2} = {3}", {std::to_string(h + 1), t[static_cast<size_t>(m.query)].text,
                                                        t[static_cast<size_t>(j)].text, app::num(w, 4)}));
   ImGui::EndTooltip();
 }
@@ -53,8 +53,8 @@ void report_label(ImVec2 min, ImVec2 max) {
 }
 
 // Columns: arcs above a row of token names, then one bar row per head.
-void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<HeadReadout>& readout) {
-  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
+void draw_columns(Demo& demo, const std::vector<float>& cols) {
+  const auto [m, tr, tokens, L, q, H, D, dh] = model_view(demo);
   const float line = ImGui::GetTextLineHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -112,10 +112,10 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
 
   const float bar_h = H <= 2 ? 54.f : H == 4 ? 34.f : 24.f;
   for (int h = 0; h < H; ++h) {
-    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
     const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-    ImGui::TextUnformatted((app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h)).c_str());
+    ImGui::TextUnformatted((app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + m.head[static_cast<size_t>(h)].caption).c_str());
     ImGui::PopStyleColor();
     report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -134,7 +134,7 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
       if (tw <= cw)  // a squeezed column keeps its number in the tooltip
         dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
       if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
-        weight_tooltip(demo, h, j, w);
+        weight_tooltip(m, h, j, w);
     }
     ImGui::Dummy(ImVec2(width, line + 2 + bar_h + 4));
   }
@@ -142,8 +142,8 @@ void draw_columns(Demo& demo, const std::vector<float>& cols, const std::vector<
 
 // Rows (narrow screens): one row per token, arcs in a gutter on the left,
 // one bar column per head.
-void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
-  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
+void draw_rows(Demo& demo) {
+  const auto [m, tr, tokens, L, q, H, D, dh] = model_view(demo);
   const float line = ImGui::GetTextLineHeight(), row_h = line + 10.f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float name_w = 0;
@@ -176,7 +176,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
       const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
       const float x0 = bars_x + col_w * h, x1 = x0 + col_w - 4;
       dl->AddRectFilled(ImVec2(x0, y + 3), ImVec2(x0 + (x1 - x0) * w, y + row_h - 5), head_color(h, 0.8f), 2.f);
-      if (is_target(readout[static_cast<size_t>(h)], j))
+      if (is_target(m.head[static_cast<size_t>(h)].readout, j))
         dl->AddRect(ImVec2(x0, y + 2), ImVec2(x1, y + row_h - 4), head_color(h), 3.f, 0, 1.5f);
       if (col_w >= 44.f && w >= 0.005f) {
         char num[16];
@@ -184,7 +184,7 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
         dl->AddText(ImVec2(x0 + 3, y + 5), palette().text, num);
       }
       if (ImGui::IsMouseHoveringRect(ImVec2(x0, y), ImVec2(x1, y + row_h)) && ImGui::IsWindowHovered())
-        weight_tooltip(demo, h, j, w);
+        weight_tooltip(m, h, j, w);
     }
   }
   for (const auto& [a, b] : headers) report_label(a, b);
@@ -206,7 +206,6 @@ void draw_rows(Demo& demo, const std::vector<HeadReadout>& readout) {
 
 void view_attention(Demo& demo) {
   section_title(app::view_row(app::ViewId::Attention).title, app::view_row(app::ViewId::Attention).help);
-  const std::vector<HeadReadout>& readout = demo.scene.readout();
   // One arrangement per card width, whatever the sentence's length: columns
   // (arcs above the names, a bar row per head) from kColumnsFrom px, squeezed
   // to fit when the sentence is long; rows (a row per token) below.
@@ -218,10 +217,10 @@ void view_attention(Demo& demo) {
     if (total > avail)
       for (float& c : cols) c *= avail / total;
     probe_string("attentionMode", "columns");
-    draw_columns(demo, cols, readout);
+    draw_columns(demo, cols);
   } else {
     probe_string("attentionMode", "rows");
-    draw_rows(demo, readout);
+    draw_rows(demo);
   }
 }
 

@@ -32,10 +32,9 @@ void strip_tooltip(int hovered, const char* what, const Vec& v) {
 }  // namespace
 
 void view_concat(Demo& demo) {
-  const auto [tr, tokens, L, q, H, D, dh] =
+  const auto [m, tr, tokens, L, q, H, D, dh] =
       open_view(demo, app::view_row(app::ViewId::Concat).title, app::view_row(app::ViewId::Concat).help);
-  const AttentionWeights& w = demo.scene.weights();
-  const std::vector<HeadReadout>& readout = demo.scene.readout();
+  const AttentionWeights& w = *m.weights;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = avail > 560 ? 150.f : 0.f;
@@ -58,7 +57,7 @@ void view_concat(Demo& demo) {
     const float x0 = a.x + strip_w * h / H, x1 = a.x + strip_w * (h + 1) / H;
     dl->AddRectFilled(ImVec2(x0 + 1, a.y + line + 1), ImVec2(x1 - 1, a.y + line + 4), head_color(h));
     dl->AddRect(ImVec2(x0, a.y + line + 4), ImVec2(x1, a.y + line + 4 + strip_h), head_color(h), 0.f, 0, 2.f);
-    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
     std::string what = "o" + std::to_string(h + 1);
     if (H <= 4) {
       what += ": ";

@@ -38,15 +38,6 @@ namespace {
 constexpr int kShownChanges = 8;
 constexpr float kTopRatio = 4.f;  // a cell's height: 0 to 4x chance (the label's test, 2x, halfway)
 
-// What a kind's score measures, as the query's target: a caption reads
-// "head 3: its determiner 0.31".
-const char* kind_word(int kind) {
-  static constexpr const char* kWords[kHeadKindCount] = {
-      N_("previous word"), N_("itself"),      N_("sentence start"), N_("earlier copy"), N_("induction"),
-      N_("its determiner"), N_("its subject"), N_("its noun"),       N_("punctuation")};
-  return kind >= 0 && kind < kHeadKindCount ? app::tr(kWords[kind]) : app::tr("mixed");
-}
-
 struct CellBox {
   ImVec2 a, b;
 };
@@ -97,7 +88,7 @@ void score_cell(ImDrawList* dl, const CellBox& box, const app::HeadLogRun& log, 
   if (ImGui::IsMouseHoveringRect(box.a, box.b)) {
     const std::string score = known ? app::num(latest, 2) : "-";
     const std::string chance = baseline > 0.f ? app::num(baseline, 2) : "-";
-    ImGui::SetTooltip("%s", app::trf("{0}: {1} (chance {2})", {kind_word(kind), score, chance}).c_str());
+    ImGui::SetTooltip("%s", app::trf("{0}: {1} (chance {2})", {app::head_kind_word(kind), score, chance}).c_str());
   }
 }
 
@@ -116,8 +107,8 @@ int head_row(const app::HeadLogRun& log, const TrainRun& run, size_t slot, float
     score_cell(dl, box, log, slot, k, LogStepAxis(box.a.x + 1.f, box.b.x - 1.f, max_step), now);
   }
   const int label = app::head_kind_index(now.label);
-  const std::string caption = label < 0 ? app::trf("head {0}: {1}", {std::to_string(now.head + 1), kind_word(-1)})
-                                        : app::trf("head {0}: {1} {2}", {std::to_string(now.head + 1), kind_word(label),
+  const std::string caption = label < 0 ? app::trf("head {0}: {1}", {std::to_string(now.head + 1), app::head_kind_word(-1)})
+                                        : app::trf("head {0}: {1} {2}", {std::to_string(now.head + 1), app::head_kind_word(label),
                                                                          app::num(now.label_score, 2)});
   same_line_if_fits(ImGui::CalcTextSize(caption.c_str()).x, 10.f);
   ImGui::AlignTextToFramePadding();
@@ -132,7 +123,7 @@ void columns_key(float cell_w) {
                                       "same weight spread evenly), from 0 to 4 times; the dashed line is twice "
                                       "chance. Outlined: at least twice chance now; thick: the head's label."));
   std::string key;
-  for (int k = 0; k < kHeadKindCount; ++k) key += (k ? "   " : "") + std::to_string(k + 1) + " " + kind_word(k);
+  for (int k = 0; k < kHeadKindCount; ++k) key += (k ? "   " : "") + std::to_string(k + 1) + " " + app::head_kind_word(k);
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextUnformatted(key.c_str());
   ImGui::PopTextWrapPos();
@@ -158,7 +149,7 @@ void label_changes(const app::HeadScoreLog& log, int layers) {
   for (auto it = changes.rbegin(); it != changes.rend() && shown < kShownChanges; ++it, ++shown) {
     const app::LabelChange& c = *it;
     const std::vector<std::string> args = {std::to_string(c.step), std::to_string(c.heads), std::to_string(c.layer + 1),
-                                           std::to_string(c.head + 1), kind_word(c.from), kind_word(c.to),
+                                           std::to_string(c.head + 1), app::head_kind_word(c.from), app::head_kind_word(c.to),
                                            app::num(c.score, 2)};
     const std::string line = layers > 1 ? app::trf("step {0}: {1} heads, layer {2}, head {3}: {4} \xE2\x86\x92 {5} {6}", args)
                                         : app::trf("step {0}: {1} heads, head {3}: {4} \xE2\x86\x92 {5} {6}", args);

@@ -19,9 +19,7 @@ namespace headroom::ui {
 
 void view_heads_hold(Demo& demo) {
   section_title(app::view_row(app::ViewId::Heads).title, app::view_row(app::ViewId::Heads).help);
-  const std::vector<HeadReadout>& readout = demo.scene.readout();
-  const auto& tokens = demo.scene.tokens();
-  const int H = demo.scene.heads();
+  const auto [m, tr, tokens, L, q, H, D, dh] = model_view(demo);
   const bool narrow = ImGui::GetContentRegionAvail().x < 480;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##heads", narrow ? 4 : 5, flags)) return;
@@ -32,8 +30,10 @@ void view_heads_hold(Demo& demo) {
   if (!narrow) ImGui::TableSetupColumn(app::tr("nearest token"));
   ImGui::TableHeadersRow();
   for (int h = 0; h < H; ++h) {
-    const HeadReadout& r = readout[static_cast<size_t>(h)];
-    for (size_t k = 0; k < r.relations.size(); ++k) {
+    const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
+    // A row per target: named by its relationship (the lesson's heads), or
+    // the head's caption on its first row (a head measured, not built).
+    for (size_t k = 0; k < r.targets.size(); ++k) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (k == 0) {
@@ -42,8 +42,12 @@ void view_heads_hold(Demo& demo) {
         ImGui::PopStyleColor();
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(app::relation_word(r.relations[k]));
-      ImGui::SetItemTooltip("%s", app::relation_help_word(r.relations[k]));
+      if (k < r.relations.size()) {
+        ImGui::TextUnformatted(app::relation_word(r.relations[k]));
+        ImGui::SetItemTooltip("%s", app::relation_help_word(r.relations[k]));
+      } else if (k == 0) {
+        text(m.head[static_cast<size_t>(h)].caption);
+      }
       ImGui::TableNextColumn();
       text(tokens[static_cast<size_t>(r.targets[k])].text + " (" + app::num(r.target_weight[k], 2) + ")");
       ImGui::TableNextColumn();

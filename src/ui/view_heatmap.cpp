@@ -52,7 +52,7 @@ PinnedCell& pinned() {
 }  // namespace
 
 void view_heatmap(Demo& demo) {
-  const auto [tr, tokens, L, q, H, D, dh] =
+  const auto [m, tr, tokens, L, q, H, D, dh] =
       open_view(demo, app::view_row(app::ViewId::Heatmap).title, app::view_row(app::ViewId::Heatmap).help);
   const float dpr = ImGui::GetIO().DisplayFramebufferScale.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -108,9 +108,9 @@ void view_heatmap(Demo& demo) {
     }
     const ImVec2 a = ImGui::GetItemRectMin();
     probe("heatmap.grids", ImVec4(a.x, a.y, a.x + img, a.y + img));
-    const auto cell_at = [&, last = L - 1](ImVec2 m, int* i, int* j) {  // (a lambda cannot capture a binding)
-      *i = std::clamp(static_cast<int>((m.y - a.y) / cell), 0, last);
-      const int column = std::clamp(static_cast<int>((m.x - a.x) / cell), 0, last);
+    const auto cell_at = [&, last = L - 1](ImVec2 at, int* i, int* j) {  // (a lambda cannot capture a binding)
+      *i = std::clamp(static_cast<int>((at.y - a.y) / cell), 0, last);
+      const int column = std::clamp(static_cast<int>((at.x - a.x) / cell), 0, last);
       *j = rtl ? last - column : column;
     };
     if (ImGui::IsItemHovered()) {

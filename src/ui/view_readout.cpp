@@ -21,7 +21,8 @@ void view_readout(Demo& demo) {
   begin_card("##readout", palette().readout_card);
   // The compact layout (a course page's frame, a phone) leaves the gloss of
   // "similarity" to the help marker: one line less above its one view.
-  const std::string sentence = readout_sentence(demo.scene, !frame().compact);
+  const app::ModelShown& shown = demo.shown();
+  const std::string& sentence = frame().compact ? shown.sentence : shown.sentence_glossed;
   ImGui::PushFont(frame().fonts.medium);
   // Wrapped at spaces only: ImGui's own wrap also breaks after a '.', which
   // splits "0.64" across two lines in a narrow frame. Tokens the font lacks:

@@ -20,12 +20,8 @@
 namespace headroom::ui {
 
 void view_sentence_strip(Demo& demo) {
-  const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size());
-  const int q = demo.scene.query();
-  const int H = demo.scene.heads();
+  const auto [m, tr, tokens, L, q, H, D, dh] = model_view(demo);
   ViewState& vs = view_state();
-  const std::vector<HeadReadout>& readout = demo.scene.readout();
 
   section_title(app::view_row(app::ViewId::Sentence).title, app::view_row(app::ViewId::Sentence).help);
   ImGui::SameLine();
@@ -35,7 +31,7 @@ void view_sentence_strip(Demo& demo) {
   // Which heads target each token.
   std::vector<std::vector<int>> marks(static_cast<size_t>(L));
   for (int h = 0; h < H; ++h)
-    for (int t : readout[static_cast<size_t>(h)].targets)
+    for (int t : m.head[static_cast<size_t>(h)].readout.targets)
       if (t >= 0 && t < L) marks[static_cast<size_t>(t)].push_back(h);
 
   const std::vector<float> columns = token_columns(demo);
@@ -75,6 +71,9 @@ void view_sentence_strip(Demo& demo) {
     // The query chip is the one in reverse video: dark on the light theme,
     // light (amber) on the dark one.
     push_button_colors(selected ? palette().chip_on : palette().chip_off);
+    // A word the model has no vector for is shown faint (it reads as <unk>).
+    const bool unknown = m.unknown[static_cast<size_t>(i)];
+    if (unknown && !selected) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette().text_faint));
     ImGui::PushID(i);
     if (text_button("chip", tokens[static_cast<size_t>(i)].text, ImVec2(w, 0))) {
       if (vs.reassign >= 0) {
@@ -84,30 +83,35 @@ void view_sentence_strip(Demo& demo) {
         demo.select_token(i);
       }
     }
-    if (ImGui::IsItemHovered() && !demo.scene.roles(i).empty())
-      item_tooltip(app::trf("{0}: {1} (token {2})", {tokens[static_cast<size_t>(i)].text, app::role_words(demo.scene, i),
-                                                     std::to_string(i)}));
+    const std::string& note = m.notes[static_cast<size_t>(i)];
+    if (ImGui::IsItemHovered() && !note.empty())
+      item_tooltip(app::trf("{0}: {1} (token {2})", {tokens[static_cast<size_t>(i)].text, note, std::to_string(i)}));
     ImGui::PopID();
-    ImGui::PopStyleColor(4);
+    ImGui::PopStyleColor(unknown && !selected ? 5 : 4);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     probe("tokens", ImVec4(a.x, a.y, b.x, b.y));
     // Target marks: one segment per head that targets this token.
-    const auto& m = marks[static_cast<size_t>(i)];
-    if (!m.empty()) {
-      const float seg = (b.x - a.x - 8) / static_cast<float>(m.size());
-      for (size_t k = 0; k < m.size(); ++k) {
+    const auto& heads = marks[static_cast<size_t>(i)];
+    if (!heads.empty()) {
+      const float seg = (b.x - a.x - 8) / static_cast<float>(heads.size());
+      for (size_t k = 0; k < heads.size(); ++k) {
         const float x0 = a.x + 4 + seg * static_cast<float>(k);
-        dl->AddRectFilled(ImVec2(x0 + 1, b.y + 3), ImVec2(x0 + seg - 1, b.y + 3 + mark_h), head_color(m[k]), 2.f);
+        dl->AddRectFilled(ImVec2(x0 + 1, b.y + 3), ImVec2(x0 + seg - 1, b.y + 3 + mark_h), head_color(heads[k]), 2.f);
       }
     }
   }
   ImGui::PopStyleVar(3);
 
-  // The query's targets, reassignable by name.
+  // The query's targets, reassignable by name (a model with relationships:
+  // the lesson's; the text model's heads have none to move).
+  bool any = false;
+  for (const app::ShownHead& sh : m.head)
+    for (Relation rel : sh.readout.relations) any = any || relation_reassignable(rel);
+  if (!any) return;
   ImGui::AlignTextToFramePadding();
   text(app::trf("targets of \"{0}\":", {tokens[static_cast<size_t>(q)].text}), ImGui::GetColorU32(ImGuiCol_TextDisabled));
   for (int h = 0; h < H; ++h) {
-    const HeadReadout& r = readout[static_cast<size_t>(h)];
+    const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
     for (size_t k = 0; k < r.relations.size(); ++k) {
       const Relation rel = r.relations[k];
       if (!relation_reassignable(rel)) continue;
@@ -115,7 +119,7 @@ void view_sentence_strip(Demo& demo) {
       const bool armed = vs.reassign == static_cast<int>(rel);
       // A relationship the word does not have (Scene::fits) is shown in
       // parentheses: its head looks at the word itself (Scene::looks_at).
-      const bool fits = demo.scene.fits(q, rel);
+      const bool fits = m.head[static_cast<size_t>(h)].relation_fits[k];
       const std::string name = fits ? app::relation_word(rel) : "(" + std::string(app::relation_word(rel)) + ")";
       const std::string label =
           name + " \xe2\x86\x92 " + (armed ? std::string("?") : tokens[static_cast<size_t>(t)].text);

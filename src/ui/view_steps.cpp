@@ -65,8 +65,8 @@ void vector_row(const char* name, const float* v, int n) {
 }
 
 // One number per token, with the token's name: scores or weights.
-void token_row(const Demo& demo, const float* v, int decimals, int highlight_a, int highlight_b) {
-  const auto& tokens = demo.scene.tokens();
+void token_row(Demo& demo, const float* v, int decimals, int highlight_a, int highlight_b) {
+  const auto& tokens = demo.shown().tokens;
   const int L = static_cast<int>(tokens.size());
   const float avail = ImGui::GetContentRegionAvail().x;
   float x = 0;
@@ -86,7 +86,7 @@ void token_row(const Demo& demo, const float* v, int decimals, int highlight_a, 
 }  // namespace
 
 void view_steps(Demo& demo) {
-  const auto [tr, tokens, L, q, H, D, dh] =
+  const auto [m, tr, tokens, L, q, H, D, dh] =
       open_view(demo, app::view_row(app::ViewId::Steps).title, app::view_row(app::ViewId::Steps).help);
   ViewState& vs = view_state();
   vs.step = std::clamp(vs.step, 0, kSteps - 1);
@@ -157,7 +157,7 @@ void view_steps(Demo& demo) {
   }
   text_disabled_wrapped("%s", app::trf("shapes: {0}", {shape}).c_str());
 
-  const HeadReadout& r = demo.scene.readout()[static_cast<size_t>(h)];
+  const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
   switch (vs.step) {
     case 0:

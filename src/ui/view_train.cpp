@@ -689,7 +689,7 @@ void knockout_rows(Demo& demo) {
           });
         }
         const size_t slot = static_cast<size_t>(l) * static_cast<size_t>(run.heads) + static_cast<size_t>(h);
-        const std::string label = slot < run.per_head.size() && !run.per_head[slot].label.empty() ? run.per_head[slot].label : "-";
+        const std::string label = slot < run.per_head.size() && !run.per_head[slot].label.empty() ? app::head_kind_word(run.per_head[slot].label) : "-";
         ImGui::SetItemTooltip("%s", app::trf("head {0} ({1}): knock it out and measure the held-out loss without it",
                                              {std::to_string(h + 1), label}).c_str());
         if (pressed) demo.train_knockout(run.heads, l + 1, h + 1);

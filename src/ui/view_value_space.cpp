@@ -62,27 +62,27 @@ void target_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col) {
 }
 
 // Which sentence and query the one head's output was drawn for.
-std::string scene_key(const Demo& demo) {
-  std::string key = std::to_string(demo.scene.query());
-  for (const Token& t : demo.scene.tokens()) key += '\x1f' + t.text;
+std::string model_key(const app::ModelShown& m) {
+  std::string key = std::to_string(m.query);
+  for (const Token& t : m.tokens) key += '\x1f' + t.text;
   return key;
 }
 
 // Tracks head-count changes and starts the split animation on 1 -> H;
 // with one head, remembers its output (ViewState::split_from).
-float split_progress(const Demo& demo, const std::vector<HeadReadout>& readout) {
+float split_progress(const Demo& demo, const app::ModelShown& m) {
   ViewState& vs = view_state();
-  const int H = demo.scene.heads();
+  const int H = m.heads;
   if (H != vs.last_heads) {
     if (vs.last_heads == 1 && H > 1 && !demo.reduced_motion) vs.split_started = ImGui::GetTime();
     else vs.split_started = -1;
     vs.last_heads = H;
   }
   if (H == 1) {
-    vs.split_from = readout[0].targets;
-    vs.split_from_midpoint = app::measure_output(demo.scene, readout[0]).kind == app::OutputKind::Midpoint;
-    vs.split_from_key = scene_key(demo);
-  } else if (vs.split_from_key != scene_key(demo)) {
+    vs.split_from = m.head[0].readout.targets;
+    vs.split_from_midpoint = m.head[0].output.kind == app::OutputKind::Midpoint;
+    vs.split_from_key = model_key(m);
+  } else if (vs.split_from_key != model_key(m)) {
     vs.split_from.clear();  // a new sentence or query: the one head's output is gone
     vs.split_from_key.clear();
   }
@@ -121,13 +121,15 @@ struct PlotLabel {
   LabelRequest request;
 };
 
-void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std::vector<int>& fit, ImVec2 size,
-           float progress) {
-  const auto [tr, tokens, L, q, H, D, dh] = scene_view(demo);
+void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float progress) {
+  const auto [shown, tr, tokens, L, q, H, D, dh] = model_view(demo);
+  const app::ShownHead& sh = shown.head[static_cast<size_t>(h)];
+  const ValueMap& m = sh.map;
+  const HeadReadout& r = sh.readout;
   const ViewState& vs = view_state();
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  const std::string caption = app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + app::head_caption(demo.scene, r, h);
+  const std::string caption = app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + sh.caption;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
   ImGui::TextUnformatted(caption.c_str());
   ImGui::PopStyleColor();
@@ -241,7 +243,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
     labels.push_back(std::move(pl));
   };
   // The output's label first (it wins any contest), then the ghost's.
-  const app::OutputMeasure measured = app::measure_output(demo.scene, r);
+  const app::OutputMeasure& measured = sh.output;
   add_label(app::trf("output: {0}", {measured.words}), true, palette().text, out, R + 1.f, true, true);
   if (ghost) add_label(app::tr("1 head's midpoint"), false, palette().ghost, ghost_at, kGhostR + 1.f, true, true);
   for (int j : order) {
@@ -322,7 +324,7 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
   dl->PopClipRect();
   probe("valueSpace.plots", ImVec4(a.x, a.y, b.x, b.y));
   ImGui::Dummy(size);
-  const std::string foot = app::trf("output {0}", {head_verdict(demo.scene, r)});
+  const std::string foot = app::trf("output {0}", {sh.verdict});
   // Wrapped at spaces only: ImGui's wrap also breaks after a ',' (a decimal comma).
   ImGui::TextUnformatted(wrap_at_spaces(foot, size.x).c_str());
   const std::string plane = app::trf("drawn in the plane of the two targets' values, which holds {0}% of this output",
@@ -335,10 +337,9 @@ void panel(Demo& demo, int h, const ValueMap& m, const HeadReadout& r, const std
 void view_value_space(Demo& demo) {
   const ImVec2 view_top = ImGui::GetCursorScreenPos();
   section_title(app::view_row(app::ViewId::Values).title, app::view_row(app::ViewId::Values).help);
-  const std::vector<HeadReadout>& readout = demo.scene.readout();
-  const std::vector<ValueMap>& maps = demo.scene.value_maps();
-  const float progress = split_progress(demo, readout);
-  const int H = demo.scene.heads();
+  const app::ModelShown& shown = demo.shown();
+  const float progress = split_progress(demo, shown);
+  const int H = shown.heads;
   ViewState& vs = view_state();
   ImGui::SameLine(0, 16);
   ImGui::Checkbox(app::tr("zoom to the targets"), &vs.zoom_targets);
@@ -347,10 +348,11 @@ void view_value_space(Demo& demo) {
   // Tokens the picture fits: every head's targets (so each panel shows the
   // same pair the single head had to split), or every token.
   std::vector<int> fit;
-  const int L = static_cast<int>(demo.scene.tokens().size());
+  const int L = shown.token_count();
   for (int j = 0; j < L; ++j) {
     bool want = !vs.zoom_targets;
-    for (const HeadReadout& r : readout) want = want || std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end();
+    for (const app::ShownHead& sh : shown.head)
+      want = want || std::find(sh.readout.targets.begin(), sh.readout.targets.end(), j) != sh.readout.targets.end();
     if (want) fit.push_back(j);
   }
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -400,7 +402,7 @@ void view_value_space(Demo& demo) {
     if (h % per_row != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     ImGui::PushID(h);
-    panel(demo, h, maps[static_cast<size_t>(h)], readout[static_cast<size_t>(h)], fit, size, progress);
+    panel(demo, h, fit, size, progress);
     ImGui::PopID();
     ImGui::EndGroup();
     if (h == 0) text_around = ImGui::GetItemRectSize().y - size.y;

@@ -25,8 +25,14 @@
 
 namespace headroom::ui {
 
-std::string weights_statement(const Demo& demo) {
+std::string weights_statement(Demo& demo) {
   const app::LiveTraining& tr = demo.training;
+  if (tr.weights_shown() == "text") {
+    const app::ModelShown& m = demo.shown();
+    return app::trf("the language model trained on English: the {0}-head run, step {1}, layer {2} of {3}",
+                    {std::to_string(m.heads), std::to_string(tr.weights_step()), std::to_string(m.layer + 1),
+                     std::to_string(m.layers)});
+  }
   if (tr.weights_shown() == "trained") {
     const int H = demo.scene.heads();
     const TrainRun* run = tr.run(H);
@@ -51,7 +57,7 @@ void view_weights_switch(Demo& demo) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(app::tr("Weights:"));
   // The choices' names as the buttons show them (the API's values stay "built" / "trained").
-  static constexpr const char* kShown[] = {N_("built"), N_("trained")};
+  static constexpr const char* kShown[] = {N_("built"), N_("trained")};  // TEXT-MERGE: N_("English text")
   static_assert(sizeof kShown / sizeof kShown[0] == app::kWeightChoices.size(), "one name per weight choice");
   for (size_t i = 0; i < app::kWeightChoices.size(); ++i) {
     const char* choice = app::kWeightChoices[i];
@@ -66,12 +72,31 @@ void view_weights_switch(Demo& demo) {
     ImGui::PopStyleColor(4);
     probe_visible_item("weights");
   }
+  // The text model's layers: which one the views show.
+  const app::ModelShown& shown = demo.shown();
+  if (shown.layers > 1) {
+    ImGui::SameLine(0, 14);
+    ImGui::TextUnformatted(app::tr("layer:"));
+    for (int l = 1; l <= shown.layers; ++l) {
+      ImGui::SameLine();
+      const bool on = shown.layer + 1 == l;
+      push_button_colors(on ? palette().toggle_on : palette().heads_off);
+      if (ImGui::Button((std::to_string(l) + "##text_layer").c_str()) && !on) {
+        demo.set_text_layer(l);
+        request_frames(3);
+      }
+      ImGui::PopStyleColor(4);
+      probe_visible_item("textLayer");
+    }
+  }
   ImGui::SameLine();
   help_marker(
       "Where the heads' matrices come from. Built: made by rule, so that each head looks for one "
       "relationship (one head has to hold them all). Trained: learned from examples by the training run "
-      "with this many heads (1, 2 or 4), exactly as training left them. Either way every view runs the "
-      "same forward pass on them: softmax(Q_h K_h^T / sqrt(d_head)) V_h, then W_O.");
+      "with this many heads (1, 2 or 4), exactly as training left them. English text: the language model "
+      "the training panel trains on real English (task \"text\"), its run with this many heads, on the "
+      "sentence typed; a word it never saw is drawn faint. Every view runs the same forward pass on them: "
+      "softmax(Q_h K_h^T / sqrt(d_head)) V_h, then W_O.");
   // What the two mean, in a line beside them; a small frame (compact layout)
   // leaves it to the help marker: its lines are the chart's room.
   if (!frame().compact) {

@@ -58,7 +58,7 @@ void view_weights_switch(Demo& demo);
 // "built weights (dealt out by construction)" or "trained weights: the
 // 2-head run at step 1200 (held-out loss 0.031)", or the note saying why the
 // trained ones are not shown.
-std::string weights_statement(const Demo& demo);
+std::string weights_statement(Demo& demo);
 
 // The training runs' loss chart alone (view_train.cpp), width x height, for
 // the tour's training step.

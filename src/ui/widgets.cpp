@@ -62,10 +62,10 @@ void push_button_colors(const ButtonColors& c) {
   ImGui::PushStyleColor(ImGuiCol_Text, c.text);
 }
 
-std::vector<float> token_columns(const Demo& demo) {
+std::vector<float> token_columns(Demo& demo) {
   std::vector<float> cols;
   const float pad = ImGui::GetStyle().FramePadding.x * 2 + 10.f;
-  for (const Token& t : demo.scene.tokens())
+  for (const Token& t : demo.shown().tokens)
     cols.push_back(std::max(52.f, text_size(t.text).x + pad));
   return cols;
 }
@@ -173,15 +173,14 @@ void section_title(const char* title, const char* help) {
   help_marker(help);
 }
 
-SceneView scene_view(Demo& demo) {
-  const Scene& s = demo.scene;
-  const std::vector<Token>& tokens = s.tokens();
-  return {s.trace(), tokens, static_cast<int>(tokens.size()), s.query(), s.heads(), s.d_model(), s.d_head()};
+ModelView model_view(Demo& demo) {
+  const app::ModelShown& m = demo.shown();
+  return {m, *m.trace, m.tokens, m.token_count(), m.query, m.heads, m.d_model, m.d_head};
 }
 
-SceneView open_view(Demo& demo, const char* title, const char* help) {
+ModelView open_view(Demo& demo, const char* title, const char* help) {
   section_title(title, help);
-  return scene_view(demo);
+  return model_view(demo);
 }
 
 int vector_strip(ImDrawList* dl, ImVec2 a, ImVec2 b, const float* v, int n, float scale) {

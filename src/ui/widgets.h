@@ -47,19 +47,22 @@ void help_marker(const char* text);
 // A view's title in bold, then its help marker on the same line.
 void section_title(const char* title, const char* help);
 
-// What the views read of the Scene, named as in their help formulas: the
-// Trace, the tokens, L tokens, query q, H heads, D = d_model, dh = d_head.
-//   const auto [tr, tokens, L, q, H, D, dh] = open_view(demo, title, help);
-// The references are the Scene's: valid until a verb changes it. (C++17: a
+// What the views read of the model shown (app/state/model_shown.h: the
+// lesson's Scene or the text model, never asked which), named as in their
+// help formulas: the model, its shown layer's Trace, the tokens, L tokens,
+// query q, H heads, D = d_model, dh = d_head.
+//   const auto [m, tr, tokens, L, q, H, D, dh] = open_view(demo, title, help);
+// The references are the Demo's: valid until a verb changes it. (C++17: a
 // lambda cannot capture a binding; capture a copy, as in [&, D = D].)
-struct SceneView {
+struct ModelView {
+  const app::ModelShown& m;
   const Trace& tr;
   const std::vector<Token>& tokens;
   int L, q, H, D, dh;
 };
-SceneView scene_view(Demo& demo);
-// A view's opening: section_title(title, help), then scene_view(demo).
-SceneView open_view(Demo& demo, const char* title, const char* help);
+ModelView model_view(Demo& demo);
+// A view's opening: section_title(title, help), then model_view(demo).
+ModelView open_view(Demo& demo, const char* title, const char* help);
 
 // Checkboxes, radio buttons, sliders and fields between these two get the
 // palette's frame fill and a 1 px edge of contrast >= 3:1 against the card
@@ -117,7 +120,7 @@ struct LogStepAxis {
 
 // Width of each token's column, shared by the sentence strip and the bar rows
 // so a token's bars sit under its button.
-std::vector<float> token_columns(const Demo& demo);
+std::vector<float> token_columns(Demo& demo);
 // Whether the sentence reads right to left (app/lang/text_direction.h): its token
 // strip and token axes then run from right to left.
 bool tokens_rtl(const Demo& demo);

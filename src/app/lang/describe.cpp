@@ -6,6 +6,7 @@
 #include "app/lang/lang.h"
 #include "engine/common/roles.h"
 #include "engine/common/words.h"
+#include "engine/train/head_scores.h"
 
 namespace headroom::app {
 
@@ -13,9 +14,8 @@ namespace {
 
 std::string fmt2(float v) { return num(v, 2); }  // in the language's decimal mark
 
-const std::string& word(const Scene& scene, int token) {
+const std::string& word(const std::vector<Token>& t, int token) {
   static const std::string none = "(none)";
-  const auto& t = scene.tokens();
   return token >= 0 && token < static_cast<int>(t.size()) ? t[static_cast<size_t>(token)].text : none;
 }
 
@@ -34,7 +34,7 @@ std::string guessed_note(const Scene& scene) {
 std::string relation_label(const Scene& scene, Relation r) {
   const int q = scene.query();
   if (scene.fits(q, r)) return relation_word(r);
-  return trf("{0}: {1} has none, so the head looks at {1} itself", {relation_word(r), word(scene, q)});
+  return trf("{0}: {1} has none, so the head looks at {1} itself", {relation_word(r), word(scene.tokens(), q)});
 }
 
 bool lesson_pair(const Scene& scene, const HeadReadout& r) {
@@ -121,7 +121,24 @@ std::string head_caption(const Scene& scene, const HeadReadout& r, int head) {
   return trf("measured: {0} {1}", {what, fmt2(weight)});
 }
 
+const char* head_kind_word(int kind) {
+  static constexpr const char* kWords[kHeadKindCount] = {
+      N_("previous word"), N_("itself"),      N_("sentence start"), N_("earlier copy"), N_("induction"),
+      N_("its determiner"), N_("its subject"), N_("its noun"),       N_("punctuation")};
+  return kind >= 0 && kind < kHeadKindCount ? tr(kWords[kind]) : tr("mixed");
+}
+
+const char* head_kind_word(std::string_view kind) {
+  for (int k = 0; k < kHeadKindCount; ++k)
+    if (kind == kHeadKinds[static_cast<size_t>(k)]) return head_kind_word(k);
+  return tr("mixed");
+}
+
 std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
+  return head_verdict(scene.tokens(), r, gloss);
+}
+
+std::string head_verdict(const std::vector<Token>& tokens, const HeadReadout& r, bool gloss) {
   // "(similarity 0.99)", the first time in a sentence "(similarity 0.99; cos, 1 = same direction)".
   const auto sim = [gloss](const std::string& numbers) {
     return gloss ? trf("(similarity {0}; cos, 1 = same direction)", {numbers}) : trf("(similarity {0})", {numbers});
@@ -132,7 +149,7 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
     if (r.target_cos[i] >= kReadsCos && (best < 0 || r.target_cos[i] > r.target_cos[static_cast<size_t>(best)]))
       best = static_cast<int>(i);
   if (n == 1) {
-    return trf(best == 0 ? "reads {0} {1}" : "misses {0} {1}", {word(scene, r.targets[0]), sim(fmt2(r.target_cos[0]))});
+    return trf(best == 0 ? "reads {0} {1}" : "misses {0} {1}", {word(tokens, r.targets[0]), sim(fmt2(r.target_cos[0]))});
   }
   std::string cos_list;
   for (size_t i = 0; i < n; ++i) cos_list += (i ? " / " : "") + fmt2(r.target_cos[i]);
@@ -142,9 +159,9 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
   }
   std::vector<std::string> lost;
   for (size_t i = 0; i < n; ++i)
-    if (static_cast<int>(i) != best) lost.push_back(word(scene, r.targets[i]));
+    if (static_cast<int>(i) != best) lost.push_back(word(tokens, r.targets[i]));
   return trf("reads {0} and loses {1} {2}",
-             {word(scene, r.targets[static_cast<size_t>(best)]), join_words(lost, ", "), sim(cos_list)});
+             {word(tokens, r.targets[static_cast<size_t>(best)]), join_words(lost, ", "), sim(cos_list)});
 }
 
 std::string controls_sentence(const Scene& scene) {
@@ -156,7 +173,7 @@ std::string controls_sentence(const Scene& scene) {
     const std::vector<int> targets = scene.lesson_targets();
     const std::vector<float>& carried = scene.carried();
     std::vector<std::string> kept;
-    for (size_t i = 0; i < targets.size(); ++i) kept.push_back(word(scene, targets[i]) + " " + fmt2(carried[i]));
+    for (size_t i = 0; i < targets.size(); ++i) kept.push_back(word(scene.tokens(), targets[i]) + " " + fmt2(carried[i]));
     s += trf(knocked.size() == 1 ? "head {0} knocked out; the output still carries {1}"
                                  : "heads {0} knocked out; the output still carries {1}",
              {join_words(numbers, tr(" and ")), join_words(kept, ", ")});
@@ -174,13 +191,13 @@ std::string readout_sentence(const Scene& scene, bool gloss) {
 std::string heads_sentence(const Scene& scene, bool gloss) {
   const std::vector<HeadReadout>& readout = scene.readout();
   const int H = scene.heads();
-  const std::string query = word(scene, scene.query());
+  const std::string query = word(scene.tokens(), scene.query());
   if (H == 1) {
     const HeadReadout& r = readout[0];
     std::string s = trf("1 head: {0} =", {query});
     const bool named = !lesson_pair(scene, r) || r.relations.size() == 1;
     for (size_t i = 0; i < r.targets.size(); ++i) {
-      s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene, r.targets[i]);
+      s += std::string(i ? " + " : " ") + fmt2(r.target_weight[i]) + " " + word(scene.tokens(), r.targets[i]);
       if (named) s += " (" + relation_label(scene, r.relations[i]) + ")";
     }
     if (r.max_weight < 0.3f) s += std::string(" + ") + tr("thin spread over the rest");
@@ -202,7 +219,7 @@ std::string describe_state(const Scene& scene) {
   for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
   return trf(scene.heads() == 1 ? "Sentence: {0}. Selected token: {1}. {2} head; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}."
                                  : "Sentence: {0}. Selected token: {1}. {2} heads; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}.",
-             {sentence, word(scene, scene.query()), std::to_string(scene.heads()), std::to_string(scene.d_model()),
+             {sentence, word(scene.tokens(), scene.query()), std::to_string(scene.heads()), std::to_string(scene.d_model()),
               std::to_string(scene.d_head()), readout_sentence(scene)});
 }
 

@@ -17,6 +17,7 @@
 // (so native tests can check the words).
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/lesson/scene.h"
@@ -41,6 +42,8 @@ constexpr float kReadsCos = 0.9f;
 // 0.99)" or "is close to neither (similarity 0.64 / 0.64)"; with `gloss`,
 // the parenthesis also says what similarity is ("; cos, 1 = same direction").
 std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss = false);
+// The same for any model's tokens (app/state/model_shown.h: the text model's).
+std::string head_verdict(const std::vector<Token>& tokens, const HeadReadout& r, bool gloss = false);
 
 // A head's caption after "Head N · ". With the scene's built weights, the
 // relationships the scene dealt it ("subject + complement"; one the query's
@@ -50,6 +53,12 @@ std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss = 
 // query (or "itself", or the word), and that weight:
 // "measured: subject 0.93". Reads Scene::trace(); computes no attention.
 std::string head_caption(const Scene& scene, const HeadReadout& r, int head);
+
+// What a text-model head's behaviour kind (engine/train/head_scores.h
+// kHeadKinds, by index or by name) names, as the query's target: "previous
+// word", "its determiner"; "mixed" for anything else (a head with no label).
+const char* head_kind_word(int kind);
+const char* head_kind_word(std::string_view kind);
 
 // The readout sentence for the current query and head count; when the targets
 // are guesses (Scene::targets_guessed) it says so and how to set them.

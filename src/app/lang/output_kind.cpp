@@ -10,14 +10,16 @@
 
 namespace headroom::app {
 
-OutputMeasure measure_output(const Scene& scene, const HeadReadout& r) {
+OutputMeasure measure_output(const Scene& scene, const HeadReadout& r) { return measure_output(scene.tokens(), r); }
+
+OutputMeasure measure_output(const std::vector<Token>& tokens, const HeadReadout& r) {
   OutputMeasure m;
-  const int L = static_cast<int>(scene.tokens().size());
+  const int L = static_cast<int>(tokens.size());
   // 1. Mostly one token: the output points the way of its value vector.
   if (r.nearest >= 0 && r.nearest < L && r.nearest_cos >= kReadsCos) {
     m.kind = OutputKind::Reads;
     m.token = r.nearest;
-    m.words = trf("reads {0}", {scene.tokens()[static_cast<size_t>(r.nearest)].text});
+    m.words = trf("reads {0}", {tokens[static_cast<size_t>(r.nearest)].text});
     return m;
   }
   // 2. Spread thin.

@@ -40,5 +40,7 @@ struct OutputMeasure {
 };
 
 OutputMeasure measure_output(const Scene& scene, const HeadReadout& r);
+// The same for any model's tokens (app/state/model_shown.h: the text model's).
+OutputMeasure measure_output(const std::vector<Token>& tokens, const HeadReadout& r);
 
 }  // namespace headroom::app

@@ -87,6 +87,8 @@
   X(link_tieqk, "tieqk={0} is not 1 (query and key tied) or 0 (not tied)") \
   X(link_tour, "tour={0} is not a step 1 to {1} or a range N-M of them") \
   X(tour_refused, "the tour refused this input") \
+  /* the text model's layer the views show (state/demo.cpp set_text_layer) */ \
+  X(text_layer_shown, "layer {0} is not a layer of the text model: its layers are 1 to {1}") \
   /* the training program's messages (wire/train_wire.cpp); {0} of wire_broken is a phrase */ \
   X(wire_foreign, "not a message of the training program") \
   X(wire_unknown_kind, "a training message of an unknown kind") \

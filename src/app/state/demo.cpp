@@ -341,3 +341,62 @@ bool Demo::tick_stress() {
 }
 
 }  // namespace headroom::app
+
+//-----------------------------------------------------------------------------
+// the model shown
+//-----------------------------------------------------------------------------
+namespace headroom::app {
+
+#ifdef HEADROOM_HAVE_TEXT_WEIGHTS
+const ModelShown& Demo::shown() {
+  const TextWeights* text = training.weights_shown() == kWeightChoices[2] ? training.text_weights() : nullptr;
+  const int64_t step = text ? text->step : -1;
+  const int layers = text ? text->layers : 1;
+  if (text_layer_ >= layers) text_layer_ = layers - 1;
+  // Reading the Scene may recompute it (and move its revision): read first.
+  (void)scene.trace();
+  (void)scene.value_maps();
+  if (scene.revision() == shown_revision_ && text == shown_weights_ && step == shown_step_ && text_layer_ == shown_layer_)
+    return shown_;
+  shown_revision_ = scene.revision();
+  shown_weights_ = text;
+  shown_step_ = step;
+  shown_layer_ = text_layer_;
+  if (text && training.text_sentence(scene.text(), text_words_, text_unknown_, text_trace_)) {
+    const TrainRun* run = training.run(text->heads);
+    TextShownInput in;
+    in.words = &text_words_;
+    in.unknown = &text_unknown_;
+    in.ids = &text_trace_.ids;
+    in.traces = &text_trace_.layers;
+    in.x = &text_trace_.x;
+    in.weights = &text->params.layers[static_cast<size_t>(text_layer_)];
+    in.slots = run ? &run->per_head : nullptr;
+    in.layers = layers;
+    in.layer = text_layer_;
+    in.query = scene.query();
+    from_text(in, shown_);
+  } else {
+    from_scene(scene, shown_);
+  }
+  return shown_;
+}
+
+bool Demo::set_text_layer(int layer) {
+  const TextWeights* text = training.weights_shown() == kWeightChoices[2] ? training.text_weights() : nullptr;
+  const int layers = text ? text->layers : 1;
+  if (layer < 1 || layer > layers) return apply(Status::fail(refusals::text_layer_shown, layer, layers));
+  text_layer_ = layer - 1;
+  return apply(Status::ok());
+}
+
+#else
+const ModelShown& Demo::shown() {
+  (void)scene.trace();
+  (void)scene.value_maps();
+  if (scene.revision() != shown_revision_) { from_scene(scene, shown_); shown_revision_ = scene.revision(); }
+  return shown_;
+}
+bool Demo::set_text_layer(int) { return false; }
+#endif
+}  // namespace headroom::app

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/state/model_shown.h"
 #include "app/tour/tour.h"
 #include "app/training/live_training.h"
 #include "app/state/view_rows.h"
@@ -74,6 +75,20 @@ struct Demo final : TourHost {
   ExportRequest export_request;
 
   Demo();
+
+  // The model the views draw (model_shown.h): the Scene on its built or
+  // trained weights, or the text model on the Scene's sentence when
+  // "text" is shown. Rebuilt here when anything it reads has changed since
+  // (the Scene's revision, the text weights, the layer), so every read in a
+  // frame sees the verbs made before it.
+  const ModelShown& shown();
+  // Which of the text model's layers the views show (0-based): kept while
+  // the model has it, else its last layer.
+  int text_layer() const { return text_layer_; }
+  // 1-based, as the screen counts layers: refused (kept) when the text model
+  // shown has no such layer.
+  bool set_text_layer(int layer);
+
   Scene& tour_scene() override { return scene; }
   LiveTraining& tour_training() override { return training; }
 
@@ -158,6 +173,18 @@ struct Demo final : TourHost {
  private:
   bool apply(const Status& s);
   void clear_error();
+  // The shown model and what it was made from.
+  ModelShown shown_;
+  uint64_t shown_revision_ = ~uint64_t{0};
+  const void* shown_weights_ = nullptr;
+  int64_t shown_step_ = -1;
+  int shown_layer_ = -1;
+  int text_layer_ = 0;
+  std::vector<std::string> text_words_;
+  std::vector<bool> text_unknown_;
+#ifdef HEADROOM_HAVE_TEXT_WEIGHTS
+  TextSentenceTrace text_trace_;
+#endif
   bool tick_stress();
 };
 

@@ -72,11 +72,33 @@ std::string state_json(Demo& demo) {
       JsonObject weights(o.key("modelWeights"));
       weights.field("choice", training.weights_choice()).field("shown", training.weights_shown());
       weights.string_or_null("note", training.weights_note().error);
-      if (training.weights_shown() == kWeightChoices[1]) {
+      if (training.weights_shown() != kWeightChoices[0]) {
         weights.field("step", training.weights_step());
       } else {
         weights.key("step") += "null";
       }
+    }
+
+    // model: what the views draw (model_shown.h), whichever weights made it:
+    // source ("built" | "trained" | "text"), layers and the layer shown
+    // (1-based), its tokens (the text model's words as typed) and which of
+    // them it never saw (unknown), its word ids (the text model's; [] for
+    // the lesson's, which has no vocabulary), the query, per head the query's weight
+    // row, caption, targets (what the head is read against), and its output
+    // in words; the readout sentence.
+    {
+      const ModelShown& m = demo.shown();
+      JsonObject mo(o.key("model"));
+      mo.field("source", model_source_name(m.source)).field("layers", m.layers).field("layer", m.layer + 1);
+      append_array(mo.key("tokens"), m.tokens, [&](const Token& t) { append_json_string(out, t.text); });
+      append_array(mo.key("unknown"), m.unknown, [&](bool u) { out += u ? "true" : "false"; });
+      append_values(mo.key("ids"), m.ids);
+      mo.field("query", m.query);
+      append_query_rows(mo.key("weights"), *m.trace, m.query, false);
+      append_array(mo.key("captions"), m.head, [&](const ShownHead& h) { append_json_string(out, h.caption); });
+      append_array(mo.key("targets"), m.head, [&](const ShownHead& h) { append_values(out, h.readout.targets); });
+      append_array(mo.key("outputs"), m.head, [&](const ShownHead& h) { append_json_string(out, h.output.words); });
+      mo.field("sentence", m.sentence);
     }
 
     // lang: the shown language's code; missingStrings: the strings it

@@ -28,6 +28,7 @@
 // have computed; a relationship is the bilinear form x_i W_Q W_K^T x_j that
 // compares a pointer (or a shifted position) of token i with the position of j.
 #pragma once
+#include <cstdint>
 #include <array>
 #include <optional>
 #include <string>
@@ -128,6 +129,10 @@ class Scene {
   int stress() const { return stress_; }
   const Mat& x() const;
   const AttentionWeights& weights() const;
+  // Counts the changes of what the reads below return: any setter that marks
+  // the trace or the query's readout stale moves it. A reader that keeps
+  // something made from them (app/state/model_shown.h) rebuilds when it moved.
+  uint64_t revision() const { return cache_.revision; }
   // Relationship r fits token's word: a pointer one parser.h found for it
   // or whose target the user set, or a positional one (they fit every token
   // by definition).
@@ -222,8 +227,9 @@ class Scene {
     std::vector<HeadReadout> readout;
     std::vector<ValueMap> maps;
     std::vector<float> carried;
-    void inputs_changed() { trace_stale = true; }
-    void query_changed() { readout_stale = maps_stale = carried_stale = true; }
+    uint64_t revision = 0;
+    void inputs_changed() { trace_stale = true; ++revision; }
+    void query_changed() { readout_stale = maps_stale = carried_stale = true; ++revision; }
   };
   mutable Cache cache_;
 };
