@@ -11,10 +11,13 @@
 //   {type: 'headroom:set', id?, lang?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
 //                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown);
-//                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
-//   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
-//    seed?, r?, lr? (reset), n? (step, default 1)}
+//                        weights: 'built' | 'trained' | 'text'; knockout: 0-based heads; tieQK: boolean
+//   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause' | 'knockout',
+//    task?, layers?, seed?, r?, lr? (reset), n? (step, default 1),
+//    layer, head, heads? (knockout: a head of the text model, 1-based, as train.knockout)}
 //     answered with {type: 'headroom:train-state', train: train.state(), error, id?}
+//     and, for knockout, knockout: {heads, layer, head, lossBefore, lossAfter}
+//     (null when refused: error says why)
 //   {type: 'headroom:tour', id?, action: 'go' | 'predict' | 'reveal' | 'replay' | 'retry' | 'get',
 //    step? (go, retry), answer? (predict)}
 //     answered with {type: 'headroom:tour-state', tour: tour.state(), error, id?}
@@ -43,7 +46,7 @@
   'use strict';
 
   const kMaxQueued = 1000;
-  const kTrainActions = ['reset', 'step', 'play', 'pause'];
+  const kTrainActions = ['reset', 'step', 'play', 'pause', 'knockout'];
   const kTourActions = ['go', 'predict', 'reveal', 'replay', 'retry', 'get'];
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -142,6 +145,16 @@
       train = api.train.reset(opts);
     } else if (action === 'step') {
       train = api.train.step(own(data, 'n') ? data.n : 1);
+    } else if (action === 'knockout') {
+      // Measured where the runs train; a refusal rejects, and its message is the reply's error.
+      const args = [data.layer, data.head, ...(own(data, 'heads') ? [data.heads] : [])];
+      let knockout = null;
+      try {
+        knockout = await api.train.knockout(...args);
+      } catch (e) {
+        error = String(e && e.message || e);
+      }
+      return { type: 'headroom:train-state', train: api.train.state(), error, knockout };
     } else {
       train = api.train[action]();
     }

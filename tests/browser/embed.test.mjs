@@ -287,6 +287,20 @@ async function embedTests({ browser, url, watch, forget }) {
     assert(p.data.train.running === true, 'not running after play');
     const q = await ask({ type: 'headroom:train', action: 'pause' });
     assert(q.data.train.running === false, 'running after pause');
+    // knockout: the roles runs have no text heads, so it is refused and nothing changes ...
+    const no = await ask({ type: 'headroom:train', action: 'knockout', layer: 1, head: 1, heads: 2 });
+    assert(no.data.knockout === null && /task "text"/.test(no.data.error || '') && no.data.train.knockout === null &&
+      no.data.train.step === q.data.train.step, `knockout on roles: ${JSON.stringify([no.data.error, no.data.knockout])}`);
+    // ... and on the text model it answers with the loss with and without the head, as train.state() keeps it.
+    const t = await ask({ type: 'headroom:train', action: 'reset', task: 'text', layers: 1, seed: 3 });
+    assert(t.data.error === null && t.data.train.task === 'text', `text reset: ${t.data.error}`);
+    await ask({ type: 'headroom:train', action: 'step', n: 2 });
+    const k = await ask({ type: 'headroom:train', action: 'knockout', layer: 1, head: 2, heads: 4 });
+    const kept = k.data.train.knockout;
+    assert(k.data.error === null && k.data.knockout && k.data.knockout.heads === 4 && k.data.knockout.head === 2 &&
+      Number.isFinite(k.data.knockout.lossBefore) && kept && kept.lossAfter === k.data.knockout.lossAfter,
+      `knockout: ${JSON.stringify([k.data.error, k.data.knockout, kept])}`);
+    await ask({ type: 'headroom:train', action: 'reset', task: 'roles', seed: 5 });
   });
 
   await test('__proto__ keys, non-objects and messages without a type are harmless', async () => {
