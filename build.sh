@@ -255,6 +255,13 @@ run_ctest() {
   rm -f "$xml"
   (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --parallel "$JOBS" --output-junit "$xml" "$@") 2>&1 |
     tee "$BUILD/test-logs/$name.log" || rc=$?
+  count_ctest "$name" "$rc"
+}
+
+# count_ctest NAME CTEST-EXIT: records NAME's counts from its JUnit report
+# (build/test-logs/NAME.xml), as run_ctest describes.
+count_ctest() {
+  local name="$1" rc="$2" xml="$BUILD/test-logs/$1.xml"
   local total=0 passed=0 names=""
   if [[ -f "$xml" ]]; then
     total="$(grep -c '<testcase ' "$xml" || true)"
@@ -289,12 +296,13 @@ build_wasm_tests() {
   cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests first_picture_tests
 }
 
-# ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang.
+# ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang:
+# only the programs its tests run (CMakeLists.txt headroom_test_programs).
 build_native_asan() {
   local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
   CXX=clang++ configure "$BUILD/native-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEADROOM_FUZZ=ON \
       "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" "-DCMAKE_EXE_LINKER_FLAGS=$san" &&
-    cmake --build "$BUILD/native-asan" -j "$JOBS"
+    cmake --build "$BUILD/native-asan" -j "$JOBS" --target headroom_test_programs
 }
 
 # run_fuzzers SECONDS: each libFuzzer target for SECONDS, seeded from
@@ -350,6 +358,25 @@ run_tests() {
     if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-web" -R '_wasm$'; fi
   fi
 
+  # The ASan suite runs beside the browser suites, at the lowest CPU
+  # priority: a browser suite waits on the page much of the time, and the
+  # ASan build and tests take that idle CPU without slowing the browser
+  # suites (nice 19). Its output goes to build/test-logs/asan.log and is
+  # printed once the browser suites are done.
+  local asan_t0=$SECONDS asan_pid
+  step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer), beside the browser suites at nice 19; its log follows theirs"
+  rm -f "$BUILD/test-logs/asan.xml" "$BUILD/test-logs/asan.rc"
+  ( exec >"$BUILD/test-logs/asan.log" 2>&1
+    renice -n 19 -p "$BASHPID" >/dev/null || true  # this subshell and all it starts
+    rc=build
+    if build_native_asan; then
+      rc=0
+      (cd "$BUILD/native-asan" && ctest --verbose --output-on-failure --no-tests=error --parallel "$JOBS" \
+        --output-junit "$BUILD/test-logs/asan.xml") || rc=$?
+    fi
+    echo "$rc" >"$BUILD/test-logs/asan.rc" ) &
+  asan_pid=$!
+
   suite_start
   step "browser suites: cmake -S tests/browser -B build/browser-tests against build/web/, ctest"
   if ((site)) && suite_build browser build_browser_tests; then
@@ -358,12 +385,25 @@ run_tests() {
     record browser 0 1 "the site did not build"
   fi
 
-  suite_start
-  step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"
-  if suite_build asan build_native_asan; then run_ctest asan "$BUILD/native-asan"; fi
+  step "ASan + UBSan suite (build/test-logs/asan.log): waiting for it, then its log"
+  wait "$asan_pid" || true
+  cat "$BUILD/test-logs/asan.log"
+  SUITE_T0=$asan_t0
+  local asan_rc
+  asan_rc="$(cat "$BUILD/test-logs/asan.rc" 2>/dev/null || echo missing)"
+  if [[ "$asan_rc" == build ]]; then
+    echo "build.sh: building the asan suite failed" >&2
+    record asan 0 1
+  elif [[ "$asan_rc" == missing ]]; then
+    record asan 0 1 "the ASan suite did not finish"
+  else
+    count_ctest asan "$asan_rc"
+  fi
 
   step "summary"
   printf '%s\n' "${SUMMARY[@]}"
+  # The asan line's time ran beside the browser suites; the run's own:
+  printf '  %-8s %dm%02ds, installs and builds included\n' total $((SECONDS / 60)) $((SECONDS % 60))
   failure_lines
   echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
   ((TOTAL_FAILED == 0))
