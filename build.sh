@@ -44,7 +44,10 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       tour), and the
                       native suites again
                       under ASan + UBSan with a short run of each libFuzzer
-                      target (clang, build/native-asan); ends with "N passed, N failed"
+                      target (clang, build/native-asan); the site first,
+                      then the browser suites, with the native, wasm and
+                      ASan suites beside them at nice 19; each suite's time
+                      and the total; ends with "N passed, N failed"
                       (CTest tests), non-zero on any failure
   ./build.sh fuzz     build the libFuzzer targets (tests/fuzz/) and run each
                       for FUZZ_SECONDS (default 60); corpus and crash files
@@ -255,6 +258,13 @@ run_ctest() {
   rm -f "$xml"
   (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --parallel "$JOBS" --output-junit "$xml" "$@") 2>&1 |
     tee "$BUILD/test-logs/$name.log" || rc=$?
+  count_ctest "$name" "$rc"
+}
+
+# count_ctest NAME CTEST-EXIT: records NAME's counts from its JUnit report
+# (build/test-logs/NAME.xml), as run_ctest describes.
+count_ctest() {
+  local name="$1" rc="$2" xml="$BUILD/test-logs/$1.xml"
   local total=0 passed=0 names=""
   if [[ -f "$xml" ]]; then
     total="$(grep -c '<testcase ' "$xml" || true)"
@@ -289,12 +299,13 @@ build_wasm_tests() {
   cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests first_picture_tests
 }
 
-# ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang.
+# ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang:
+# only the programs its tests run (CMakeLists.txt headroom_test_programs).
 build_native_asan() {
   local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
   CXX=clang++ configure "$BUILD/native-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEADROOM_FUZZ=ON \
       "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" "-DCMAKE_EXE_LINKER_FLAGS=$san" &&
-    cmake --build "$BUILD/native-asan" -j "$JOBS"
+    cmake --build "$BUILD/native-asan" -j "$JOBS" --target headroom_test_programs
 }
 
 # run_fuzzers SECONDS: each libFuzzer target for SECONDS, seeded from
@@ -336,19 +347,70 @@ failure_lines() {
       "${logs[@]}" | sed "s|^$BUILD/||" | head -60 | sed 's/^/  /' || true
 }
 
+# The suites that need no browser (native, wasm, ASan) run in one background
+# chain beside the browser suites, at the lowest CPU priority: a browser suite
+# waits on the page much of the time, and the chain takes that idle CPU
+# without slowing the browser suites (nice 19) instead of running before and
+# after them. Each writes build/test-logs/NAME.log (printed, and counted,
+# once the browser suites are done) and NAME.rc: "build" when its build
+# failed, else ctest's exit code.
+# bg_suite NAME BUILD-FUNCTION DIR [CTEST-ARGS...]: in the chain's subshell.
+bg_suite() {
+  local name="$1" build="$2" dir="$3" rc=build
+  shift 3
+  echo "$SECONDS" >"$BUILD/test-logs/$name.t0"
+  {
+    step "$name suite (beside the browser suites, nice 19)"
+    if "$build"; then
+      rc=0
+      (cd "$dir" && ctest --verbose --output-on-failure --no-tests=error --parallel "$JOBS" \
+        --output-junit "$BUILD/test-logs/$name.xml" "$@") || rc=$?
+    fi
+  } >"$BUILD/test-logs/$name.log" 2>&1
+  echo "$rc" >"$BUILD/test-logs/$name.rc"
+  echo "$SECONDS" >"$BUILD/test-logs/$name.t1"
+}
+
+# bg_collect NAME: prints NAME's log and records its counts and its time
+# (its own, from its start to its end in the chain).
+bg_collect() {
+  local name="$1" rc t0 t1
+  cat "$BUILD/test-logs/$name.log" 2>/dev/null || true
+  rc="$(cat "$BUILD/test-logs/$name.rc" 2>/dev/null || echo missing)"
+  t0="$(cat "$BUILD/test-logs/$name.t0" 2>/dev/null || echo "$SECONDS")"
+  t1="$(cat "$BUILD/test-logs/$name.t1" 2>/dev/null || echo "$SECONDS")"
+  SUITE_T0=$((SECONDS - (t1 - t0)))
+  if [[ "$rc" == build ]]; then
+    echo "build.sh: building the $name suite failed" >&2
+    record "$name" 0 1
+  elif [[ "$rc" == missing ]]; then
+    record "$name" 0 1 "the suite did not finish"
+  else
+    count_ctest "$name" "$rc"
+  fi
+}
+
 run_tests() {
   mkdir -p "$BUILD/test-logs"
-  suite_start
-  step "native suite: cmake -S . -B build/native, build, ctest"
-  if suite_build native build_native; then run_ctest native "$BUILD/native"; fi
+  local name
+  for name in native wasm asan; do
+    rm -f "$BUILD/test-logs/$name".{xml,rc,t0,t1}
+  done
 
   suite_start
-  step "the site (build/wasm-web -> build/web/), then the wasm suites in the same configuration, ctest (node)"
-  local site=0
-  if suite_build wasm build_web; then
-    site=1
-    if suite_build wasm build_wasm_tests; then run_ctest wasm "$BUILD/wasm-web" -R '_wasm$'; fi
-  fi
+  step "the site (build/wasm-web -> build/web/)"
+  local site=0 site_seconds
+  if build_web; then site=1; fi
+  site_seconds=$((SECONDS - SUITE_T0))
+
+  step "native, wasm and ASan + UBSan suites: one after another beside the browser suites at nice 19; their logs follow the browser suites'"
+  ( renice -n 19 -p "$BASHPID" >/dev/null || true  # this subshell and all it starts
+    bg_suite native build_native "$BUILD/native"
+    # The wasm suites live in the site's configuration (out of `all` there).
+    if ((site)); then bg_suite wasm build_wasm_tests "$BUILD/wasm-web" -R '_wasm$'; fi
+    bg_suite asan build_native_asan "$BUILD/native-asan"
+  ) &
+  local chain=$!
 
   suite_start
   step "browser suites: cmake -S tests/browser -B build/browser-tests against build/web/, ctest"
@@ -358,12 +420,18 @@ run_tests() {
     record browser 0 1 "the site did not build"
   fi
 
-  suite_start
-  step "ASan + UBSan suite: clang, build/native-asan, ctest (doctest suites + ~10 s per fuzzer)"
-  if suite_build asan build_native_asan; then run_ctest asan "$BUILD/native-asan"; fi
+  step "waiting for the native, wasm and ASan suites, then their logs"
+  wait "$chain" || true
+  bg_collect native
+  if ((site)); then bg_collect wasm; else SUITE_T0=$SECONDS; record wasm 0 1 "the site did not build"; fi
+  bg_collect asan
 
   step "summary"
   printf '%s\n' "${SUMMARY[@]}"
+  # The site's build (before all of them), and the run's own time (the
+  # suites ran side by side):
+  printf '  %-8s built in %dm%02ds\n' site $((site_seconds / 60)) $((site_seconds % 60))
+  printf '  %-8s %dm%02ds, installs and builds included\n' total $((SECONDS / 60)) $((SECONDS % 60))
   failure_lines
   echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
   ((TOTAL_FAILED == 0))

@@ -42,17 +42,13 @@ async function open(browser, url, watch, name, options) {
   return { context, page };
 }
 
-// Waits until the page has drawn no frame for 600 ms (it settled and idles).
+// Waits until the page has settled and idles: two animation frames in a row
+// drew nothing (debug.idle: nothing is pending then), not a fixed time, so a
+// loaded machine that draws late waits longer and an idle one does not wait.
 async function settled(page, timeoutMs = 20_000) {
-  const t0 = Date.now();
-  let last = await page.evaluate(() => window.headroom.getState().frames);
-  for (;;) {
-    await sleep(600);
-    const now = await page.evaluate(() => window.headroom.getState().frames);
-    if (now === last) return now;
-    assert(Date.now() - t0 < timeoutMs, `the page never stopped drawing (frames ${now})`);
-    last = now;
-  }
+  const r = await page.evaluate((ms) => window.headroom.debug.idle(ms), timeoutMs);
+  assert(r.idle, `the page never stopped drawing (frames ${r.drawn} after ${Math.round(r.waitedMs)} ms)`);
+  return r.drawn;
 }
 
 // The canvas as decoded RGBA, with a CSS-px rect reader: mean colour of the
@@ -164,7 +160,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     assert(layout.help.markers.length > 0, 'the phone layout draws no "(?)" marker');
     const before = await shoot(page);
     await tapRect(page, layout.help.markers[0]);
-    await sleep(500);
+    await settled(page);
     const shown = await shoot(page, path.join(artifacts, 'input-phone-help-open.png'));
     const popup = (await page.evaluate(() => window.headroom.debug.layout())).help.open;
     assert(popup[2] - popup[0] > 100 && popup[3] - popup[1] > 20, `no help popup after the tap: ${JSON.stringify(popup)}`);
@@ -172,7 +168,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     assert(dist(shown.mean(popup), before.mean(popup)) > 3, 'the popup\'s place on screen looks as it did before the tap');
     // The window's padding at the top left corner: a tap on nothing.
     await tapRect(page, [0, 0, 6, 6]);
-    await sleep(500);
+    await settled(page);
     const closed = await shoot(page, path.join(artifacts, 'input-phone-help-closed.png'));
     const after = (await page.evaluate(() => window.headroom.debug.layout())).help.open;
     assert(after.every((v) => v === 0), `the help stays open after a tap elsewhere: ${JSON.stringify(after)}`);
@@ -507,7 +503,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
     assert(focused !== 'canvas', 'the embed took the keyboard focus at start');
     await page.keyboard.press('2');
-    await sleep(300);
+    await settled(page);
     const s = await page.evaluate(() => window.headroom.getState());
     assert(s.heads === 1, `"2" with no focus changed the embed: ${s.heads} heads`);
     await context.close();

@@ -46,7 +46,17 @@ const LESSONS = {
   de: ['sagte', 'Forscherin', 'er'],
   zh: ['说', '人', '它'],
 };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Until the frame loop has settled (debug.idle: two animation frames in a
+// row drew nothing, so the frames an input asked for are drawn), not a fixed
+// time: a loaded machine that draws late waits longer, an idle one does not.
+const idle = (page) => page.evaluate(() => window.headroom.debug.idle(10_000));
+// A page that never idles (the stress view draws every frame): until `n`
+// more frames are drawn.
+const drawn = (page, n) => page.evaluate((k) => new Promise((resolve) => {
+  const f0 = window.headroom.debug.frames().drawn;
+  const tick = () => (window.headroom.debug.frames().drawn >= f0 + k ? resolve() : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+}), n);
 // The compact layout's tabs (src/app/view_rows.h kViewTable, kTrainTabs), written out here.
 const LESSON_TABS = ['values', 'tokens', 'attention', 'heatmap', 'heads', 'concat', 'steps', 'train'];
 const TRAIN_TABS = ['train', 'heads', 'attention'];
@@ -63,7 +73,7 @@ async function langTests({ browser, url, watch, artifacts }) {
     // corner (on no control) give ImGui the frames its layout settles in.
     for (const y of [3, 4]) {
       await page.mouse.move(width - 3, y);
-      await sleep(250);
+      await idle(page);
     }
     return page;
   };
@@ -93,7 +103,7 @@ async function langTests({ browser, url, watch, artifacts }) {
           // A help marker opened with the mouse: its text is the language's too.
           const marker = (await page.evaluate(() => window.headroom.debug.layout())).help.markers[0];
           await page.mouse.click((marker[0] + marker[2]) / 2, (marker[1] + marker[3]) / 2);
-          await sleep(400);
+          await idle(page);
           const h = await state(page);
           if (h.missingStrings !== 0 || h.missingGlyphs !== 0) {
             bad.push(`${at} help open: ${h.missingStrings} strings in English, ${h.missingGlyphs} missing glyphs`);
@@ -127,12 +137,13 @@ async function langTests({ browser, url, watch, artifacts }) {
     await page.context().close();
   });
 
-  // Two pointer moves in a corner: frames for the layout to settle in (as `open`).
-  const settle = async (page) => {
+  // Two pointer moves in a corner: frames for the layout to settle in (as
+  // `open`); `busy`: the page draws every frame (stress on), two more each.
+  const settle = async (page, { busy = false } = {}) => {
     const { width } = page.viewportSize();
     for (const y of [3, 4]) {
       await page.mouse.move(width - 3, y);
-      await sleep(150);
+      await (busy ? drawn(page, 2) : idle(page));
     }
   };
   // What a frame lacked: strings in English, glyphs drawn by neither font.
@@ -178,7 +189,7 @@ async function langTests({ browser, url, watch, artifacts }) {
       await settle(wide);
       bad.push(...await lacks(wide, 'full layout'));
       await wide.evaluate(() => window.headroom.setStress(64));
-      await settle(wide);
+      await settle(wide, { busy: true });
       bad.push(...await lacks(wide, 'full layout, stress on'));
       if (code === 'de' || code === 'zh') await wide.screenshot({ path: path.join(artifacts, `lang-${code}-full.png`) });
       await wide.context().close();

@@ -28,6 +28,10 @@ import { serveStatic } from '../../tools/serve.mjs';
 const SUITE_TIMEOUT_MS = 300_000;
 const SIZES = [[360, 560], [540, 560], [720, 560]];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Until the frame loop has settled (debug.idle: two animation frames in a row
+// drew nothing: a reveal's animation has run out, the frames an input asked
+// for are drawn), not a fixed time a loaded machine may overrun.
+const idle = (page) => page.evaluate(() => window.headroom.debug.idle(10_000));
 
 // What debug.fit() says is wrong (as in course_hosts.test.mjs): text cut,
 // content wider than its window, or a window that scrolls.
@@ -41,7 +45,7 @@ async function tourTests({ browser, url, watch, artifacts }) {
     await page.goto(`${url}embed.html${hash}`);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
     await page.evaluate(() => window.headroom.ready);
-    await sleep(400);
+    await idle(page);
     return page;
   };
   const layout = (page) => page.evaluate(() => window.headroom.debug.layout());
@@ -50,7 +54,7 @@ async function tourTests({ browser, url, watch, artifacts }) {
   const click = async (page, rect) => {
     const [x, y] = center(rect);
     await page.mouse.click(x, y);
-    await sleep(400);
+    await idle(page);
   };
   // RGB of the canvas at CSS pixel (x, y) (DPR 1).
   const pixel = async (page, x, y) => {
@@ -221,7 +225,7 @@ async function tourTests({ browser, url, watch, artifacts }) {
         await page.evaluate((k) => window.headroom.tour.go(k), n);
         for (const phase of ['before', 'after']) {
           if (phase === 'after') await page.evaluate(() => window.headroom.tour.reveal());
-          await sleep(phase === 'after' ? 1300 : 300);
+          await idle(page);
           for (const m of misfits(await page.evaluate(() => window.headroom.debug.fit()))) bad.push(`${size.join('x')} step ${n} ${phase}: ${m}`);
           if (size[0] === 720) await page.screenshot({ path: path.join(artifacts, `tour-720-step${n}-${phase}.png`) });
         }
