@@ -50,10 +50,13 @@ void view_weights_switch(Demo& demo) {
   app::LiveTraining& tr = demo.training;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(app::tr("Weights:"));
-  // The choices' names as the buttons show them (the API's values stay "built" / "trained").
-  static constexpr const char* kShown[] = {N_("built"), N_("trained")};
+  // The choices' names as the buttons show them (the API's values stay "built" / "trained" / "text").
+  static constexpr const char* kShown[] = {N_("built"), N_("trained"), N_("text")};
   static_assert(sizeof kShown / sizeof kShown[0] == app::kWeightChoices.size(), "one name per weight choice");
-  for (size_t i = 0; i < app::kWeightChoices.size(); ++i) {
+  // The buttons: built and trained ("text" is chosen through the API and the
+  // link until its views are drawn).
+  constexpr size_t kButtons = 2;
+  for (size_t i = 0; i < kButtons; ++i) {
     const char* choice = app::kWeightChoices[i];
     ImGui::SameLine();
     const bool on = tr.weights_choice() == choice;
