@@ -11,7 +11,7 @@
 //   {type: 'headroom:set', id?, lang?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
 //                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown);
-//                        weights: 'built' | 'trained'; knockout: 0-based heads; tieQK: boolean
+//                        weights: 'built' | 'trained' | 'text'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause',
 //    seed?, r?, lr? (reset), n? (step, default 1)}
 //     answered with {type: 'headroom:train-state', train: train.state(), error, id?}
