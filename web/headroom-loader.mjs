@@ -46,7 +46,7 @@
 //   headroom.setLanguage(code)  'en', 'es', 'fr', 'de' or 'zh': the interface's
 //                               language (hash lang=); state.lang, and
 //                               state.missingStrings (strings shown in English)
-//   headroom.setWeights(w)      'built' | 'trained': which weights every view
+//   headroom.setWeights(w)      'built' | 'trained' | 'text': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
 //   headroom.tour.go(n), .predict(answer), .reveal(), .replay(), .retry(n): the
 //                               guided lesson; each returns tour.state()

@@ -34,7 +34,9 @@
 //   {id, verb: 'weights', args: [heads, tied]} from now on, posts carry `weights`
 //                                            (bytes, train_wire.h) of that run: at once,
 //                                            then when its step moved, at most every
-//                                            250 ms; heads 0 stops them
+//                                            250 ms; heads 0 stops them. The text task
+//                                            answers with its model (text weights:
+//                                            vocabulary, embeddings, layers; no tied runs)
 //   {id, verb: 'knockout', args: [heads, layer, head]}  the text run with `heads`
 //                                            heads measured without that head (layer and
 //                                            head from 1); the state carries it (knockout),

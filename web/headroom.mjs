@@ -362,7 +362,8 @@ export const VERBS = Object.freeze({
   // (src/app/url_state.h): a refused field keeps its value.
   applyHash: (w, hash) => passText(w, hash, refusal('js_hash_type'), 'the link',
     (p) => w._headroom_apply_hash(p)),
-  // 'built' (the scene's own weights) or 'trained' (the training run with
+  // 'built' (the scene's own weights), 'text' (the text task's model, for a
+  // sentence typed for it) or 'trained' (the training run with
   // the shown head count; getState().modelWeights says what is shown).
   setWeights: (w, choice) => passText(w, choice, refusal('js_weights', shown(choice)),
     'the weights choice', (p) => w._headroom_set_weights(p)),

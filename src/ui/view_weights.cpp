@@ -56,8 +56,8 @@ void view_weights_switch(Demo& demo) {
   app::LiveTraining& tr = demo.training;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(app::tr("Weights:"));
-  // The choices' names as the buttons show them (the API's values stay "built" / "trained").
-  static constexpr const char* kShown[] = {N_("built"), N_("trained")};  // TEXT-MERGE: N_("English text")
+  // The choices' names as the buttons show them (the API's values stay "built" / "trained" / "text").
+  static constexpr const char* kShown[] = {N_("built"), N_("trained"), N_("English text")};
   static_assert(sizeof kShown / sizeof kShown[0] == app::kWeightChoices.size(), "one name per weight choice");
   for (size_t i = 0; i < app::kWeightChoices.size(); ++i) {
     const char* choice = app::kWeightChoices[i];

@@ -25,7 +25,9 @@
 // roles task, a layer, head or run there is not, or a wrong type. Takes build/test-artifacts/train-text.png
 // (the train view with text runs) and train-text-heads.png (the
 // specialisation view: every head's behaviour cells and the label changes,
-// checked against train.state().labelChanges); train.snapshot(4) of a text run.
+// checked against train.state().labelChanges); train.snapshot(4) of a text run;
+// setWeights('text') shows the 4-head run's model once the Worker sent it,
+// the lesson's own weights unchanged.
 // Does not: check the model's maths (tests/engine/text_*_tests.cpp and the
 // PyTorch check do) or the roles task (train*.test.mjs do).
 //
@@ -151,6 +153,21 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(l.map((r) => r.heads).join() === '1,2,4,8', `chart drew ${JSON.stringify(l)}`);
       assert(l.every((r, i) => r.points === s.runs[i].history.length && Math.abs(r.lastLoss - s.runs[i].loss) < 1e-4),
         `chart ${JSON.stringify(l)}`);
+    });
+
+    await test('text task: setWeights("text") brings the run\'s model from the Worker; the lesson keeps its built weights', async () => {
+      const before = await page.evaluate(() => window.headroom.getState());
+      const built = await page.evaluate(() => window.headroom.setHeads(4));
+      const chosen = await page.evaluate(() => window.headroom.setWeights('text'));
+      assert(chosen.error === null && chosen.modelWeights.choice === 'text', JSON.stringify(chosen.modelWeights));
+      // it arrives a moment later, as the roles run's weights do
+      await page.waitForFunction(() => window.headroom.getState().modelWeights.shown === 'text', null, { timeout: 20_000 });
+      const shown = await page.evaluate(() => window.headroom.getState());
+      assert(shown.modelWeights.note === null, `note: ${shown.modelWeights.note}`);
+      assert(JSON.stringify(shown.weights) === JSON.stringify(built.weights), 'the lesson\'s attention weights changed');
+      assert(/weights=text/.test(await page.evaluate(() => window.headroom.hash())), 'the link lacks weights=text');
+      const back = await page.evaluate((h) => { window.headroom.setWeights('built'); return window.headroom.setHeads(h); }, before.heads);
+      assert(back.modelWeights.shown === 'built' && back.heads === before.heads, JSON.stringify(back.modelWeights));
     });
 
     await test('text task: train.knockout measures a head, train.state() and the screen show the same numbers', async () => {

@@ -46,6 +46,8 @@
   X(text_not_tied, "the text model's runs have no tied query and key") \
   X(tie_not_boolean, "tieQK must be true or false") \
   X(knockout_text_only, "a knockout is measured on the English text runs: reset training with task \"text\" first") \
+  X(text_not_shown, "no text model is shown: choose the weights \"text\" while the text task trains") \
+  X(text_not_shown_note, "no text model is shown: {0}") \
   /* the Demo's verbs, choices, languages, exports (state/, lang/) */ \
   X(download_no_run, "no training run has {0} heads to download") \
   X(not_a_choice, "{0}={1} is not a {2} ({3})") \
@@ -97,6 +99,7 @@
   /* notes on the weights the views show (training/live_training.cpp): not refusals, */ \
   /* but sentences the page words from a code the same way */ \
   X(note_text_model, "the text model's heads read English, not this sentence: the views show the built weights") \
+  X(note_not_text_task, "the text model is not training: reset training with task \"text\" to see its heads; the views show the built weights") \
   X(note_misfit, "the trained weights do not fit the scene ({0}): the views show the built weights") \
   X(note_starting, "the training program is starting: the views show the built weights until it answers") \
   X(note_no_tied_runs, "the training runs have no tied query and key: reset training with the tie on to train tied runs; the views show the built weights, tied") \

@@ -4,6 +4,7 @@
 //   [SECTION] verbs
 //   [SECTION] the frame tick
 //   [SECTION] the weights the scene shows
+//   [SECTION] the text model shown
 //   [SECTION] training elsewhere (the mirror)
 //   [SECTION] the text task
 #include "app/training/live_training.h"
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "engine/common/words.h"
+#include "engine/train/text_words.h"
 #include "app/lang/refusals.h"
 
 namespace headroom::app {
@@ -235,6 +237,7 @@ void LiveTraining::show_built(Scene& scene, Status note) {
   shown_ = kWeightChoices[0];
   note_ = std::move(note);
   synced_update_ = -1;
+  text_shown_.reset();
 }
 
 void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied) {
@@ -249,9 +252,20 @@ void LiveTraining::show_trained(Scene& scene, const AttentionWeights& w, long lo
   synced_tied_ = tied;
 }
 
+namespace {
+// The note for a head count with no run: the runs' head counts listed.
+Status no_run_note(int heads, const std::vector<int>& counts) {
+  std::vector<std::string> words;
+  for (int h : counts) words.push_back(std::to_string(h));
+  return Status::fail(heads == 1 ? refusals::note_no_run_one : refusals::note_no_run, heads,
+                      StatusArg::list(std::move(words), " and "));
+}
+}  // namespace
+
 void LiveTraining::sync_scene(Scene& scene) {
   const int heads = scene.heads();
   auto show_built = [&](Status note) { this->show_built(scene, std::move(note)); };
+  if (choice_ == kWeightChoices[2]) return sync_text(scene);
   if (choice_ == kWeightChoices[0]) {
     if (remote_ && wanted_heads_ != 0) {  // no weights wanted any more
       wanted_heads_ = 0;
@@ -271,13 +285,87 @@ void LiveTraining::sync_scene(Scene& scene) {
   if (remote_ && run(heads, tied) != nullptr) return sync_remote_scene(scene, tied, heads);
   const AttentionWeights* w = remote_ ? nullptr : trainer().weights(heads, tied);
   if (w == nullptr) {
-    std::vector<std::string> counts;
-    for (int h : kTrainHeads) counts.push_back(std::to_string(h));
-    return show_built(Status::fail(heads == 1 ? refusals::note_no_run_one : refusals::note_no_run, heads,
-                                   StatusArg::list(std::move(counts), " and ")));
+    std::vector<int> counts(kTrainHeads.begin(), kTrainHeads.end());
+    return show_built(no_run_note(heads, counts));
   }
   // The scene follows the chart: new weights only when the chart took them.
   show_trained(scene, *w, chart_updates_, heads, tied);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] the text model shown
+//-----------------------------------------------------------------------------
+void LiveTraining::sync_text(Scene& scene) {
+  const int heads = scene.heads();
+  if (remote_ && !ready()) {
+    ensure_remote_started();
+    return show_built(scene, Status::fail(refusals::note_starting));
+  }
+  if (!text_task()) {
+    if (remote_ && wanted_heads_ != 0) {  // the roles run's weights are not wanted
+      wanted_heads_ = 0;
+      send({"weights", 0, 0});
+    }
+    return show_built(scene, Status::fail(refusals::note_not_text_task));
+  }
+  if (run(heads) == nullptr) {
+    std::vector<int> counts;
+    for (const TrainRun& r : runs()) counts.push_back(r.heads);
+    return show_built(scene, no_run_note(heads, counts));
+  }
+  if (remote_) {
+    if (wanted_heads_ != heads || wanted_tied_) {
+      wanted_heads_ = heads;
+      wanted_tied_ = false;
+      send({"weights", static_cast<double>(heads), 0.0});
+    }
+    if (!text_came_ || text_came_->heads != heads || text_came_->layers != layers())
+      return show_built(scene, Status::fail(refusals::note_on_the_way));
+    text_shown_ = text_came_;  // as they come (at most 4 a second while playing)
+  } else if (!text_shown_ || text_shown_->heads != heads || text_synced_update_ != chart_updates_) {
+    // The text model follows the chart: a new copy only when the chart took a new step.
+    auto tw = std::make_shared<TextWeights>();
+    if (!text_weights_of(*text_, heads, *tw)) return show_built(scene, no_run_note(heads, {}));
+    text_shown_ = std::move(tw);
+    text_synced_update_ = chart_updates_;
+  }
+  if (scene.weights_overridden()) (void)scene.set_weights_override(nullptr);  // the Scene keeps its built weights
+  synced_update_ = -1;
+  shown_ = kWeightChoices[2];
+  note_ = Status::ok();
+}
+
+const TextWeights* LiveTraining::text_weights() const {
+  return shown_ == kWeightChoices[2] ? text_shown_.get() : nullptr;
+}
+
+Status LiveTraining::text_sentence(std::string_view sentence, std::vector<std::string>& words,
+                                   std::vector<bool>& unknown, TextSentenceTrace& out) const {
+  const TextWeights* tw = text_weights();
+  if (tw == nullptr)
+    return note_.is_ok() ? Status::fail(refusals::text_not_shown)
+                         : Status::fail(refusals::text_not_shown_note, StatusArg::refusal(note_));
+  std::vector<std::string> w;
+  std::vector<bool> u;
+  std::vector<int> ids = corpus_ids(tw->vocab, sentence, w, u);
+  const size_t L = static_cast<size_t>(tw->params.pos.rows());
+  if (ids.size() > L) {  // the model's context: its first L tokens
+    ids.resize(L);
+    w.resize(L);
+    u.resize(L);
+  }
+  TextSentenceTrace t;
+  if (Status s = text_sentence_forward(tw->params, ids, t); !s) return s;
+  words = std::move(w);
+  unknown = std::move(u);
+  out = std::move(t);
+  return Status::ok();
+}
+
+std::string LiveTraining::wire_text_weights(int heads) const {
+  TextWeights tw;
+  if (remote_ || !text_on_ || !text_weights_of(*text_, heads, tw)) return {};
+  return encode_text_weights(tw);
 }
 
 //-----------------------------------------------------------------------------
@@ -299,6 +387,7 @@ void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
   mirror_.text = layers > 0;
   mirror_.layers = layers;
   mirror_.knockout.reset();
+  text_came_.reset();  // the new runs' model is on its way
   mirror_.seed = seed;
   mirror_.relations = r;
   mirror_.lr = lr;
@@ -348,6 +437,12 @@ Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
   if (!remote_) return Status::fail(refusals::runs_here);
   WireKind kind{};
   if (Status s = decode_kind(data, n, kind); !s) return s;
+  if (kind == WireKind::kTextWeights) {
+    auto w = std::make_shared<TextWeights>();
+    if (Status s = decode_text_weights(data, n, *w); !s) return s;
+    text_came_ = std::move(w);
+    return Status::ok();
+  }
   if (kind == WireKind::kWeights) {
     TrainedWeights w;
     if (Status s = decode_weights(data, n, w); !s) return s;
@@ -385,6 +480,7 @@ void LiveTraining::restarted(Status notice) {
   mirror_.errors.clear();
   mirror_.knockout.reset();
   weights_ = TrainedWeights{};
+  text_came_.reset();
   wanted_heads_ = 0;  // sync_scene asks the new program for them
   publish();
   remote_started_ = true;
@@ -401,6 +497,7 @@ void LiveTraining::fall_back(std::string why) {
   has_mirror_ = fresh_ = false;
   mirror_ = TrainMirror{};
   weights_ = TrainedWeights{};
+  text_came_.reset();
   wanted_heads_ = 0;
   where_ = "main thread: " + why;
   trainer_ = std::make_unique<Trainer>();

@@ -10,7 +10,7 @@
 //   keeps the previous one, and its message is what state().error shows):
 //   reset(seed, r, lr, tie), step(n) (synchronous), set_lr, play / pause,
 //   the speed cap (steps per frame), the weights choice "built" |
-//   "trained", and the query/key tie the next reset trains (set_tie_qk);
+//   "trained" | "text", and the query/key tie the next reset trains (set_tie_qk);
 // - tick(), once per drawn frame while running: runs the trainer's units (one
 //   run's training step, one chunk of one run's held-out evaluation) as many
 //   as fit in FramePacer's 12 ms budget (train_pace.h), so a step may span
@@ -23,6 +23,15 @@
 //   of the run with the Scene's head count, the tied run when the Scene ties
 //   query and key; a head count with no run (or a tie with no tied runs) gets
 //   the built weights AND a note saying so (weights_shown() = "built").
+//   With "text" chosen the Scene keeps its built weights, and the text
+//   model (the text task's run with the Scene's head count: its vocabulary,
+//   embeddings and layers) becomes text_weights(), which the views run a
+//   typed sentence through (text_sentence); weights_shown() = "text". No
+//   text task, no run with that head count, or (remote) none arrived yet:
+//   text_weights() is nullptr, weights_shown() "built", and the note says
+//   why. Here it follows the chart (a copy of the run's parameters when
+//   the chart took a new step); remote, the "weights" command asks the
+//   program, which answers the text task with a text-weights message.
 // The tie (one meaning everywhere: W_K = W_Q): with it, a reset trains a tied
 // run beside each untied one (engine/train/trainer.h "Tied query and key").
 // set_tie_qk only records it for the next reset (and the lazy first build),
@@ -106,6 +115,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/training/head_log.h"
 #include "app/training/train_pace.h"
@@ -118,8 +128,9 @@
 namespace headroom::app {
 
 // The weights the views may show (hash `weights`): the lesson's built ones,
-// or the training run's with the shown head count.
-constexpr std::array<const char*, 2> kWeightChoices = {"built", "trained"};
+// the training run's with the shown head count, or the text model's (the
+// text task's run with the shown head count, on a sentence typed for it).
+constexpr std::array<const char*, 3> kWeightChoices = {"built", "trained", "text"};
 // The training tasks (`task`, train.reset's task): the made-up roles task
 // (the default) and the language model on real English (engine/train/text_trainer.h).
 constexpr std::array<const char*, 2> kTrainTasks = {"roles", "text"};
@@ -153,7 +164,7 @@ class LiveTraining {
   Status play();                                // refused when every run has diverged
   void pause();
   Status set_max_steps_per_frame(int n);        // 1 .. FramePacer::kMaxStepsPerFrame
-  Status set_weights(std::string_view choice);  // "built" | "trained"
+  Status set_weights(std::string_view choice);  // "built" | "trained" | "text"
   // [text] (see "The text task" above)
   Status reset_text(int layers, int64_t seed, float lr);
   Status set_corpus(const uint8_t* data, size_t n, double fetch_ms);
@@ -169,6 +180,9 @@ class LiveTraining {
   const CorpusInfo& corpus_info() const { return remote_ ? mirror_.corpus : corpus_info_; }
   // The program's state post (train_wire.h) of whichever task trains here.
   std::string wire_state(double steps_per_second, bool running) const;
+  // The text-weights post (train_wire.h) of the text run with `heads` heads
+  // trained here; "" when the text task does not train here or has no such run.
+  std::string wire_text_weights(int heads) const;
   // Whether a step can still train (some run has not diverged), here.
   bool can_step() const;
   // Records a refusal made outside these verbs (the JS side's type checks).
@@ -242,10 +256,20 @@ class LiveTraining {
   std::string error() const;
   std::string error_code() const;
   const std::string& weights_choice() const { return choice_; }
-  // "built" or "trained": what sync_scene last gave the Scene, and the note
+  // "built", "trained" or "text": what sync_scene last showed, and the note
   // that says why it is not what was chosen ("" when it is).
   const std::string& weights_shown() const { return shown_; }
   const Status& weights_note() const { return note_; }  // ok when none
+  // The text model shown (see sync_scene above), or nullptr: then
+  // weights_note() says why (when "text" is chosen).
+  const TextWeights* text_weights() const;
+  // `sentence` as the corpus' words (engine/train/text_words.h), cut to the
+  // model's L tokens, run through text_weights() (text_sentence_forward):
+  // words[i] as typed, unknown[i] when it fell to <unk>. Refused (every
+  // output unchanged) when no text model is shown, or the sentence has no
+  // word.
+  Status text_sentence(std::string_view sentence, std::vector<std::string>& words, std::vector<bool>& unknown,
+                       TextSentenceTrace& out) const;
   // The chart shows each run's history points with step <= chart_step():
   // every step, or under reduced motion the steps published at most 4 times
   // a second. chart_updates() counts publications (tests).
@@ -255,7 +279,11 @@ class LiveTraining {
   const HeadScoreLog& head_log() const { return head_log_; }
   // The step of the trained weights the Scene shows: the chart's here; the
   // step of the weights that came, when the runs train elsewhere.
-  int64_t weights_step() const { return remote_ ? weights_.step : chart_step_; }
+  // With the text model shown, its run's step.
+  int64_t weights_step() const {
+    if (const TextWeights* tw = text_weights()) return tw->step;
+    return remote_ ? weights_.step : chart_step_;
+  }
   long long chart_updates() const { return chart_updates_; }
 
   // [JSON] (live_training_json.cpp)
@@ -278,6 +306,7 @@ class LiveTraining {
   // else the text task's layers, r 0), sent as a reset ("start" first, once).
   void send_settings(int layers, int64_t seed, int r, float lr);
   void sync_remote_scene(Scene& scene, bool tied, int heads);
+  void sync_text(Scene& scene);  // "text" chosen
   void show_built(Scene& scene, Status note);
   // The trained weights `w` to the Scene, unless it has them from the same
   // publication (or arrival) `serial`.
@@ -313,6 +342,11 @@ class LiveTraining {
   TrainMirror mirror_;
   TrainedWeights weights_;       // the last weights that came (heads 0: none)
   long long weights_serial_ = 0;
+  std::shared_ptr<const TextWeights> text_came_;  // the last text weights that came
+  // The text model shown (text_weights() while shown_ is "text"); here, a
+  // copy of the run's parameters at chart publication text_synced_update_.
+  std::shared_ptr<const TextWeights> text_shown_;
+  long long text_synced_update_ = -1;
   int wanted_heads_ = 0;         // the weights asked for (0: none)
   bool wanted_tied_ = false;
   std::string where_ = "main thread: no Worker was asked for";

@@ -12,13 +12,15 @@ namespace headroom::app {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x35774852;  // "HRw5" read as a little-endian u32
+constexpr uint32_t kMagic = 0x36774852;  // "HRw6" read as a little-endian u32
 constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
 constexpr int kMaxHeads = 8;
 constexpr size_t kMaxText = 4096;
 constexpr uint32_t kMaxSlots = 2 * kMaxHeads;  // the text model's layers x heads
 constexpr uint32_t kMaxArgs = 8, kMaxItems = 16;  // a status's arguments, a list's words
 constexpr int kMaxDepth = 4;                      // refusals inside refusals
+constexpr int kMaxDModel = 1024, kMaxTokens = 1024;  // a weights message's D, the text model's L
+constexpr uint32_t kMaxVocab = 32768;              // the corpus' ids are 15 bits
 
 class Writer {
  public:
@@ -77,11 +79,17 @@ class Reader {
   size_t n_, at_ = 0;
 };
 
+// The magic and the kind (what read_header reads).
+void put_header(Writer& w, WireKind kind) {
+  w.put(kMagic);
+  w.put(static_cast<uint32_t>(kind));
+}
+
 // The magic and the kind, which must be one of ours.
 Status read_header(Reader& in, WireKind& kind) {
   uint32_t magic = 0, k = 0;
   if (!in.get(magic) || magic != kMagic) return Status::fail(refusals::wire_foreign);
-  if (!in.get(k) || (k != static_cast<uint32_t>(WireKind::kState) && k != static_cast<uint32_t>(WireKind::kWeights)))
+  if (!in.get(k) || k < static_cast<uint32_t>(WireKind::kState) || k > static_cast<uint32_t>(WireKind::kTextWeights))
     return Status::fail(refusals::wire_unknown_kind);
   kind = static_cast<WireKind>(k);
   return Status::ok();
@@ -178,6 +186,33 @@ bool get_status(Reader& in, Status& s, int depth = 0) {
   return true;
 }
 
+// One attention layer: per head W_Q, W_K, W_V, then W_O (the layout's
+// "weights" after D, and each layer of "text weights").
+void put_layer(Writer& w, const AttentionWeights& aw) {
+  for (int h = 0; h < aw.heads; ++h) {
+    w.mat(aw.wq[static_cast<size_t>(h)]);
+    w.mat(aw.wk[static_cast<size_t>(h)]);
+    w.mat(aw.wv[static_cast<size_t>(h)]);
+  }
+  w.mat(aw.wo);
+}
+
+// `d` and `heads` already checked (heads divide d). The part that did not
+// read (the bytes ran out, a number is not finite) as a catalogue phrase,
+// nullptr when all did.
+const char* get_layer(Reader& in, int d, int heads, AttentionWeights& aw) {
+  aw.d_model = d;
+  aw.heads = heads;
+  const int dh = d / heads;
+  aw.wq.resize(static_cast<size_t>(heads));
+  aw.wk.resize(static_cast<size_t>(heads));
+  aw.wv.resize(static_cast<size_t>(heads));
+  for (size_t h = 0; h < static_cast<size_t>(heads); ++h)
+    if (!in.mat(aw.wq[h], d, dh) || !in.mat(aw.wk[h], d, dh) || !in.mat(aw.wv[h], d, dh))
+      return N_("a head's matrices");
+  return in.mat(aw.wo, d, d) ? nullptr : N_("W_O");
+}
+
 // `what` names the part that did not read (a catalogue phrase).
 Status broken(const char* what) { return Status::fail(refusals::wire_broken, StatusArg::phrase(what)); }
 
@@ -203,8 +238,7 @@ TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, c
 
 std::string encode_mirror(const TrainMirror& m) {
   Writer w;
-  w.put(kMagic);
-  w.put(static_cast<uint32_t>(WireKind::kState));
+  put_header(w, WireKind::kState);
   w.put<uint8_t>(m.text);
   w.put<int32_t>(m.layers);
   w.put<int64_t>(m.seed);
@@ -257,18 +291,46 @@ std::string encode_weights(const Trainer& t, int heads, bool tied) {
   const AttentionWeights* aw = t.weights(heads, tied);
   if (run == nullptr || aw == nullptr) return {};
   Writer w;
-  w.put(kMagic);
-  w.put(static_cast<uint32_t>(WireKind::kWeights));
+  put_header(w, WireKind::kWeights);
   w.put<int32_t>(heads);
   w.put<uint8_t>(tied);
   w.put<int64_t>(run->steps);
   w.put<int32_t>(aw->d_model);
-  for (int h = 0; h < aw->heads; ++h) {
-    w.mat(aw->wq[static_cast<size_t>(h)]);
-    w.mat(aw->wk[static_cast<size_t>(h)]);
-    w.mat(aw->wv[static_cast<size_t>(h)]);
-  }
-  w.mat(aw->wo);
+  put_layer(w, *aw);
+  return std::move(w.out);
+}
+
+bool text_weights_of(const TextTrainer& t, int heads, TextWeights& out) {
+  const TextRun* run = t.run(heads);
+  const TextParams* p = t.params(heads);
+  if (run == nullptr || p == nullptr || t.corpus() == nullptr) return false;
+  TextWeights tw;
+  tw.heads = heads;
+  tw.layers = p->shape.layers;
+  tw.step = run->steps;
+  tw.vocab = t.corpus()->words;
+  tw.params.shape = p->shape;
+  tw.params.tok = p->tok;
+  tw.params.pos = p->pos;
+  tw.params.layers = p->layers;
+  out = std::move(tw);
+  return true;
+}
+
+std::string encode_text_weights(const TextWeights& tw) {
+  const TextParams& p = tw.params;
+  Writer w;
+  put_header(w, WireKind::kTextWeights);
+  w.put<int32_t>(tw.heads);
+  w.put<int32_t>(tw.layers);
+  w.put<int64_t>(tw.step);
+  w.put<int32_t>(static_cast<int32_t>(p.tok.cols()));
+  w.put<int32_t>(static_cast<int32_t>(p.pos.rows()));
+  w.put<uint32_t>(static_cast<uint32_t>(tw.vocab.size()));
+  for (const std::string& word : tw.vocab) w.str(word);
+  w.mat(p.tok);
+  w.mat(p.pos);
+  for (const AttentionWeights& aw : p.layers) put_layer(w, aw);
   return std::move(w.out);
 }
 
@@ -360,18 +422,35 @@ Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out) {
   if (!in.get(t.heads) || !in.flag(t.tie_qk) || !in.get(t.step) || !in.get(d)) return broken(N_("its sizes"));
   if (d < 1 || d > 1024 || t.heads < 1 || t.heads > kMaxHeads || d % t.heads != 0 || t.step < 0)
     return broken(N_("its sizes"));
-  t.w.d_model = d;
-  t.w.heads = t.heads;
-  const int dh = d / t.heads;
-  for (int h = 0; h < t.heads; ++h) {
-    t.w.wq.emplace_back();
-    t.w.wk.emplace_back();
-    t.w.wv.emplace_back();
-    if (!in.mat(t.w.wq.back(), d, dh) || !in.mat(t.w.wk.back(), d, dh) || !in.mat(t.w.wv.back(), d, dh))
-      return broken(N_("a head's matrices"));
-  }
-  if (!in.mat(t.w.wo, d, d) || !in.done()) return broken(N_("W_O"));
+  if (const char* bad = get_layer(in, d, t.heads, t.w)) return broken(bad);
+  if (!in.done()) return broken(N_("W_O"));
   if (Status s = check_weights(t.w); !s) return s;
+  out = std::move(t);
+  return Status::ok();
+}
+
+Status decode_text_weights(const uint8_t* data, size_t n, TextWeights& out) {
+  Reader in(data, n);
+  if (Status s = header(in, WireKind::kTextWeights); !s) return s;
+  TextWeights t;
+  int32_t d = 0, tokens = 0;
+  uint32_t vocab = 0;
+  if (!in.get(t.heads) || !in.get(t.layers) || !in.get(t.step) || !in.get(d) || !in.get(tokens) || !in.get(vocab))
+    return broken(N_("its sizes"));
+  if (d < 1 || d > kMaxDModel || t.heads < 1 || t.heads > kMaxHeads || d % t.heads != 0 || t.layers < 1 ||
+      t.layers > 2 || t.step < 0 || tokens < 2 || tokens > kMaxTokens || vocab < 3 || vocab > kMaxVocab)
+    return broken(N_("its sizes"));
+  t.vocab.resize(vocab);
+  for (std::string& word : t.vocab)
+    if (!in.str(word)) return broken(N_("its vocabulary"));
+  if (t.vocab[0] != "<unk>" || t.vocab[1] != "<num>") return broken(N_("its vocabulary"));
+  TextParams& p = t.params;
+  p.shape = TextShape{static_cast<int>(vocab), d, tokens, t.heads, t.layers};
+  if (!in.mat(p.tok, static_cast<int>(vocab), d) || !in.mat(p.pos, tokens, d)) return broken(N_("its embeddings"));
+  p.layers.resize(static_cast<size_t>(t.layers));
+  for (AttentionWeights& aw : p.layers)
+    if (const char* bad = get_layer(in, d, t.heads, aw)) return broken(bad);
+  if (!in.done()) return broken(N_("bytes after its end"));
   out = std::move(t);
   return Status::ok();
 }

@@ -1,17 +1,19 @@
 // train_wire.h: the messages the training program (headroom-train.wasm, in a
 // Worker) sends the page, declared once and read and written by the same C++
 // on both sides: the runs' state (what train.state() and the training views
-// show) and one run's trained weights (what the lesson's views show with
-// weights=trained).
+// show), one roles run's trained weights (what the lesson's views show with
+// weights=trained) and one text run's model (weights=text: the views run a
+// typed sentence through it).
 //
-// Does: write a Trainer's runs as bytes (encode_state, encode_weights) and
-// read them back into a TrainMirror or TrainedWeights (decode_*), checking
-// every count, size and string against the bytes there are and every number
-// for finiteness, so a truncated, foreign or corrupt message is refused with
-// a reason and changes nothing. Floats travel as their 4 bytes and counts
-// as 8-byte integers, so the page shows the program's numbers bit for bit.
-// Layout (little-endian, as wasm is on both sides): u32 magic "HRw5", u32
-// kind (1 state, 2 weights), then
+// Does: write a Trainer's runs as bytes (encode_state, encode_weights,
+// encode_text_weights) and read them back into a TrainMirror,
+// TrainedWeights or TextWeights (decode_*), checking every count, size and
+// string against the bytes there are and every number for finiteness, so a
+// truncated, foreign or corrupt message is refused with a reason and
+// changes nothing. Floats travel as their 4 bytes and counts as 8-byte
+// integers, so the page shows the program's numbers bit for bit.
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw6", u32
+// kind (1 state, 2 weights, 3 text weights), then
 //   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
 //            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
 //            stepsPerSecond, u8 running, u32 errors, per error status,
@@ -28,6 +30,11 @@
 //            slots after, each as a run's);
 //   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
 //            (D x D/heads each), then W_O (D x D), each in Mat's own order;
+//   text weights: i32 heads, i32 layers, i64 step, i32 D, i32 L, u32 V, V
+//            str words (id order: "<unk>", "<num>", then the corpus'),
+//            E_tok (V x D), E_pos (L x D), then per layer: per head W_Q,
+//            W_K, W_V (D x D/heads each), then W_O (D x D), each in Mat's
+//            own order (no unembedding: the views read the heads);
 //   str: u32 length, then that many UTF-8 bytes;
 //   status (a refusal as code and arguments, never its English: the page
 //   words it in its own language): str code ("" ok), u32 args, per arg u8
@@ -50,7 +57,7 @@
 
 namespace headroom::app {
 
-enum class WireKind : uint32_t { kState = 1, kWeights = 2 };
+enum class WireKind : uint32_t { kState = 1, kWeights = 2, kTextWeights = 3 };
 
 // The text task's corpus as train.state().corpus shows it (name "": none
 // loaded), with what its fetch cost.
@@ -88,6 +95,16 @@ struct TrainedWeights {
   AttentionWeights w;
 };
 
+// One text run's model, for the views that run a typed sentence through it:
+// params has tok, pos and layers (shape filled); unembed and bias stay empty.
+struct TextWeights {
+  int heads = 0;
+  int layers = 0;
+  int64_t step = 0;                // the run's steps
+  std::vector<std::string> vocab;  // id -> word, as TextCorpus::words
+  TextParams params;
+};
+
 std::string encode_state(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors);
 // The roles runs of `t` as a mirror (what encode_state writes).
 TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, const std::vector<Status>& errors);
@@ -95,6 +112,11 @@ TrainMirror mirror_of(const Trainer& t, double steps_per_second, bool running, c
 std::string encode_mirror(const TrainMirror& m);
 // "" when the trainer has no such run.
 std::string encode_weights(const Trainer& t, int heads, bool tied);
+
+// The text run with `heads` heads of `t` (its current parameters); false,
+// out unchanged, when `t` has no such run.
+bool text_weights_of(const TextTrainer& t, int heads, TextWeights& out);
+std::string encode_text_weights(const TextWeights& w);
 
 // One refusal alone as its status bytes (the layout's "status"): the
 // program's reason for a snapshot it could not make, which the page words
@@ -107,5 +129,6 @@ Status decode_kind(const uint8_t* data, size_t n, WireKind& kind);
 // Each refuses a message of the other kind, and leaves `out` as it was on error.
 Status decode_state(const uint8_t* data, size_t n, TrainMirror& out);
 Status decode_weights(const uint8_t* data, size_t n, TrainedWeights& out);
+Status decode_text_weights(const uint8_t* data, size_t n, TextWeights& out);
 
 }  // namespace headroom::app

@@ -3,7 +3,7 @@
 //
 // Index of this file
 //   [SECTION] shapes and initial parameters
-//   [SECTION] forward
+//   [SECTION] forward (windows, and one sentence)
 //   [SECTION] loss and backward
 #include "text_model.h"
 
@@ -123,7 +123,7 @@ std::vector<const Mat*> text_grad_list(const TextGrads& g) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] forward
+// [SECTION] forward (windows, and one sentence)
 //-----------------------------------------------------------------------------
 Status text_layers_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend,
                            TextWork& w) {
@@ -153,6 +153,28 @@ Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch,
   // pass 3: Z = X W_U + b_U                                           ((B*L) x V)
   if (Status st = matmul(w.x.back(), p.unembed, w.logits, backend, w.mm); !st) return st;
   w.logits.rowwise() += p.bias.row(0);
+  return Status::ok();
+}
+
+Status text_sentence_forward(const TextParams& p, const std::vector<int>& ids, TextSentenceTrace& out) {
+  const long n = static_cast<long>(ids.size()), L = static_cast<long>(p.pos.rows());
+  if (n == 0) return Status::fail(refusals::sentence_empty);
+  if (n > L) return Status::fail(refusals::sentence_tokens, n, L);
+  TextSentenceTrace t;
+  t.ids = ids;
+  t.x.resize(p.layers.size() + 1);
+  t.layers.resize(p.layers.size());
+  // X_0 = E_tok[ids] + E_pos[0..n-1]                                  (n x D)
+  if (Status st = gather_rows(p.tok, ids, t.x[0]); !st) return st;
+  if (p.pos.cols() != t.x[0].cols()) return Status::fail(refusals::x_columns, t.x[0].cols(), p.pos.cols());
+  t.x[0] += p.pos.topRows(n);
+  ForwardOptions opt;
+  opt.causal = true;
+  for (size_t l = 0; l < p.layers.size(); ++l) {
+    if (Status st = forward(t.x[l], p.layers[l], t.layers[l], opt); !st) return st;
+    t.x[l + 1] = t.x[l] + t.layers[l].out;
+  }
+  out = std::move(t);
   return Status::ok();
 }
 

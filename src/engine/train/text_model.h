@@ -20,6 +20,11 @@
 // W_O. Y = concat_h(O_h) W_O reads O_h only through W_O's rows
 // h*dh .. h*dh + dh - 1, so zeroing those rows is the same model: every
 // other head's path, and head h's own attention weights, are unchanged.
+// One sentence (text_sentence_forward): n <= L ids through the same
+// embeddings and layers as one window, with attention.h's forward (causal)
+// and its Trace per layer, for the views: row i of every layer equals row i
+// of a window whose first n ids are these (causal: later tokens change no
+// earlier row).
 // Does not: read the corpus (text_trainer.h picks the windows), hold an
 // optimiser, or allocate once a TextWork has seen the shapes (the kernel
 // backends' buffers are reused).
@@ -104,6 +109,18 @@ Status text_layers_forward(const TextParams& p, const std::vector<int>& ids, int
 
 // The forward pass of `batch` windows (ids: batch * L) into w (w.logits).
 Status text_forward(const TextParams& p, const std::vector<int>& ids, int batch, Backend backend, TextWork& w);
+
+// One sentence through the attention layers: ids[0..n-1], 1 <= n <= L.
+struct TextSentenceTrace {
+  std::vector<int> ids;     // n
+  std::vector<Mat> x;       // layers + 1 residual streams, n x D
+  std::vector<Trace> layers;  // per layer: per head scores, weights, out; concat; out
+};
+
+// X_0 = E_tok[ids] + E_pos[0..n-1], per layer Trace = forward(X_l, W_l,
+// causal) and X_{l+1} = X_l + Trace.out. Refused (out unchanged) for no ids,
+// more than L, or an id outside the vocabulary.
+Status text_sentence_forward(const TextParams& p, const std::vector<int>& ids, TextSentenceTrace& out);
 
 // Forward, the loss against targets (batch * L ids, -1 = not scored), and
 // with g the backward (g overwritten). out.loss in nats per scored word.

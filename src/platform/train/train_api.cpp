@@ -5,7 +5,8 @@
 // heads, or the text task's, the same code and JSON as the page's) and expose its verbs and its
 // state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), knockout(heads, layer, head), train_for(ms) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
-// state_json(), steps_ok(n) (step's range check alone). Each verb returns 1 when accepted, 0 when refused (the reason
+// state_json(), steps_ok(n) (step's range check alone), and the shown run's
+// weights as bytes (the roles task's weights, or the text task's model). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
 // Does not: link ImGui, GL or the page's glue, draw anything, or keep a clock
 // of its own beyond LiveTraining::steady_ms.
@@ -110,9 +111,14 @@ EMSCRIPTEN_KEEPALIVE const char* headroom_train_state_wire(double steps_per_seco
   return g_wire.data();
 }
 
-// The weights of the run with `heads` heads (tied or not), or nullptr when there is none.
+// The weights of the run with `heads` heads (tied or not), or nullptr when
+// there is none: the roles task's as weights, the text task's as its model
+// (text weights: vocabulary, embeddings, layers; it has no tied runs).
 EMSCRIPTEN_KEEPALIVE const char* headroom_train_weights_wire(int heads, int tied) {
-  if (training().text_task()) return nullptr;  // the text model's heads are not the lesson's
+  if (training().text_task()) {
+    g_wire = tied != 0 ? std::string() : training().wire_text_weights(heads);
+    return g_wire.empty() ? nullptr : g_wire.data();
+  }
   g_wire = headroom::app::encode_weights(training().trainer(), heads, tied != 0);
   return g_wire.empty() ? nullptr : g_wire.data();
 }
