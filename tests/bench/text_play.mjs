@@ -12,6 +12,15 @@
 //     (every run trains each step: 1, 2, 4 and 8 heads), tokens per second
 //     (steps/s x B x L x runs: every run's predicted tokens, B = L = 32),
 //     and each run's held-out loss in nats per word;
+//   "targets": when (seconds of play, and the step) a head of any run first
+//    carried a label named by the corpus' tags (determiner-noun,
+//    verb-subject, pronoun-noun, punctuation), first carried `previous`,
+//    and (LAYERS=2) first scored induction >= 0.4 in layer 2, with the
+//    head and its score; null when not by the last mark; and the best
+//    induction score seen in layer 2. Polled every 250 ms from
+//    train.state()'s perHead (the held-out measurements);
+//   screenshots build/bench/text-play-<layers>l-seed<seed>-<s>s.png of the
+//    specialisation view (the heads' behaviour cells) at each mark;
 //   {"variant":"text-play-summary", "marks": [{"s", "h1", "h4", "gap"}]}
 //     per mark the 1-head and 4-head losses over the seeds (mean and
 //     spread: min, max) and the gap 1-head minus 4-head (mean, min, max).
@@ -20,6 +29,8 @@
 //
 // Run: node tests/bench/text_play.mjs [site=build/web]
 //      SEEDS=1 MARKS=10 node tests/bench/text_play.mjs   (a quick look)
+//      LAYERS=2 MARKS=60,180,300 node tests/bench/text_play.mjs   (the induction target)
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -30,19 +41,23 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SITE = path.resolve(process.argv[2] || path.join(ROOT, 'build/web'));
 const SEEDS = (process.env.SEEDS || '1,2,3').split(',').map(Number);
 const MARKS = (process.env.MARKS || '60,120').split(',').map(Number);
+const LAYERS = Number(process.env.LAYERS || 1);
+const SHOTS = path.join(ROOT, 'build/bench');
+const TAG_KINDS = ['determiner-noun', 'verb-subject', 'pronoun-noun', 'punctuation'];
 const TOKENS_PER_RUN_STEP = 32 * 32;  // B x L (engine/train/text_trainer.h kTextBatch, kTextTokens)
 
 async function playSeed(browser, url, seed) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1000 }, deviceScaleFactor: 1 });
   try {
     const page = await context.newPage();
-    await page.goto(`${url}index.html#view=train`);
+    await page.goto(`${url}index.html#view=train&tab=train`);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
     await page.evaluate(() => window.headroom.ready);
     await page.waitForFunction(() => window.headroom.train.state().ready, null, { timeout: 60_000 });
-    const s = await page.evaluate((sd) => window.headroom.train.reset({ task: 'text', layers: 1, seed: sd }), seed);
+    const s = await page.evaluate(([sd, l]) => window.headroom.train.reset({ task: 'text', layers: l, seed: sd }), [seed, LAYERS]);
     if (s.task !== 'text') throw new Error(`the text task did not start: ${s.error}`);
-    return await page.evaluate(async ([marks, perRunStep]) => {
+    const t0 = Date.now();
+    const pending = page.evaluate(async ([marks, perRunStep, tagKinds]) => {
       const h = window.headroom;
       const t0 = performance.now();
       let firstPointMs = null;
@@ -50,10 +65,28 @@ async function playSeed(browser, url, seed) {
         const st = h.train.state();
         if (firstPointMs === null && st.runs.length && st.runs[0].history.length > 1) firstPointMs = performance.now() - t0;
       }, 20);
+      // The targets, from the held-out measurements (perHead).
+      const targets = { tag: null, previous: null, induction: null, bestInduction: 0 };
+      const seen = (st, p, r) => ({ s: Math.round((performance.now() - t0) / 100) / 10, step: st.step, heads: r.heads,
+        layer: p.layer, head: p.head, label: p.label, score: p.labelScore });
+      const watch = setInterval(() => {
+        const st = h.train.state();
+        for (const r of st.runs) for (const p of r.perHead) {
+          if (!targets.tag && tagKinds.includes(p.label)) targets.tag = seen(st, p, r);
+          if (!targets.previous && p.label === 'previous') targets.previous = seen(st, p, r);
+          const ind = p.scores && p.scores.induction;
+          if (p.layer === 2 && Number.isFinite(ind)) {
+            targets.bestInduction = Math.max(targets.bestInduction, Math.round(ind * 1e3) / 1e3);
+            if (!targets.induction && ind >= 0.4) targets.induction = { ...seen(st, p, r), label: 'induction', score: ind };
+          }
+        }
+      }, 250);
+      window.__marks = [];
       const started = await h.train.play();
       const out = [];
       for (const m of marks) {
         await new Promise((r) => setTimeout(r, Math.max(0, t0 + m * 1000 - performance.now())));
+        window.__marks.push(m);
         const st = h.train.state();
         const secs = (performance.now() - t0) / 1000;
         const sps = (st.step - started.step) / secs;
@@ -62,9 +95,17 @@ async function playSeed(browser, url, seed) {
           loss: Object.fromEntries(st.runs.map((r) => [r.heads, Math.round(r.loss * 1e4) / 1e4])) });
       }
       clearInterval(poll);
+      clearInterval(watch);
       await h.train.pause();
-      return { firstPointMs: firstPointMs === null ? null : Math.round(firstPointMs), marks: out };
-    }, [MARKS, TOKENS_PER_RUN_STEP]);
+      return { firstPointMs: firstPointMs === null ? null : Math.round(firstPointMs), marks: out, targets };
+    }, [MARKS, TOKENS_PER_RUN_STEP, TAG_KINDS]);
+    // The specialisation view at each mark (the page keeps training meanwhile).
+    await mkdir(SHOTS, { recursive: true });
+    for (const m of MARKS) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + m * 1000 + 500 - Date.now())));
+      await page.screenshot({ path: path.join(SHOTS, `text-play-${LAYERS}l-seed${seed}-${m}s.png`) });
+    }
+    return await pending;
   } finally {
     await context.close();
   }
@@ -85,7 +126,7 @@ async function main() {
     for (const seed of SEEDS) {
       const r = await playSeed(browser, url, seed);
       all.push(r);
-      console.log(JSON.stringify({ variant: 'text-play', seed, ...r }));
+      console.log(JSON.stringify({ variant: 'text-play', layers: LAYERS, seed, ...r }));
     }
     console.log(JSON.stringify({ variant: 'text-play-summary', seeds: SEEDS, marks: MARKS.map((s, i) => ({
       s,

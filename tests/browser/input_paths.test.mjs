@@ -342,7 +342,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     let l = await layout();
     const img = await shoot(page, path.join(artifacts, 'input-compact-train.png'));
     assert(oddOneOut(img, l.views)[0] === 7, 'the screen does not show the Train tab selected');
-    assert(l.trainButtons.length >= 3 && l.weights.length === 2, `the Train tab shows no training controls: ${JSON.stringify([l.trainButtons, l.weights])}`);
+    assert(l.trainButtons.length >= 3 && l.weights.length === 3, `the Train tab shows no training controls: ${JSON.stringify([l.trainButtons, l.weights])}`);
     // The Play button: the runs train through the real click.
     const press = (r) => page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
     await press(l.trainButtons[0]);  // Play: the page draws while it trains

@@ -28,6 +28,10 @@
 // checked against train.state().labelChanges); train.snapshot(4) of a text run;
 // setWeights('text') shows the 4-head run's model once the Worker sent it,
 // the lesson's own weights unchanged.
+// weights=text: the lesson's views on the text model (getState().model: the
+// sentence's words, unknown ones, the heads' weights against a naive
+// double-precision forward of the run's snapshot, the captions against
+// perHead), and the heatmap's causal pixels (weights-text-heatmap.png).
 // Does not: check the model's maths (tests/engine/text_*_tests.cpp and the
 // PyTorch check do) or the roles task (train*.test.mjs do).
 //
@@ -214,6 +218,76 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         shown.change === `${change >= 0 ? '+' : ''}${change.toFixed(4)}`,
         `the screen shows ${JSON.stringify(shown)}, state() ${JSON.stringify(ko)}`);
       assert(shown.text.includes(shown.lossBefore) && shown.text.includes(shown.lossAfter), shown.text);
+    });
+
+    await test('weights=text: the lesson\'s views draw the text model on the sentence typed, its numbers and its captions', async () => {
+      // A sentence with a word no corpus has: it stays on screen, marked unknown, read as <unk> (id 0).
+      const typed = ['The', 'man', 'who', 'wrote', 'the', 'qzxjvw', 'said', 'it', 'was', 'wrong', '.'];
+      await page.evaluate(() => window.headroom.applyHash('view=attention&heads=4&weights=text'));
+      await page.evaluate((s) => window.headroom.setSentence(s), 'The man who wrote the qzxjvw said it was wrong.');
+      await page.waitForFunction(() => window.headroom.getState().modelWeights.shown === 'text', null, { timeout: 30_000 });
+      const st = await page.evaluate(() => window.headroom.getState());
+      const m = st.model;
+      assert(m.source === 'text' && m.layers === 1 && m.layer === 1 && st.modelWeights.step === STEPS,
+        `model ${JSON.stringify({ source: m.source, layers: m.layers, layer: m.layer })}, weights ${JSON.stringify(st.modelWeights)}`);
+      assert(JSON.stringify(m.tokens) === JSON.stringify(typed), `tokens ${JSON.stringify(m.tokens)}`);
+      assert(m.unknown[5] === true && m.ids[5] === 0 && m.unknown.filter((u) => u).length === m.ids.filter((i) => i === 0).length,
+        `unknown ${JSON.stringify(m.unknown)}, ids ${JSON.stringify(m.ids)}`);
+      assert(m.ids[0] === m.ids[4] && m.ids[0] > 1, `"The" and "the" are one word: ids ${JSON.stringify(m.ids)}`);
+      // The numbers: the 4-head run's parameters (its snapshot) through a naive double-precision forward.
+      const snap = await page.evaluate(async () => {
+        const x = await window.headroom.train.snapshot(4);
+        const p = x.params, L0 = p.layers[0], cols = (t) => t.shape[1];
+        return { step: x.step, D: x.dModel, tok: p.E_tok, pos: p.E_pos, wq: L0.W_Q, wk: L0.W_K, D2: cols(L0.W_Q) };
+      });
+      assert(snap.step === STEPS, `snapshot at step ${snap.step}`);
+      const D = snap.D, H = 4, dh = D / H, n = typed.length, q = m.query;
+      const row = (t, i) => t.data.slice(i * t.shape[1], (i + 1) * t.shape[1]);
+      const X = m.ids.map((id, i) => row(snap.tok, id).map((v, d) => v + row(snap.pos, i)[d]));
+      const proj = (W, i, h) => Array.from({ length: dh }, (_, c) => X[i].reduce((a, x, d) => a + x * W.data[d * D + h * dh + c], 0));
+      let worst = 0;
+      for (let h = 0; h < H; ++h) {
+        const qv = proj(snap.wq, q, h);
+        const s = Array.from({ length: q + 1 }, (_, j) => proj(snap.wk, j, h).reduce((a, k, c) => a + k * qv[c], 0) / Math.sqrt(dh));
+        const top = Math.max(...s), e = s.map((v) => Math.exp(v - top)), z = e.reduce((a, b) => a + b, 0);
+        for (let j = 0; j < n; ++j) {
+          const want = j <= q ? e[j] / z : 0;
+          if (j > q) assert(m.weights[h][j] === 0, `head ${h + 1} reads token ${j} after the query ${q}`);
+          worst = Math.max(worst, Math.abs(m.weights[h][j] - want));
+        }
+      }
+      console.log(`      weights=text, 4 heads, query ${typed[q]}: largest difference from a double-precision forward ${worst.toExponential(2)}`);
+      assert(worst < 1e-4, `the text model's weights differ from the naive forward by ${worst}`);
+      // Captions: a head's measured label and score, in the view's words.
+      const WORDS = { previous: 'previous word', self: 'itself', start: 'sentence start', duplicate: 'earlier copy',
+        induction: 'induction', 'determiner-noun': 'its determiner', 'verb-subject': 'its subject', 'pronoun-noun': 'its noun',
+        punctuation: 'punctuation', mixed: 'mixed' };
+      const run = (await train(page, 'state')).runs.find((r) => r.heads === 4);
+      run.perHead.forEach((p, h) => {
+        const want = p.label === 'mixed' ? 'mixed' : p.label ? `${WORDS[p.label]} ${p.labelScore.toFixed(2)}` : null;
+        if (want) assert(m.captions[h] === want, `head ${h + 1}: caption "${m.captions[h]}", label ${p.label} ${p.labelScore}`);
+      });
+      // The pixels: each heatmap is causal (the first row reads only itself: viridis(1) on the diagonal's
+      // first cell, viridis(0) right of it), the screen's own numbers.
+      await page.mouse.move(400, 500);
+      let l = null;
+      for (let tries = 0; tries < 12; ++tries) {
+        l = await page.evaluate(() => window.headroom.debug.layout());
+        const g = l.heatmap && l.heatmap.grids[0];
+        if (g && g[1] >= 0 && g[3] <= 740) break;
+        await page.mouse.wheel(0, 240);
+        await page.evaluate(() => window.headroom.debug.idle(5000));
+      }
+      assert(l.heatmap.grids.length === 4, `heatmap grids ${JSON.stringify(l.heatmap)}`);
+      const png = await page.screenshot({ path: path.join(artifacts, 'weights-text-heatmap.png') });
+      const { rgba, width } = decodePng(png);
+      const g = l.heatmap.grids[0], cell = (g[2] - g[0]) / n;
+      const at = (i, j) => { const x = Math.round(g[0] + cell * (j + 0.5)), y = Math.round(g[1] + cell * (i + 0.5));
+        const o = (y * width + x) * 4; return [rgba[o], rgba[o + 1], rgba[o + 2]]; };
+      const near = (c, want) => c.every((v, k) => Math.abs(v - want[k]) < 40);
+      assert(near(at(0, 0), [253, 231, 37]) && near(at(0, n - 1), [68, 1, 84]) && near(at(2, 5), [68, 1, 84]),
+        `heatmap cells: (0,0) ${at(0, 0)}, (0,${n - 1}) ${at(0, n - 1)}, (2,5) ${at(2, 5)}`);
+      await page.evaluate(() => window.headroom.applyHash('view=train&weights=built&heads=2'));
     });
 
     await test('text task: a knockout of a layer, head or run there is not is refused; the last one is kept', async () => {

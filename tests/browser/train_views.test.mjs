@@ -86,7 +86,7 @@ async function trainViewsTests({ browser, url, watch, artifacts }) {
       assert(Math.abs(runs[1].floorY - y1) < 1 && Math.abs(runs[2].floorY - y1) < 1, `0 floors at ${runs[1].floorY}, bottom ${y1}`);
       assert(runs[0].floorY < y1 - 20 && runs[0].floorY > y0, `0.5 floor at ${runs[0].floorY} in [${y0}, ${y1}]`);
       assert(l.trainChart.specialisationCells === 1 + 2 + 4, `specialisation cells ${l.trainChart.specialisationCells}`);
-      assert(l.trainButtons.length === 4 && l.download.length === 3 && l.weights.length === 2, 'buttons not reported');
+      assert(l.trainButtons.length === 4 && l.download.length === 3 && l.weights.length === 3, 'buttons not reported');
     });
 
     await test('train view: Step adds an evaluated point to every curve', async () => {

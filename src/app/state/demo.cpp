@@ -347,21 +347,19 @@ bool Demo::tick_stress() {
 //-----------------------------------------------------------------------------
 namespace headroom::app {
 
-#ifdef HEADROOM_HAVE_TEXT_WEIGHTS
 const ModelShown& Demo::shown() {
   const TextWeights* text = training.weights_shown() == kWeightChoices[2] ? training.text_weights() : nullptr;
-  const int64_t step = text ? text->step : -1;
   const int layers = text ? text->layers : 1;
   if (text_layer_ >= layers) text_layer_ = layers - 1;
   // Reading the Scene may recompute it (and move its revision): read first.
   (void)scene.trace();
   (void)scene.value_maps();
-  if (scene.revision() == shown_revision_ && text == shown_weights_ && step == shown_step_ && text_layer_ == shown_layer_)
-    return shown_;
-  shown_revision_ = scene.revision();
-  shown_weights_ = text;
-  shown_step_ = step;
-  shown_layer_ = text_layer_;
+  // What the shown model is made of: the Scene's revision, and the text
+  // weights' run (its step, head count and seed: a reset starts at step 0
+  // again) and layer.
+  const ShownKey key{scene.revision(), text, text ? text->step : -1, text ? text->heads : 0, training.seed(), text_layer_};
+  if (key == shown_key_) return shown_;
+  shown_key_ = key;
   if (text && training.text_sentence(scene.text(), text_words_, text_unknown_, text_trace_)) {
     const TrainRun* run = training.run(text->heads);
     TextShownInput in;
@@ -390,13 +388,4 @@ bool Demo::set_text_layer(int layer) {
   return apply(Status::ok());
 }
 
-#else
-const ModelShown& Demo::shown() {
-  (void)scene.trace();
-  (void)scene.value_maps();
-  if (scene.revision() != shown_revision_) { from_scene(scene, shown_); shown_revision_ = scene.revision(); }
-  return shown_;
-}
-bool Demo::set_text_layer(int) { return false; }
-#endif
 }  // namespace headroom::app

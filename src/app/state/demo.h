@@ -175,16 +175,23 @@ struct Demo final : TourHost {
   void clear_error();
   // The shown model and what it was made from.
   ModelShown shown_;
-  uint64_t shown_revision_ = ~uint64_t{0};
-  const void* shown_weights_ = nullptr;
-  int64_t shown_step_ = -1;
-  int shown_layer_ = -1;
+  struct ShownKey {
+    uint64_t revision = ~uint64_t{0};
+    const void* weights = nullptr;
+    int64_t step = -1;
+    int heads = 0;
+    int64_t seed = 0;
+    int layer = -1;
+    bool operator==(const ShownKey& o) const {
+      return revision == o.revision && weights == o.weights && step == o.step && heads == o.heads && seed == o.seed &&
+             layer == o.layer;
+    }
+  };
+  ShownKey shown_key_;
   int text_layer_ = 0;
   std::vector<std::string> text_words_;
   std::vector<bool> text_unknown_;
-#ifdef HEADROOM_HAVE_TEXT_WEIGHTS
   TextSentenceTrace text_trace_;
-#endif
   bool tick_stress();
 };
 
