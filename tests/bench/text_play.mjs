@@ -47,7 +47,7 @@ const TAG_KINDS = ['determiner-noun', 'verb-subject', 'pronoun-noun', 'punctuati
 const TOKENS_PER_RUN_STEP = 32 * 32;  // B x L (engine/train/text_trainer.h kTextBatch, kTextTokens)
 
 async function playSeed(browser, url, seed) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 1000 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 2200 }, deviceScaleFactor: 1 });  // tall: the chart, the knockout rows and the specialisation view in one shot
   try {
     const page = await context.newPage();
     await page.goto(`${url}index.html#view=train&tab=train`);
