@@ -61,7 +61,9 @@ void view_weights_switch(Demo& demo) {
   static_assert(sizeof kShown / sizeof kShown[0] == app::kWeightChoices.size(), "one name per weight choice");
   for (size_t i = 0; i < app::kWeightChoices.size(); ++i) {
     const char* choice = app::kWeightChoices[i];
-    ImGui::SameLine();
+    // A narrow frame (a phone, a long language) wraps the buttons rather than cut them.
+    const float wide = ImGui::CalcTextSize(app::tr(kShown[i])).x + 2 * ImGui::GetStyle().FramePadding.x;
+    same_line_if_fits(wide);
     const bool on = tr.weights_choice() == choice;
     push_button_colors(on ? palette().toggle_on : palette().heads_off);
     const std::string label = std::string(app::tr(kShown[i])) + "##weights_" + choice;
@@ -75,7 +77,7 @@ void view_weights_switch(Demo& demo) {
   // The text model's layers: which one the views show.
   const app::ModelShown& shown = demo.shown();
   if (shown.layers > 1) {
-    ImGui::SameLine(0, 14);
+    same_line_if_fits(ImGui::CalcTextSize(app::tr("layer:")).x + 2 * ImGui::GetFrameHeight(), 14.f);
     ImGui::TextUnformatted(app::tr("layer:"));
     for (int l = 1; l <= shown.layers; ++l) {
       ImGui::SameLine();
@@ -89,7 +91,7 @@ void view_weights_switch(Demo& demo) {
       probe_visible_item("textLayer");
     }
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   help_marker(
       "Where the heads' matrices come from. Built: made by rule, so that each head looks for one "
       "relationship (one head has to hold them all). Trained: learned from examples by the training run "
