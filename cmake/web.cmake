@@ -33,8 +33,12 @@ add_library(headroom_imgui STATIC
 target_include_directories(headroom_imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
 # No metrics/debug windows and no imgui.ini file code: the page never shows
 # or saves them. -Os: the download is the page's first cost (see below).
+# 32-bit indices: WebGL2 has no glDrawElementsBaseVertex, so the OpenGL3
+# backend cannot split a draw list past 65,536 vertices; the page is one
+# scrolling window, and the text model's specialisation view with two layers
+# passes that (16-bit indices wrapped into streaks across the page).
 target_compile_definitions(headroom_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS
-  IMGUI_DISABLE_DEBUG_TOOLS IMGUI_DISABLE_FILE_FUNCTIONS)
+  IMGUI_DISABLE_DEBUG_TOOLS IMGUI_DISABLE_FILE_FUNCTIONS "ImDrawIdx=unsigned int")
 target_compile_options(headroom_imgui PRIVATE -msimd128 -Os)
 
 # The ImGui views (src/ui) over the app library (CMakeLists.txt), then the
