@@ -117,7 +117,11 @@ std::string head_caption(const Scene& scene, const HeadReadout& r, int head) {
     if (rel == Relation::Self || !scene.fits(q, rel) || scene.target(q, rel) != j) continue;
     what += (what.empty() ? "" : " / ") + std::string(relation_word(rel));
   }
-  if (what.empty()) what = j == q ? tr("itself") : "\"" + scene.tokens()[static_cast<size_t>(j)].text + "\"";
+  return measured_caption(scene.tokens(), q, j, weight, what);
+}
+
+std::string measured_caption(const std::vector<Token>& tokens, int query, int top, float weight, std::string what) {
+  if (what.empty()) what = top == query ? tr("itself") : "\"" + tokens[static_cast<size_t>(top)].text + "\"";
   return trf("measured: {0} {1}", {what, fmt2(weight)});
 }
 

@@ -53,6 +53,10 @@ std::string head_verdict(const std::vector<Token>& tokens, const HeadReadout& r,
 // query (or "itself", or the word), and that weight:
 // "measured: subject 0.93". Reads Scene::trace(); computes no attention.
 std::string head_caption(const Scene& scene, const HeadReadout& r, int head);
+// The measured caption of a head whose query puts `weight` on token `top`:
+// "measured: {what} 0.93", `what` being "itself" (top == query) or the quoted
+// word when empty. head_caption's, and the text model's unlabelled heads'.
+std::string measured_caption(const std::vector<Token>& tokens, int query, int top, float weight, std::string what = "");
 
 // What a text-model head's behaviour kind (engine/train/head_scores.h
 // kHeadKinds, by index or by name) names, as the query's target: "previous

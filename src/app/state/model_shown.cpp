@@ -84,8 +84,7 @@ std::string measured_label(const std::vector<HeadSlot>* slots, int layer, int he
 std::string heaviest_caption(const std::vector<Token>& tokens, const Mat& weights, int query) {
   Eigen::Index top = 0;
   const float w = weights.row(query).maxCoeff(&top);
-  const std::string what = top == query ? std::string(tr("itself")) : "\"" + tokens[static_cast<size_t>(top)].text + "\"";
-  return trf("measured: {0} {1}", {what, num(w, 2)});
+  return measured_caption(tokens, query, static_cast<int>(top), w);
 }
 
 // The readout of a model with no lesson targets, in the lesson's own words:
