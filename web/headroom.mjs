@@ -294,6 +294,8 @@ const isPoint = (p) => p !== null && typeof p === 'object' && isNum(p.x) && isNu
 //   'id' or {choice: 'id'}      a choice (its ids: tour.state().steps[i].answer.choices)
 //   0.42 or {number: 0.42}      a number (step training)
 //   [i, j, k, l] or {match: [...]}  token indices (step more-heads)
+//   {labels: ['previous', ...]} a head label per head (step real-text: its
+//                               answer.choices ids)
 function predictTour(w, answer) {
   const why = refusal('js_tour_predict', shown(answer));
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer) && !isPoint(answer)) {
@@ -306,6 +308,11 @@ function predictTour(w, answer) {
     }
     if (Object.prototype.hasOwnProperty.call(answer, 'match')) {
       return Array.isArray(answer.match) ? predictTour(w, answer.match) : why;
+    }
+    if (Object.prototype.hasOwnProperty.call(answer, 'labels')) {  // one per head, joined as refusal values are
+      const labels = answer.labels;
+      if (!Array.isArray(labels) || labels.length > 64 || !labels.every((l) => typeof l === 'string')) return why;
+      return passText(w, valuesText({ values: labels }), why, 'the answer', (p) => w._headroom_tour_predict_labels(p));
     }
     return why;
   }

@@ -461,6 +461,20 @@ EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_match(const int* tokens, int n) {
   return predict(p);
 }
 
+// `labels`: the labels separated by U+001F (headroom.mjs valuesText).
+EMSCRIPTEN_KEEPALIVE int headroom_tour_predict_labels(const char* labels) {
+  headroom::app::Prediction p;
+  p.kind = headroom::app::AnswerKind::Labels;
+  const std::string_view all = labels ? labels : "";
+  for (size_t at = 0;;) {
+    const size_t end = all.find('\x1f', at);
+    p.labels.emplace_back(all.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return predict(p);
+}
+
 EMSCRIPTEN_KEEPALIVE int headroom_tour_reveal() {
   wake();
   return demo().tour_reveal() ? 1 : 0;

@@ -60,6 +60,8 @@ const ProbeKind kProbeKinds[] = {
     {"tourChoices", Shape::Rects},
     {"tourNumber", Shape::Rects},
     {"tourMatch", Shape::Rects},
+    {"tourLabels", Shape::Rects},
+    {"tourComboItems", Shape::Rects},
     {"tourDots", Shape::Rects},
     {"tourButtons", Shape::Rects},
     {"tourOpen", Shape::Rects},

@@ -4,7 +4,8 @@
 // word, itself, sentence start, earlier copy, induction, its determiner, its
 // subject, its noun, punctuation), each the head's score over training, so
 // the moment a previous-word head forms shows as its cell filling; then the
-// label changes the page has seen, newest first.
+// label changes the page has seen, newest first. The tour's step real-text
+// draws one run's rows alone (only_heads), without the changes.
 //
 // Does: draw each cell as the area under the score divided by its chance
 // baseline (0 to 4x chance, on the loss chart's log step axis), filled more
@@ -163,7 +164,7 @@ void label_changes(const app::HeadScoreLog& log, int layers) {
 
 }  // namespace
 
-void view_text_specialisation(const app::LiveTraining& t) {
+void view_text_specialisation(const app::LiveTraining& t, int only_heads) {
   const app::HeadScoreLog& log = t.head_log();
   const float avail = ImGui::GetContentRegionAvail().x;
   // Nine cells and the caption beside them ("head 3: its determiner 0.31")
@@ -178,6 +179,7 @@ void view_text_specialisation(const app::LiveTraining& t) {
   for (size_t i = 0; i < runs.size() && i < log.runs().size(); ++i) {
     const TrainRun& run = runs[i];
     const app::HeadLogRun& logged = log.runs()[i];
+    if (only_heads > 0 && run.heads != only_heads) continue;
     if (logged.points.empty() || run.per_head.size() != logged.points.back().labels.size()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(run_color(run.heads)));
     ImGui::TextUnformatted(app::trf(run.heads == 1 ? "{0} head" : "{0} heads", {std::to_string(run.heads)}).c_str());
@@ -189,7 +191,7 @@ void view_text_specialisation(const app::LiveTraining& t) {
     }
   }
   probe_value("trainChart.headScoreCells", std::to_string(cells));
-  label_changes(log, t.layers());
+  if (only_heads == 0) label_changes(log, t.layers());
 }
 
 }  // namespace headroom::ui

@@ -5,7 +5,8 @@
 // Does: draw the open step of app::Tour and send what the learner does
 // through the Demo's tour verbs (the same as headroom.tour and postMessage):
 // a marker dragged (or moved with the arrow keys) in the value-space plane,
-// two markers for two heads, a choice, a number, a token per relationship.
+// two markers for two heads, a choice, a number, a token per relationship,
+// a label per head.
 // After a reveal it eases the marker(s) from the guess (or the one head's
 // output) to the engine's output(s) in about a second (at once with reduced
 // motion), and draws the picture that proves the result (the options'
@@ -61,6 +62,7 @@ struct Draft {
   float number = 0.5f;
   bool number_set = false;
   int match[4] = {-1, -1, -1, -1};
+  int labels[4] = {-1, -1, -1, -1};  // step real-text: an index into its choices per head
   int choice = -1;     // keyboard cursor among the choices
   int anim_seen = -1;  // the tour's anim_generation last started
   double anim_start = -1;
@@ -338,57 +340,94 @@ void number_widget(Demo& demo, const TourRecord& rec, bool keys) {
   }
 }
 
-// Per relationship, a row of the tokens it could look at (a combo);
-// Up/Down pick the row, Left/Right the token.
+// Rows of combos, one value per row (-1: none picked): row i's label, then
+// a combo of the options. Up/Down pick the row, Left/Right its option.
+// Returns whether a value changed.
+bool combo_rows(const std::vector<std::string>& rows, const std::vector<std::string>& options, int* values, bool keys,
+                bool revealed, const char* unpicked, const char* probe_key) {
+  Draft& d = draft();
+  const int n = static_cast<int>(rows.size()), m = static_cast<int>(options.size());
+  bool changed = false;
+  if (keys && !revealed) {
+    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) d.selected = (d.selected + 1) % n;
+    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) d.selected = (d.selected + n - 1) % n;
+    int& v = values[d.selected];
+    if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) { v = std::min(m - 1, v + 1); changed = true; }
+    if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) { v = std::max(0, v < 0 ? 0 : v - 1); changed = true; }
+  }
+  const float label_w = std::min(170.f, ImGui::GetContentRegionAvail().x * 0.5f);
+  ImGui::BeginDisabled(revealed);
+  for (int i = 0; i < n; ++i) {
+    ImGui::PushID(i);
+    ImGui::AlignTextToFramePadding();
+    text(rows[static_cast<size_t>(i)]);
+    ImGui::SameLine(label_w);
+    ImGui::SetNextItemWidth(std::min(160.f, ImGui::GetContentRegionAvail().x));
+    const int v = values[i];
+    if (ImGui::BeginCombo("##row", v >= 0 && v < m ? options[static_cast<size_t>(v)].c_str() : unpicked)) {
+      for (int j = 0; j < m; ++j) {
+        if (ImGui::Selectable(options[static_cast<size_t>(j)].c_str(), v == j)) {
+          values[i] = j;
+          d.selected = i;
+          changed = true;
+        }
+        // the open list's items, in order, each where it is (the list scrolls: some are outside it)
+        probe("tourComboItems", ImVec4(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                                       ImGui::GetItemRectMax().y));
+      }
+      ImGui::EndCombo();
+    }
+    if (d.selected == i && keys && !revealed) focus_ring();
+    probe_visible_item(probe_key);
+    ImGui::PopID();
+  }
+  ImGui::EndDisabled();
+  return changed;
+}
+
+// Per relationship, a row of the tokens it could look at.
 void match_widget(Demo& demo, const TourRecord& rec, bool keys) {
   Draft& d = draft();
   // Each row's label is a whole phrase around the word (word order differs between languages).
   static constexpr const char* kRows[4] = {N_("subject of {0}"), N_("complement of {0}"), N_("token before {0}"),
                                            N_("what {0} refers to")};
   const auto& tokens = demo.scene.tokens();
-  const int L = static_cast<int>(tokens.size());
   if (rec.predicted && rec.prediction.kind == AnswerKind::Match)
     for (int i = 0; i < 4; ++i) d.match[i] = rec.prediction.match[static_cast<size_t>(i)];
-  bool changed = false;
-  if (keys && !rec.revealed) {
-    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) d.selected = (d.selected + 1) % 4;
-    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) d.selected = (d.selected + 3) % 4;
-    int& v = d.match[d.selected];
-    if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) { v = std::min(L - 1, v + 1); changed = true; }
-    if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) { v = std::max(0, v < 0 ? 0 : v - 1); changed = true; }
-  }
-  const float label_w = std::min(170.f, ImGui::GetContentRegionAvail().x * 0.5f);
-  ImGui::BeginDisabled(rec.revealed);
-  for (int i = 0; i < 4; ++i) {
-    ImGui::PushID(i);
-    ImGui::AlignTextToFramePadding();
-    const int q = app::tour_match_query(demo.scene, i);
-    const std::string& word = tokens[static_cast<size_t>(q)].text;
-    const std::string label = app::trf(kRows[i], {word});
-    text(label);
-    ImGui::SameLine(label_w);
-    ImGui::SetNextItemWidth(std::min(160.f, ImGui::GetContentRegionAvail().x));
-    const char* shown = d.match[i] >= 0 && d.match[i] < L ? tokens[static_cast<size_t>(d.match[i])].text.c_str() : app::tr("pick a token");
-    if (ImGui::BeginCombo("##match", shown)) {
-      for (int j = 0; j < L; ++j)
-        if (ImGui::Selectable(tokens[static_cast<size_t>(j)].text.c_str(), d.match[i] == j)) {
-          d.match[i] = j;
-          d.selected = i;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
-    if (d.selected == i && keys && !rec.revealed) focus_ring();
-    probe_visible_item("tourMatch");
-    ImGui::PopID();
-  }
-  ImGui::EndDisabled();
+  std::vector<std::string> rows, options;
+  for (int i = 0; i < 4; ++i)
+    rows.push_back(app::trf(kRows[i], {tokens[static_cast<size_t>(app::tour_match_query(demo.scene, i))].text}));
+  for (const auto& t : tokens) options.push_back(t.text);
+  const bool changed = combo_rows(rows, options, d.match, keys, rec.revealed, app::tr("pick a token"), "tourMatch");
   if (changed && std::all_of(d.match, d.match + 4, [](int v) { return v >= 0; })) {
     Prediction p;
     p.kind = AnswerKind::Match;
     p.match.assign(d.match, d.match + 4);
     demo.tour_predict(p);
   }
+}
+
+// Step real-text: per head of the 4-head text model, a row of the labels.
+Prediction labels_prediction(const TourStepInfo& info, const int* picked) {
+  Prediction p;
+  p.kind = AnswerKind::Labels;
+  for (int h = 0; h < app::kTourTextHeads; ++h)
+    p.labels.emplace_back(picked[h] >= 0 ? info.choices[static_cast<size_t>(picked[h])].id : "");
+  return p;
+}
+
+void labels_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, bool keys) {
+  Draft& d = draft();
+  if (rec.predicted && rec.prediction.kind == AnswerKind::Labels)
+    for (int h = 0; h < app::kTourTextHeads; ++h)
+      for (size_t j = 0; j < info.choices.size(); ++j)
+        if (rec.prediction.labels[static_cast<size_t>(h)] == info.choices[j].id) d.labels[h] = static_cast<int>(j);
+  std::vector<std::string> rows, options;
+  for (int h = 0; h < app::kTourTextHeads; ++h) rows.push_back(app::trf("head {0}", {std::to_string(h + 1)}));
+  for (const app::TourChoice& c : info.choices) options.emplace_back(app::tr(c.label));
+  const bool changed = combo_rows(rows, options, d.labels, keys, rec.revealed, app::tr("pick a label"), "tourLabels");
+  if (changed && std::all_of(d.labels, d.labels + app::kTourTextHeads, [](int v) { return v >= 0; }))
+    demo.tour_predict(labels_prediction(info, d.labels));
 }
 
 // [SECTION] sending the answer, the hint, the progress dots
@@ -404,6 +443,11 @@ bool send_draft(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
     Prediction p;
     p.kind = AnswerKind::Choice;
     p.choice = id;
+    return demo.tour_predict(p);
+  }
+  if (info.kind == AnswerKind::Labels && std::any_of(d.labels, d.labels + app::kTourTextHeads, [](int v) { return v >= 0; })) {
+    const Prediction p = labels_prediction(info, d.labels);
+    if (rec.predicted && rec.prediction.labels == p.labels) return true;
     return demo.tour_predict(p);
   }
   if (info.kind == AnswerKind::Match && std::any_of(d.match, d.match + 4, [](int v) { return v >= 0; })) {
@@ -428,6 +472,7 @@ const char* input_hint(const TourStepInfo& info, const TourRecord& rec, bool tou
       case AnswerKind::Choice: return N_("tap an answer, then Reveal");
       case AnswerKind::Number: return N_("drag the slider, then Reveal");
       case AnswerKind::Match: return N_("pick a token in each row, then Reveal");
+      case AnswerKind::Labels: return N_("pick a label in each row, then Reveal");
       default: return N_("tap Reveal");
     }
   }
@@ -439,6 +484,7 @@ const char* input_hint(const TourStepInfo& info, const TourRecord& rec, bool tou
     case AnswerKind::Choice: return N_("keys: arrows move the ring, Enter reveals the ringed answer");
     case AnswerKind::Number: return N_("keys: left and right arrows move the slider, Enter reveals");
     case AnswerKind::Match: return N_("keys: up and down pick a row, left and right its token, Enter reveals");
+    case AnswerKind::Labels: return N_("keys: up and down pick a head, left and right its label, Enter reveals");
     default: return N_("keys: Enter reveals");
   }
 }
@@ -586,6 +632,7 @@ void view_tour(Demo& demo) {
     case AnswerKind::Choice: choice_widget(demo, info, rec, keys); break;
     case AnswerKind::Number: number_widget(demo, rec, keys); break;
     case AnswerKind::Match: match_widget(demo, rec, keys); break;
+    case AnswerKind::Labels: labels_widget(demo, info, rec, keys); break;
     default: break;
   }
 

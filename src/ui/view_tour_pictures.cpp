@@ -12,6 +12,8 @@
 //   query-key    the head's score matrix before and after the tie, from the
 //                record (as measured), each token's score with itself ringed;
 //   training     the live loss chart of the runs (view_train's), floors drawn;
+//   real-text    the text model's heads x behaviours as it trains (view_train's
+//                specialisation table), the judged labels among them;
 //   recap        the table of answers: step, your answer, what was measured,
 //                the mark and its reason, and Try again per step.
 // Arcs grow in with the reveal's progress (at once with reduced motion).
@@ -359,6 +361,11 @@ void tour_picture(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     // (the chart's legend comes above the plot)
     training_loss_chart(demo, width, height > 400.f ? 320.f : -6.f);
     kind = "loss";
+  } else if (id == "real-text") {  // the heads' scores as the text model trains (view_train's table)
+    ImGui::BeginChild("##tour_text_heads", ImVec2(width, height), ImGuiChildFlags_None);
+    view_text_specialisation(demo.training, app::kTourTextHeads);
+    ImGui::EndChild();
+    kind = "specialisation";
   } else if (id == "recap") {  // scrolls within the room left (wheel, drag or Tab)
     ImGui::BeginChild("##tour_recap", ImVec2(width, height), ImGuiChildFlags_None);
     recap_table(demo, ImGui::GetContentRegionAvail().x);

@@ -41,7 +41,8 @@ void view_concat(Demo& demo);          // ViewId::Concat
 void view_steps(Demo& demo);           // ViewId::Steps
 void view_train(Demo& demo);           // ViewId::Train: also play / pause, step, new seed, learning rate, speed, R, snapshots
 void view_specialisation(Demo& demo);  // ViewId::Specialisation
-void view_text_specialisation(const app::LiveTraining& t);  // its text task: the heads' behaviour scores over time
+// Its text task: the heads' behaviour scores over time (only_heads > 0: that run alone).
+void view_text_specialisation(const app::LiveTraining& t, int only_heads = 0);
 void view_lesson_controls(Demo& demo);  // ViewId::Controls
 void view_stress(Demo& demo);           // ViewId::Stress: the app's per-frame forward timing (Demo::tick)
 

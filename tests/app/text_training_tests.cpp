@@ -12,6 +12,7 @@
 // equals the engine's, crosses the wire, and is refused with the last kept.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -309,4 +310,115 @@ TEST_CASE("text task: the tour's training step takes the learner back to the rol
   CHECK(v["task"].str == "roles");
   CHECK(v["seed"].num == 5);
   CHECK(v["lr"].num == doctest::Approx(kDefaultLr));
+}
+
+namespace {
+
+int tour_step_of(const char* id) {
+  for (int i = 0; i < kTourSteps; ++i)
+    if (std::string(tour_steps()[static_cast<size_t>(i)].id) == id) return i + 1;
+  return 0;
+}
+
+Prediction labels(std::vector<std::string> l) {
+  Prediction p;
+  p.kind = AnswerKind::Labels;
+  p.labels = std::move(l);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("tour step real-text: a label per head is checked; a partial, short or unknown answer is refused, the last kept") {
+  Demo d;
+  const int n = tour_step_of("real-text");
+  REQUIRE(n > 0);
+  REQUIRE(d.tour_go(n));
+  REQUIRE(d.tour_predict(labels({"previous", "mixed", "punctuation", "mixed"})));
+  CHECK_FALSE(d.tour_predict(labels({"previous", "mixed"})));
+  CHECK(d.tour_error.find("4 labels") != std::string::npos);
+  CHECK_FALSE(d.tour_predict(labels({"previous", "", "mixed", ""})));
+  CHECK(d.tour_error.find("head 2 and 4") != std::string::npos);
+  CHECK_FALSE(d.tour_predict(labels({"previous", "banana", "mixed", "self"})));
+  CHECK(d.tour_error.find("banana") != std::string::npos);
+  CHECK(d.tour.record(n).prediction.labels == std::vector<std::string>{"previous", "mixed", "punctuation", "mixed"});
+  // Here, with no corpus: the reveal cannot start the text model, says why
+  // (the training's own refusal), and marks nothing.
+  REQUIRE(d.tour_reveal());
+  const TourRecord& rec = d.tour.record(n);
+  CHECK_FALSE(d.training.text_task());
+  CHECK_FALSE(rec.pending);
+  CHECK(rec.score < 0);
+  REQUIRE(rec.result.size() == 1);
+  CHECK(rec.result[0].str().find(refusals::corpus_not_loaded.english) != std::string::npos);
+}
+
+TEST_CASE("tour step real-text: the reveal trains the text model and marks the labels against the 4-head run's, in any order" *
+          doctest::test_suite("convergence")) {
+  Demo d;
+  d.training.set_corpus(test_fixture::small_corpus(), 1000, 1.0);
+  const int n = tour_step_of("real-text");
+  REQUIRE(d.tour_go(n));
+  CHECK_FALSE(d.training.text_task());  // asking does not train
+  // A guess with a repeat and a label no head of a one-layer model can
+  // earn (induction needs two layers and repeats).
+  const std::vector<std::string> guess = {"punctuation", "mixed", "induction", "mixed"};
+  REQUIRE(d.tour_predict(labels(guess)));
+  REQUIRE(d.tour_reveal());
+  REQUIRE(d.training.text_task());  // the reveal started the text task and plays it
+  CHECK(d.training.running());
+  CHECK(d.training.layers() == 1);
+  CHECK(d.tour.record(n).pending);
+  CHECK(d.tour.record(n).score < 0);
+  CHECK(d.tour.events_json(0).find("\"revealed\"") == std::string::npos);  // the event waits for the marks
+  d.training.pause();
+  while (d.training.run(kTourTextHeads)->latest().step < kTourTextSteps) {
+    REQUIRE(d.training.step(10));
+    d.tour.tick(d);
+  }
+  const TourRecord& rec = d.tour.record(n);
+  REQUIRE_FALSE(rec.pending);
+  // The measured labels are the run's own, head by head.
+  const TrainRun* run = d.training.run(kTourTextHeads);
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(d.tour_state_json(), v));
+  const jsonr::Value& m = v["steps"][static_cast<size_t>(n - 1)]["measured"];
+  REQUIRE(m["labels"].items.size() == static_cast<size_t>(kTourTextHeads));
+  std::vector<std::string> measured;
+  for (int h = 0; h < kTourTextHeads; ++h) {
+    measured.push_back(run->per_head[static_cast<size_t>(h)].label);
+    CHECK(m["labels"][static_cast<size_t>(h)].str == measured.back());
+  }
+  CHECK(m["measuredAt"].num >= kTourTextSteps);
+  // The marks: a guessed label is right while the heads carrying it are
+  // more than the guesses of it before (counted here, not matched).
+  int right = 0;
+  for (size_t i = 0; i < guess.size(); ++i) {
+    const auto carried = std::count(measured.begin(), measured.end(), guess[i]);
+    const auto before = std::count(guess.begin(), guess.begin() + static_cast<long>(i), guess[i]);
+    const bool expect = carried > before;
+    CHECK(rec.correct[i] == expect);
+    right += expect ? 1 : 0;
+  }
+  CHECK_FALSE(rec.correct[2]);  // no head of one layer is an induction head
+  CHECK(rec.score == doctest::Approx(right / 4.0));
+  // Swapping the guess's order leaves the mark: heads have no order.
+  const jsonr::Value ev = [&] {
+    jsonr::Value e;
+    REQUIRE(jsonr::parse(d.tour.events_json(0), e));
+    return e;
+  }();
+  bool revealed = false;
+  for (const jsonr::Value& e : ev.items)
+    if (e["event"].str == "revealed" && e["stepId"].str == "real-text") {
+      revealed = true;
+      CHECK(e["statement"]["result"]["score"]["scaled"].num == doctest::Approx(right / 4.0));
+      CHECK(e["statement"]["result"]["response"].str == "punctuation,mixed,induction,mixed");
+    }
+  CHECK(revealed);
+  REQUIRE(d.tour_retry(n));
+  REQUIRE(d.tour_predict(labels({guess[3], guess[2], guess[1], guess[0]})));
+  REQUIRE(d.tour_reveal());
+  CHECK_FALSE(d.tour.record(n).pending);  // trained already: marked at once
+  CHECK(d.tour.record(n).score == doctest::Approx(right / 4.0));
 }

@@ -49,12 +49,13 @@ Prediction choice(const char* id) {
 
 }  // namespace
 
-TEST_CASE("tour: the eight steps in the lesson's order, each with words and an answer kind") {
+TEST_CASE("tour: the nine steps in the lesson's order, each with words and an answer kind") {
   Demo d;
   const jsonr::Value v = tour_state(d);
-  const char* ids[] = {"average", "options", "two-heads", "coordinates", "more-heads", "query-key", "training", "recap"};
-  REQUIRE(v["steps"].items.size() == 8);
-  for (int i = 0; i < 8; ++i) {
+  const char* ids[] = {"average", "options", "two-heads", "coordinates", "more-heads",
+                       "query-key", "training", "real-text", "recap"};
+  REQUIRE(v["steps"].items.size() == 9);
+  for (int i = 0; i < 9; ++i) {
     const jsonr::Value& s = v["steps"][static_cast<size_t>(i)];
     CHECK(s["id"].str == ids[i]);
     CHECK(s["title"].str.size() > 3);
@@ -65,7 +66,9 @@ TEST_CASE("tour: the eight steps in the lesson's order, each with words and an a
   CHECK(v["step"].num == 0);
   CHECK(step_of(v, 1)["answer"]["kind"].str == "point");
   CHECK(step_of(v, 1)["answer"]["choices"].items.size() == 4);
-  CHECK(step_of(v, 8)["answer"]["kind"].str == "none");
+  CHECK(step_of(v, 8)["answer"]["kind"].str == "labels");
+  CHECK(step_of(v, 8)["answer"]["choices"].items.size() == kHeadKindCount + 1);  // every kind and "mixed"
+  CHECK(step_of(v, 9)["answer"]["kind"].str == "none");
 }
 
 TEST_CASE("tour step average: the output sits at the midpoint of the two targets' values, measured at reveal") {
@@ -120,7 +123,7 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
     n.number = 0.5f;
     CHECK_FALSE(d.tour_predict(n));
     CHECK(step_of(tour_state(d), 1)["predicted"].kind == jsonr::Value::Null);
-    CHECK_FALSE(d.tour_go(9));
+    CHECK_FALSE(d.tour_go(10));
     CHECK_FALSE(d.tour_go(0));
     CHECK(d.tour.step() == 1);
     CHECK_FALSE(d.tour_replay());  // nothing revealed yet
@@ -137,7 +140,7 @@ TEST_CASE("tour step average: the output sits at the midpoint of the two targets
     CHECK_FALSE(v["error"].str.empty());
     CHECK(v["step"].num == 1);
     d.tour_reject(js_refusal("js_tour_go", {"\"one\""}));
-    CHECK(d.tour_error == "tour.go needs a step number (1 to 8), not \"one\"");
+    CHECK(d.tour_error == "tour.go needs a step number (1 to 9), not \"one\"");
     CHECK(d.error_code == "js_tour_go");
     REQUIRE(d.tour_go(1));
     CHECK(d.tour_error.empty());
@@ -295,17 +298,17 @@ TEST_CASE("tour: events, hash tour=N and tour=N-M, recap") {
   CHECK(e.tour.step() == 4);
   CHECK(e.tour.first() == 1);
   CHECK(e.hash().find("tour=4") != std::string::npos);
-  CHECK_FALSE(e.apply_hash("tour=9"));
+  CHECK_FALSE(e.apply_hash("tour=10"));
   CHECK_FALSE(e.apply_hash("tour=5-3"));
   CHECK(e.tour.step() == 4);
   REQUIRE(e.tour_reveal());
-  REQUIRE(e.tour_go(8));
+  REQUIRE(e.tour_go(9));
   Prediction none = choice("x");
   CHECK_FALSE(e.tour_predict(none));  // recap takes no prediction
   REQUIRE(e.tour_reveal());
   const jsonr::Value v = tour_state(e);
-  const jsonr::Value& rows = step_of(v, 8)["measured"]["rows"];
-  REQUIRE(rows.items.size() == 7);
+  const jsonr::Value& rows = step_of(v, 9)["measured"]["rows"];
+  REQUIRE(rows.items.size() == 8);
   CHECK(rows[3]["revealed"].b);
   CHECK_FALSE(rows[0]["revealed"].b);
 }

@@ -1,16 +1,17 @@
 // fit.mjs: what the page's fit probe (headroom.debug.fit(), src/ui/fit_probe.cpp)
 // says is wrong with a frame, shared by the suites that check the fit
-// (course_hosts.test.mjs, lang.test.mjs).
+// (course_hosts.test.mjs, lang.test.mjs, tour.test.mjs).
 //
 // Does: turn one debug.fit() result into readable complaints: text cut
 // (sideways always; any cut when `noScroll`), a window whose content is wider
-// than its room, and (when `noScroll`) a window that scrolls. Two windows
+// than its room, and (when `noScroll`) a window that scrolls. Three windows
 // scroll by design, and what they cut vertically is scrolled out of view: the
-// tour's recap table and the concatenation under step 4's reveal (children
+// tour's recap table, the concatenation under step 4's reveal and the text
+// model's heads under step 8's (children
 // under the panel's buttons, src/ui/view_tour_pictures.cpp), as a compact
 // tab's view scrolls inside its panel.
 // Does not: load pages or decide which views must fit (the suites do).
-export const SCROLLS_BY_DESIGN = /##tour_(recap|concat)/;
+export const SCROLLS_BY_DESIGN = /##tour_(recap|concat|text_heads)/;
 
 export function misfits(fit, { noScroll }) {
   const bad = [];

@@ -4,7 +4,8 @@
 //
 // Does: read the input as a program of verbs with values drawn from the bytes
 // (go to any int; predict a point, two points, a choice, a number, token
-// indices, or a prediction of any kind with any fields; reveal; replay; close;
+// indices, head labels, or a prediction of any kind with any fields; reveal;
+// replay; close;
 // a hash with tour=<anything>; a refusal JS made itself; and the demo verbs a
 // learner uses between them: heads, sentence, query, focus, targets, knockout,
 // tied W_Q / W_K), run it on one Demo, and after every verb parse the tour's
@@ -12,7 +13,7 @@
 // - the state and every event parse; no number is NaN or Inf (a null in a
 //   measured number's place fails; only a recap row's unscored `score` may be
 //   null);
-// - the open step is 0 (closed) or within the range, 1 <= first <= last <= 8;
+// - the open step is 0 (closed) or within the range, 1 <= first <= last <= kTourSteps;
 // - scores are null or within 0..1, a step's recorded prediction has a kind
 //   the step takes, an unrevealed step has nothing measured;
 // - the animation counter and the event numbers never go back;
@@ -155,6 +156,7 @@ const char* kind_name(AnswerKind k) {
     case AnswerKind::Choice: return "choice";
     case AnswerKind::Number: return "number";
     case AnswerKind::Match: return "match";
+    case AnswerKind::Labels: return "labels";
     default: return "none";
   }
 }
@@ -291,7 +293,7 @@ void check_revealed(Demo& d, const Prediction* given) {
 
 Prediction any_prediction(Bytes& in) {
   Prediction p;
-  switch (in.u8() % 5) {
+  switch (in.u8() % 6) {
     case 0:
       p.kind = AnswerKind::Point;
       p.xy = {in.f32(), in.f32()};
@@ -312,6 +314,17 @@ Prediction any_prediction(Bytes& in) {
       p.kind = AnswerKind::Number;
       p.number = in.f32();
       break;
+    case 4: {
+      p.kind = AnswerKind::Labels;
+      static const char* kLabels[] = {"previous", "self", "start", "duplicate", "induction", "determiner-noun",
+                                      "verb-subject", "pronoun-noun", "punctuation", "mixed", "", "Mixed", "noun"};
+      const int count = in.u8() % 7;
+      for (int i = 0; i < count; ++i) {
+        const uint8_t b = in.u8();
+        p.labels.emplace_back(b < 220 ? kLabels[b % (sizeof kLabels / sizeof kLabels[0])] : in.text(16));
+      }
+      break;
+    }
     default: {
       p.kind = AnswerKind::Match;
       const int count = in.u8() % 7;
@@ -326,13 +339,15 @@ Prediction any_prediction(Bytes& in) {
 // Demo::tour_predict takes).
 Prediction odd_prediction(Bytes& in) {
   Prediction p;
-  p.kind = static_cast<AnswerKind>(in.u8() % 6);
+  p.kind = static_cast<AnswerKind>(in.u8() % 7);
   const int nxy = in.u8() % 6;
   for (int i = 0; i < nxy; ++i) p.xy.push_back(in.f32());
   p.choice = in.text(8);
   p.number = in.f32();
   const int count = in.u8() % 6;
   for (int i = 0; i < count; ++i) p.match.push_back(in.small_int(-2, 14));
+  const int labels = in.u8() % 6;
+  for (int i = 0; i < labels; ++i) p.labels.push_back(in.text(12));
   return p;
 }
 
@@ -346,6 +361,7 @@ void check_predicted(const Demo& d, const Prediction& p) {
     case AnswerKind::Choice: FUZZ_CHECK(rec.prediction.choice == p.choice); break;
     case AnswerKind::Number: FUZZ_CHECK(rec.prediction.number == p.number); break;
     case AnswerKind::Match: FUZZ_CHECK(rec.prediction.match == p.match); break;
+    case AnswerKind::Labels: FUZZ_CHECK(rec.prediction.labels == p.labels); break;
     default: FUZZ_CHECK(false);
   }
 }

@@ -125,18 +125,21 @@ std::string measured_caption(const std::vector<Token>& tokens, int query, int to
   return trf("measured: {0} {1}", {what, fmt2(weight)});
 }
 
-const char* head_kind_word(int kind) {
+const char* head_kind_key(int kind) {
   static constexpr const char* kWords[kHeadKindCount] = {
       N_("previous word"), N_("itself"),      N_("sentence start"), N_("earlier copy"), N_("induction"),
       N_("its determiner"), N_("its subject"), N_("its noun"),       N_("punctuation")};
-  return kind >= 0 && kind < kHeadKindCount ? tr(kWords[kind]) : tr("mixed");
+  return kind >= 0 && kind < kHeadKindCount ? kWords[kind] : N_("mixed");
 }
 
-const char* head_kind_word(std::string_view kind) {
+const char* head_kind_key(std::string_view kind) {
   for (int k = 0; k < kHeadKindCount; ++k)
-    if (kind == kHeadKinds[static_cast<size_t>(k)]) return head_kind_word(k);
-  return tr("mixed");
+    if (kind == kHeadKinds[static_cast<size_t>(k)]) return head_kind_key(k);
+  return head_kind_key(kHeadKindCount);
 }
+
+const char* head_kind_word(int kind) { return tr(head_kind_key(kind)); }
+const char* head_kind_word(std::string_view kind) { return tr(head_kind_key(kind)); }
 
 std::string head_verdict(const Scene& scene, const HeadReadout& r, bool gloss) {
   return head_verdict(scene.tokens(), r, gloss);

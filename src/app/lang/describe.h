@@ -62,6 +62,10 @@ std::string measured_caption(const std::vector<Token>& tokens, int query, int to
 // kHeadKinds, by index or by name) names, as the query's target: "previous
 // word", "its determiner"; "mixed" for anything else (a head with no label).
 const char* head_kind_word(int kind);
+// The same words' catalogue keys (English, untranslated): kinds 0 ..
+// kHeadKindCount - 1, and "mixed" for any other kind or name.
+const char* head_kind_key(int kind);
+const char* head_kind_key(std::string_view kind);
 const char* head_kind_word(std::string_view kind);
 
 // The readout sentence for the current query and head count; when the targets

@@ -31,6 +31,9 @@
   X(number_range, "step {0} takes a number from 0 to 1") \
   X(match_count, "step more-heads takes 4 token indices: subject, complement, previous token, antecedent") \
   X(match_missing, "answer every relationship: no token picked yet for {0}") \
+  X(labels_count, "step real-text takes {0} labels, one per head, not {1}") \
+  X(labels_missing, "label every head: no label picked yet for head {0}") \
+  X(label_unknown, "\"{0}\" is not a head label: previous, self, start, duplicate, induction, determiner-noun, verb-subject, pronoun-noun, punctuation or mixed") \
   X(no_prediction, "no prediction given") \
   X(replay_unrevealed, "step {0} has not been revealed yet: nothing to replay") \
   /* live training (training/live_training.cpp, live_training_json.cpp) */ \

@@ -128,11 +128,11 @@ struct Demo final : TourHost {
   // the runs are reset with the demo's tie.
   bool train_reset(int64_t seed, int r, float lr, std::optional<bool> tie = std::nullopt) override;
   bool train_step(int n) override;
-  bool train_play();
+  bool train_play() override;
   void train_pause();
   bool train_set_lr(float lr);
   // The text task (LiveTraining::reset_text): layers 1 or 2.
-  bool train_reset_text(int layers, int64_t seed, float lr);
+  bool train_reset_text(int layers, int64_t seed, float lr) override;
   bool train_set_speed(int max_steps_per_frame);
   // A head of a text run knocked out and the held-out loss measured with and
   // without it (LiveTraining::knockout: layer and head from 1).

@@ -30,6 +30,19 @@ namespace headroom::app {
 //-----------------------------------------------------------------------------
 // [SECTION] the steps' words
 //-----------------------------------------------------------------------------
+namespace {
+
+// Step real-text's answers: each behaviour head_scores.h measures, and
+// "mixed", in the words the heads' captions use (describe.h).
+std::vector<TourChoice> label_choices() {
+  std::vector<TourChoice> out;
+  for (int k = 0; k <= kHeadKindCount; ++k)
+    out.push_back({k < kHeadKindCount ? kHeadKinds[static_cast<size_t>(k)] : "mixed", head_kind_key(k)});
+  return out;
+}
+
+}  // namespace
+
 const std::array<TourStepInfo, kTourSteps>& tour_steps() {
   // The words are catalogue keys (N_): the panel shows them through tr(),
   // and each catalogue names its own lesson's words where these name
@@ -98,6 +111,14 @@ const std::array<TourStepInfo, kTourSteps>& tour_steps() {
        N_("What loss will the one-head run end with (0 = perfect, 1 = knows nothing)?"),
        AnswerKind::Number,
        {}},
+      {"real-text", N_("Real English: nobody assigns the jobs"),
+       N_("The same kind of model, trained to predict the next word of real English (the Brown corpus), with "
+          "nobody telling its heads what to look at. Each head is then measured on held-out text and named "
+          "after the relationship it weights at least twice as much as chance would, or \"mixed\" when none."),
+       N_("Before it trains: what will the four heads of the 4-head model do? Pick a label for each head. Head "
+          "numbers are only names: your labels are matched to the measured ones in any order."),
+       AnswerKind::Labels,
+       label_choices()},
       {"recap", N_("What to keep"),
        N_("One head outputs one weighted average, so it cannot keep two things whole. Several heads keep "
           "several, side by side, and W_O mixes them; training finds this without being told."),
@@ -129,6 +150,7 @@ const char* kind_name(AnswerKind k) {
     case AnswerKind::Choice: return "choice";
     case AnswerKind::Number: return "number";
     case AnswerKind::Match: return "match";
+    case AnswerKind::Labels: return "labels";
     default: return "none";
   }
 }
@@ -193,18 +215,19 @@ void prediction_json(std::string& out, const TourRecord& r) {
     case AnswerKind::Choice: o.field("id", p.choice); break;
     case AnswerKind::Number: o.field("value", p.number); break;
     case AnswerKind::Match: append_values(o.key("tokens"), p.match); break;
+    case AnswerKind::Labels: append_values(o.key("labels"), p.labels); break;
     default: break;
   }
 }
 
-// A mark as JSON: "correct" is one boolean per part for a match, else one
+// A mark as JSON: "correct" is one boolean per part for a match or labels, else one
 // boolean (every part right); "parts" lists the parts when there are several.
 void correct_json(JsonObject& o, const TourRecord& r) {
   bool all = true;
   for (bool c : r.correct) all = all && c;
   // (each as a plain bool: libc++'s vector<bool> hands out a proxy)
   auto bools = [&](std::string& out) { append_array(out, r.correct, [&](bool c) { append_value(out, c); }); };
-  if (r.prediction.kind == AnswerKind::Match) bools(o.key("correct"));
+  if (r.prediction.kind == AnswerKind::Match || r.prediction.kind == AnswerKind::Labels) bools(o.key("correct"));
   else o.field("correct", all);
   if (r.correct.size() > 1) bools(o.key("parts"));
 }
@@ -228,6 +251,9 @@ std::string response_text(const TourRecord& r, const Scene& s) {
       return out;
     case AnswerKind::Match:
       for (size_t i = 0; i < p.match.size(); ++i) out += (i ? "," : "") + word(s, p.match[i]);
+      return out;
+    case AnswerKind::Labels:
+      for (size_t i = 0; i < p.labels.size(); ++i) out += (i ? "," : "") + p.labels[i];
       return out;
     default: return out;
   }
@@ -682,6 +708,110 @@ void measure_training(TourHost& demo, const TourRecord& rec, Reveal& r, JsonObje
   }
 }
 
+// Step real-text: the labels of the 4-head text run's first-layer heads, as
+// measured on held-out text at its first held-out point from
+// kTourTextSteps on. The first reveal starts the text task (one layer, the
+// runs' seed) if another task trains, and plays it; until the run's
+// measurement is there the reveal shows its progress and no mark (as step
+// training's). Heads have no order, so the labels are matched as multisets:
+// a predicted label is right when a head not matched yet carries it.
+const std::vector<HeadSlot>* text_heads(const LiveTraining& tr) {
+  const TrainRun* run = tr.text_task() ? tr.run(kTourTextHeads) : nullptr;
+  if (!run || run->history.empty() || run->latest().step < kTourTextSteps) return nullptr;
+  if (run->per_head.size() < static_cast<size_t>(kTourTextHeads)) return nullptr;
+  for (int h = 0; h < kTourTextHeads; ++h)
+    if (run->per_head[static_cast<size_t>(h)].label.empty()) return nullptr;
+  return &run->per_head;
+}
+
+float baseline_of(const HeadSlot& slot) {
+  for (const auto& [kind, b] : slot.baselines)
+    if (kind == slot.label) return b;
+  return -1.f;  // "mixed": no kind beat its chance
+}
+
+// Four labels in words, read in the language shown when read.
+Phrase label_list(const std::vector<std::string>& labels) {
+  std::vector<Phrase> words;
+  for (const std::string& l : labels) words.push_back(Phrase::key(head_kind_key(l)));
+  words.resize(kTourTextHeads);
+  return phrase("{0}, {1}, {2}, {3}", std::move(words));
+}
+
+void start_text_training(TourHost& demo) {
+  LiveTraining& tr = demo.tour_training();
+  if (!tr.text_task()) demo.train_reset_text(kTextLayers[0], tr.seed(), kTextDefaultLr);
+  if (tr.text_task() && !tr.running()) demo.train_play();
+}
+
+void mark_labels(const TourRecord& rec, const std::vector<std::string>& measured, Reveal& r) {
+  std::vector<bool> taken(measured.size(), false);
+  int right = 0;
+  for (const std::string& want : rec.prediction.labels) {
+    bool hit = false;
+    for (size_t h = 0; h < measured.size() && !hit; ++h)
+      if (!taken[h] && measured[h] == want) taken[h] = hit = true;
+    r.correct.push_back(hit);
+    right += hit ? 1 : 0;
+  }
+  r.score = static_cast<float>(right) / static_cast<float>(kTourTextHeads);
+  r.answer_text = label_list(rec.prediction.labels);
+  r.feedback = phrase("{0} of your {1} labels match a head's measured label.",
+                      {std::to_string(right), std::to_string(kTourTextHeads)});
+  const Phrase because = phrase("Nobody chose these jobs: the heads found them by predicting words, and a head that "
+                                "weights nothing twice as much as chance is mixed.");
+  r.reason = right == kTourTextHeads ? phrase("Right: all four. {0}", {because})
+                                     : phrase("{0} of 4: heads are matched in any order. {1}", {std::to_string(right), because});
+}
+
+void measure_real_text(TourHost& demo, const TourRecord& rec, Reveal& r, JsonObject& o, bool ask) {
+  if (ask) start_text_training(demo);
+  const LiveTraining& tr = demo.tour_training();
+  const std::vector<HeadSlot>* heads = text_heads(tr);
+  // Refused (here: no corpus yet), or not begun: where the runs train in a
+  // Worker, a state it sent before the reset may still say "roles".
+  const Status& why = tr.refusal();
+  const bool refused = !tr.text_task() && !why.is_ok();
+  r.pending = heads == nullptr && !refused;
+  o.field("heads", kTourTextHeads).field("layer", 1).field("steps", static_cast<long long>(tr.step_count()));
+  o.field("pending", r.pending);
+  if (refused) {  // say why, mark nothing
+    r.lines.push_back(phrase("The text model could not start: {0}",
+                             {why.refusal && why.args.empty() ? Phrase::key(why.refusal->english) : Phrase(why.error)}));
+    return;
+  }
+  if (!tr.text_task()) {
+    r.lines.push_back(phrase("Starting the text model on English text..."));
+    return;
+  }
+  if (r.pending) {
+    r.lines.push_back(phrase("Training on English text: {0} of {1} steps; the heads are labelled at step {1}.",
+                             {std::to_string(tr.step_count()), std::to_string(kTourTextSteps)}));
+    return;
+  }
+  const TrainRun* run = tr.run(kTourTextHeads);
+  std::vector<std::string> measured;
+  append_array_n(o.key("labels"), kTourTextHeads, [&](long long h) {
+    measured.push_back((*heads)[static_cast<size_t>(h)].label);
+    append_value(r.measured, measured.back());
+  });
+  append_array_n(o.key("labelScores"), kTourTextHeads,
+                 [&](long long h) { append_value(r.measured, (*heads)[static_cast<size_t>(h)].label_score); });
+  o.field("measuredAt", static_cast<long long>(run->latest().step));
+  r.lines.push_back(phrase("After {0} steps on English text, measured on held-out text:",
+                           {std::to_string(run->latest().step)}));
+  for (int h = 0; h < kTourTextHeads; ++h) {
+    const HeadSlot& slot = (*heads)[static_cast<size_t>(h)];
+    const float base = baseline_of(slot);
+    r.lines.push_back(base < 0 ? phrase("head {0}: mixed (nothing at twice its chance)", {std::to_string(h + 1)})
+                               : phrase("head {0}: {1} {2} (chance {3})",
+                                        {std::to_string(h + 1), Phrase::key(head_kind_key(slot.label)),
+                                         fmt(slot.label_score), fmt(base)}));
+  }
+  r.measured_text = label_list(measured);
+  if (rec.predicted && rec.prediction.kind == AnswerKind::Labels) mark_labels(rec, measured, r);
+}
+
 // The recap: each step's answer against what was measured.
 void measure_recap(const std::array<TourRecord, kTourSteps>& records, Reveal& r, std::string& m, JsonObject& o) {
   append_array_n(o.key("rows"), kTourSteps - 1, [&](long long i) {
@@ -712,7 +842,7 @@ Status Tour::measure(TourHost& demo, bool emit, int step) {
   Reveal r;
   {
     JsonObject o(r.measured);
-    if (id != "training" && id != "recap") {
+    if (id != "training" && id != "real-text" && id != "recap") {
       const Scene& s = demo.tour_scene();
       o.field("query", s.query()).field("queryWord", word(s, s.query()));
       append_values(o.key("targets"), s.lesson_targets());
@@ -726,6 +856,7 @@ Status Tour::measure(TourHost& demo, bool emit, int step) {
     else if (id == "more-heads") measure_more_heads(demo, rec, r, o, r.measured);
     else if (id == "query-key") measure_query_key(demo, info, rec, r, o, r.measured);
     else if (id == "training") measure_training(demo, rec, r, o, r.measured, awaiting_ != n);
+    else if (id == "real-text") measure_real_text(demo, rec, r, o, awaiting_ != n);
     else measure_recap(records_, r, r.measured, o);
   }
   const bool first_reveal = !rec.revealed;
@@ -887,6 +1018,19 @@ Status Tour::predict(TourHost& demo, const Prediction& p) {
           return Status::fail(refusals::token_missing, t, L - 1);
       break;
     }
+    case AnswerKind::Labels:
+      if (p.labels.size() != static_cast<size_t>(kTourTextHeads))
+        return Status::fail(refusals::labels_count, kTourTextHeads, static_cast<int>(p.labels.size()));
+      {  // a partial answer ("": no label picked yet) is refused, naming the heads
+        std::vector<std::string> missing;
+        for (size_t h = 0; h < p.labels.size(); ++h)
+          if (p.labels[h].empty()) missing.push_back(std::to_string(h + 1));
+        if (!missing.empty()) return Status::fail(refusals::labels_missing, StatusArg::list(missing, " and "));
+      }
+      for (const std::string& l : p.labels)
+        if (std::none_of(info.choices.begin(), info.choices.end(), [&](const TourChoice& c) { return l == c.id; }))
+          return Status::fail(refusals::label_unknown, l.substr(0, 40));
+      break;
     default: return Status::fail(refusals::no_prediction);
   }
   rec.predicted = true;
@@ -995,6 +1139,9 @@ std::string Tour::state_json(std::string_view error) const {
           append_array(ans.key("relations"), kMatchRelations,
                        [&](Relation r) { append_json_string(out, relation_name(r)); });
         }
+        if (info.kind == AnswerKind::Labels)
+          ans.field("takes", "{labels: [id, id, id, id]}: a choice's id per head of the text model's 4-head run")
+              .field("heads", kTourTextHeads);
         if (!info.choices.empty()) {
           append_array(ans.key("choices"), info.choices, [&](const TourChoice& c) {
             JsonObject ch(out);

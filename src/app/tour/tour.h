@@ -1,12 +1,13 @@
 // tour.h: the guided lesson: predict, then see.
 //
-// Does: hold the tour's eight steps (average, options, two-heads,
-// coordinates, more-heads, query-key, training, recap: their words, question
-// and the kind of answer each takes), which step is open and the range a
+// Does: hold the tour's nine steps (average, options, two-heads,
+// coordinates, more-heads, query-key, training, real-text, recap: their
+// words, question and the kind of answer each takes), which step is open and the range a
 // host confined it to (hash tour=N or tour=N-M), each step's prediction, and
 // on reveal the numbers the engine measures at that moment from the demo's
 // live Scene (and copies of it with one setting changed) and the live
-// training. Scores a prediction against what was measured (0..1). Entering a
+// training (step real-text: the text model's 4-head run, its heads' labels
+// as engine/train/head_scores.h measured them on held-out English). Scores a prediction against what was measured (0..1). Entering a
 // step puts the demo in the state the step asks about (step two-heads asks
 // with one head); revealing puts it in the state the reveal shows (two
 // heads). Logs what the learner did (entered, predicted, revealed) as
@@ -43,12 +44,17 @@ class TourHost {
   virtual bool set_tie_qk(bool tie) = 0;
   virtual bool train_reset(int64_t seed, int r, float lr, std::optional<bool> tie) = 0;
   virtual bool train_step(int n) = 0;
+  // The text task (LiveTraining::reset_text) and play: step real-text
+  // trains by playing, here within the frame budget or in the Worker, never
+  // in one blocking call.
+  virtual bool train_reset_text(int layers, int64_t seed, float lr) = 0;
+  virtual bool train_play() = 0;
 
  protected:
   ~TourHost() = default;
 };
 
-enum class AnswerKind { Point, Points, Choice, Number, Match, None };
+enum class AnswerKind { Point, Points, Choice, Number, Match, Labels, None };
 
 // One answer of a choice step: its id (tour.predict({choice: id})), its
 // words (the main screen's own), and what choosing it claims, as the
@@ -69,7 +75,7 @@ struct TourStepInfo {
   std::vector<TourChoice> choices;  // Choice steps (and Point's alternative for `average`)
 };
 
-constexpr int kTourSteps = 8;
+constexpr int kTourSteps = 9;
 // Step more-heads: the query its i-th relationship (subject, complement,
 // previous token, antecedent) is asked from: the lesson's query, but
 // coreference from the complement's pronoun (it -> paper).
@@ -80,6 +86,12 @@ int tour_match_head(const Scene& scene, int i);
 const std::array<TourStepInfo, kTourSteps>& tour_steps();
 // Step `training` trains the runs to at least this many steps before measuring.
 constexpr int kTourTrainSteps = 250;
+// Step real-text judges the labels of the text model's run with this many
+// heads (one label per head of its first layer) at its first held-out point
+// at or after this step: about a minute of training in a Worker here, long
+// enough for the first tag heads to form (tests/bench/text_play.mjs).
+constexpr int kTourTextHeads = 4;
+constexpr int kTourTextSteps = 150;
 
 // A learner's prediction (which fields mean something depends on `kind`).
 struct Prediction {
@@ -88,6 +100,7 @@ struct Prediction {
   std::string choice;       // Choice (and `average`'s alternative to a point)
   float number = 0;         // Number
   std::vector<int> match;   // Match: a token index per relationship
+  std::vector<std::string> labels;  // Labels: a label per head (a head kind or "mixed")
 };
 
 // A step's record.
