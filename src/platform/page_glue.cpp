@@ -11,6 +11,7 @@
 
 #include "app/lang/describe.h"
 #include "app/lang/lang.h"
+#include "app/state/model_shown.h"
 #include "ui/views.h"
 #include "imgui.h"
 #include "platform/web_app.h"
@@ -139,7 +140,7 @@ void sync_page(app::Demo& demo) {
   demo.coarse_pointer = js_coarse_pointer() != 0;
   static std::string last;
   static const char* last_name = nullptr;
-  std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_state(demo.scene);
+  std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_shown(demo.shown());
   if (!demo.error.empty()) text += " " + app::trf("Refused: {0}", {demo.error});  // the error is translated already
   // The canvas's name (index.html's aria-label, in the shown language) before the state in words.
   const char* name = app::tr("Headroom: multi-head attention demo");

@@ -20,12 +20,15 @@
 #include <string>
 #include <vector>
 
+#include "app/lang/describe.h"
 #include "app/lang/refusals.h"
+#include "app/state/demo.h"
 #include "app/state/url_state.h"
 #include "app/training/live_training.h"
 #include "app/wire/train_wire.h"
 #include "engine/train/text_model.h"
 #include "engine/train/text_trainer.h"
+#include "json_read.h"
 #include "text_corpus_fixture.h"
 
 using namespace headroom;
@@ -332,4 +335,27 @@ TEST_CASE("weights=text: the link and set_weights take it") {
   CHECK(t.weights_choice() == "text");
   CHECK_FALSE(t.set_weights("Text"));
   CHECK(t.weights_choice() == "text");
+}
+
+TEST_CASE("weights=text: the screen reader's words and getState().sentence describe the text model the views draw") {
+  Demo d;
+  d.training.set_corpus(test_fixture::small_corpus(), 1000, 1.0);
+  REQUIRE(d.train_reset_text(1, 3, 3e-3f));
+  REQUIRE(d.train_step(3));
+  const std::string built = describe_state(d.scene);
+  jsonr::Value v;
+  REQUIRE(jsonr::parse(state_json(d), v));
+  CHECK(v["description"].str == built);  // the lesson's built weights: as before
+  REQUIRE(d.set_weights("text"));
+  v = jsonr::Value{};
+  REQUIRE(jsonr::parse(state_json(d), v));
+  REQUIRE(v["model"]["source"].str == "text");
+  const std::string text_readout = v["sentence"].str;
+  CHECK(text_readout != readout_sentence(d.scene));  // not the built Scene's readout
+  CHECK(v["description"].str != built);
+  CHECK(v["description"].str.find(text_readout) != std::string::npos);
+  // every token the views show, in order, as the sentence the description names
+  std::string tokens;
+  for (const jsonr::Value& t : v["model"]["tokens"].items) tokens += (tokens.empty() ? "" : " ") + t.str;
+  CHECK(v["description"].str.find("Sentence: " + tokens + ".") == 0);
 }

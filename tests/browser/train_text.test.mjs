@@ -267,6 +267,13 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         const want = p.label === 'mixed' ? 'mixed' : p.label ? `${WORDS[p.label]} ${p.labelScore.toFixed(2)}` : null;
         if (want) assert(m.captions[h] === want, `head ${h + 1}: caption "${m.captions[h]}", label ${p.label} ${p.labelScore}`);
       });
+      // What a screen reader hears (the page's live region): the text model's
+      // tokens and readout, the same words the card shows, not the lesson's built ones.
+      const live = await page.evaluate(() => document.getElementById('headroom-state').textContent);
+      // (getState().sentence glosses the first similarity, as the card does where there is room)
+      assert(live.startsWith(`Sentence: ${typed.join(' ')}.`) && live.includes(st.sentence) &&
+        st.sentence.replace('; cos, 1 = same direction', '') === m.sentence,
+        `live region "${live.slice(0, 160)}", model sentence "${m.sentence.slice(0, 80)}"`);
       // The pixels: each heatmap is causal (the first row reads only itself: viridis(1) on the diagonal's
       // first cell, viridis(0) right of it), the screen's own numbers.
       await page.mouse.move(400, 500);

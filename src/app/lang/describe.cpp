@@ -222,12 +222,17 @@ std::string heads_sentence(const Scene& scene, bool gloss) {
 }
 
 std::string describe_state(const Scene& scene) {
+  return describe_state(scene.tokens(), scene.query(), scene.heads(), scene.d_model(), scene.d_head(),
+                        readout_sentence(scene));
+}
+
+std::string describe_state(const std::vector<Token>& tokens, int query, int heads, int d_model, int d_head,
+                           const std::string& readout) {
   std::string sentence;
-  for (const Token& t : scene.tokens()) sentence += (sentence.empty() ? "" : " ") + t.text;
-  return trf(scene.heads() == 1 ? "Sentence: {0}. Selected token: {1}. {2} head; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}."
-                                 : "Sentence: {0}. Selected token: {1}. {2} heads; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}.",
-             {sentence, word(scene.tokens(), scene.query()), std::to_string(scene.heads()), std::to_string(scene.d_model()),
-              std::to_string(scene.d_head()), readout_sentence(scene)});
+  for (const Token& t : tokens) sentence += (sentence.empty() ? "" : " ") + t.text;
+  return trf(heads == 1 ? "Sentence: {0}. Selected token: {1}. {2} head; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}."
+                        : "Sentence: {0}. Selected token: {1}. {2} heads; each token is {3} numbers (d_model), each head gets {4} of them (d_head). {5}.",
+             {sentence, word(tokens, query), std::to_string(heads), std::to_string(d_model), std::to_string(d_head), readout});
 }
 
 }  // namespace headroom::app

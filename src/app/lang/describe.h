@@ -83,5 +83,10 @@ std::string controls_sentence(const Scene& scene);
 // Everything a screen reader user needs: the sentence, the query, the heads,
 // the readout sentence (the aria-live region and the canvas's aria-label).
 std::string describe_state(const Scene& scene);
+// The same from its parts: the tokens shown, the query, the sizes and the
+// readout sentence (app/state/model_shown.h describe_shown: whichever model
+// the views draw).
+std::string describe_state(const std::vector<Token>& tokens, int query, int heads, int d_model, int d_head,
+                           const std::string& readout);
 
 }  // namespace headroom::app

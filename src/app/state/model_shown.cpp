@@ -152,4 +152,8 @@ void from_text(const TextShownInput& in, ModelShown& out) {
   out.sentence_glossed = measured_sentence(out, true);
 }
 
+std::string describe_shown(const ModelShown& m) {
+  return describe_state(m.tokens, m.query, m.heads, m.d_model, m.d_head, m.sentence_glossed);
+}
+
 }  // namespace headroom::app

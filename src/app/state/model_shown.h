@@ -101,4 +101,8 @@ struct TextShownInput {
 };
 void from_text(const TextShownInput& in, ModelShown& out);
 
+// The state in words for a screen reader (describe.h describe_state) of the
+// model shown: its tokens, query, sizes and readout sentence.
+std::string describe_shown(const ModelShown& m);
+
 }  // namespace headroom::app

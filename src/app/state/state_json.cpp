@@ -61,8 +61,10 @@ std::string state_json(Demo& demo) {
     }
     // The sentence as typed (what the page's sentence field shows).
     o.field("text", demo.scene.text());
-    // The readout sentence and the full description (the page's aria-live text).
-    o.field("sentence", readout_sentence(scene)).field("description", describe_state(scene));
+    // The readout sentence and the full description (the page's aria-live
+    // text), of the model the views draw.
+    const ModelShown& shown = demo.shown();
+    o.field("sentence", shown.sentence_glossed).field("description", describe_shown(shown));
 
     // Which weights the views show: the choice, what is shown (a head count
     // with no trained run shows the built weights and the note says so), and
