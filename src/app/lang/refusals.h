@@ -123,6 +123,7 @@
   X(js_sentence_type, "setSentence needs a string") \
   X(js_hash_type, "a URL hash must be a string") \
   X(js_weights, "weights must be {0}, not {1}") \
+  X(js_split, "showSplit takes a case's index in train.state().splits, counted from 0, not {0}") \
   X(js_language, "setLanguage needs a language code like \"de\", not {0}") \
   X(js_not_text, "{0} contains a lone surrogate (half of a UTF-16 pair), which is not text") \
   X(js_no_memory, "{0} does not fit in memory") \
