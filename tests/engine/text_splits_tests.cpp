@@ -183,6 +183,21 @@ TEST_CASE("text splits: swapping the heads swaps the report; both on one head, o
   }
 }
 
+TEST_CASE("text splits: a split that leaves the query out ranks before one with the query itself") {
+  // Query 2 splits between tokens 0 and 2 (itself), query 3 between 0 and 2;
+  // both 0.5 / 0.5, and heads 2 and 3 take tokens 0 and 2 at both queries.
+  TextParams one = one_head_split(), many = four_heads_apart();
+  const double dh1 = kD, dh4 = kD / 4;
+  one.layers[0].wq[0](2, 0) = static_cast<float>(kSharp * std::sqrt(dh1));
+  for (int h : {1, 2}) many.layers[0].wq[static_cast<size_t>(h)](2, 0) = static_cast<float>(kSharp * std::sqrt(dh4));
+  const std::vector<TextSplit> found = find(one, many);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].query == 3);  // equal weights: the earlier query would come first without the rule
+  CHECK(found[1].query == 2);
+  CHECK(found[1].b == 2);
+  CHECK(std::abs(found[1].one_b - naive_weight(one, 0, 2, 2)) < kTol);
+}
+
 TEST_CASE("text splits: the sample is held-out sentences of 3 .. L tokens that read back exactly") {
   // held out: "the dog ran ." | "a <unk> sat ." | "dog ran" | "the Cat sat ." | "a dog sat on the mat ." | "ran ."
   // training: "the dog ran ." (not held out)

@@ -133,6 +133,13 @@ bool query_case(const Trace& one, const Trace& many, int i, TextSplit& c) {
 
 float rank_of(const TextSplit& c) { return std::min(std::min(c.one_a, c.one_b), std::min(c.many_a, c.many_b)); }
 
+// x before y: a case that leaves the query out first, then the larger rank.
+bool better(const TextSplit& x, const TextSplit& y) {
+  const bool x_apart = x.b != x.query, y_apart = y.b != y.query;  // a < b <= query: only b can be the query
+  if (x_apart != y_apart) return x_apart;
+  return rank_of(x) > rank_of(y);
+}
+
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -161,7 +168,7 @@ Status find_text_splits(const TextParams& one, const TextParams& many, const std
     }
   }
   // pass 3: best first (stable: equal ranks keep sentence and query order)
-  std::stable_sort(found.begin(), found.end(), [](const TextSplit& x, const TextSplit& y) { return rank_of(x) > rank_of(y); });
+  std::stable_sort(found.begin(), found.end(), better);
   if (static_cast<int>(found.size()) > std::max(0, keep)) found.resize(static_cast<size_t>(std::max(0, keep)));
   for (TextSplit& c : found) {
     c.ids = sample[static_cast<size_t>(c.sentence)].ids;

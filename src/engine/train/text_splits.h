@@ -21,7 +21,10 @@
 //     a head hA with P_hA(i, a) >= kSplitTake and P_hA(i, b) < kSplitShare,
 //     a head hB with P_hB(i, b) >= kSplitTake and P_hB(i, a) < kSplitShare
 //     (so hA != hB; where several heads qualify, the heaviest on its token).
-//   A case's rank is the smallest of the four weights (ties: the earlier
+//   Cases where neither token is the query itself come first (the lesson's
+//   shape: "said" between "researcher" and "it"; a trained model's heads
+//   often read their own token, and a split with itself is a weaker
+//   picture), then by the smallest of the four weights (ties: the earlier
 //   sentence, then the earlier query); the best `keep` are kept. For each
 //   it also gives the value-space measure the lesson's readout uses
 //   (cosines): the one-head output o = (P1 V)[i] against the values V[a],
