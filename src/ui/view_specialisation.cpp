@@ -152,10 +152,17 @@ void split_line(Demo& demo) {
   }
   const TextSplit& c = cases.front();
   const std::string wa = app::num(c.one_a, 2), wb = app::num(c.one_b, 2);
+  // The midpoint is claimed only where measured: the output's cosine with
+  // the two values' midpoint beats its cosine with each value.
+  const bool nearer_mid = c.cos_mid > std::max(c.cos_a, c.cos_b);
   const std::string line = app::trf(
-      "The midpoint, found in the text: one head splits {0} between {1} ({2}) and {3} ({4}), so its output is their "
-      "midpoint; with 4 heads, head {5} takes {1} and head {6} takes {3}.",
-      {quoted(c, c.query), quoted(c, c.a), wa, quoted(c, c.b), wb, std::to_string(c.head_a + 1), std::to_string(c.head_b + 1)});
+      nearer_mid ? "The midpoint, found in the text: one head splits {0} between {1} ({2}) and {3} ({4}), and its "
+                   "output is nearer their midpoint (similarity {7}) than either ({8} / {9}); with 4 heads, head {5} "
+                   "takes {1} and head {6} takes {3}."
+                 : "The midpoint, found in the text: one head splits {0} between {1} ({2}) and {3} ({4}); with 4 "
+                   "heads, head {5} takes {1} and head {6} takes {3}.",
+      {quoted(c, c.query), quoted(c, c.a), wa, quoted(c, c.b), wb, std::to_string(c.head_a + 1), std::to_string(c.head_b + 1),
+       app::num(c.cos_mid, 2), app::num(c.cos_a, 2), app::num(c.cos_b, 2)});
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextUnformatted(line.c_str());
   ImGui::PopTextWrapPos();

@@ -403,8 +403,10 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
           c.ids.length === c.words.length && c.four.headA !== c.four.headB && c.one.weightA >= 0.25 && c.one.weightB >= 0.25 &&
           c.four.weightA >= 0.5 && c.four.weightB >= 0.5, `case ${JSON.stringify(c)}`);
       }
-      const rank = (c) => Math.min(c.one.weightA, c.one.weightB, c.four.weightA, c.four.weightB);
-      assert(s.splits.every((c, i) => i === 0 || rank(s.splits[i - 1]) >= rank(c)), 'cases not best first');
+      // best first: cases that leave the query out, then by the smallest of the four weights
+      const rank = (c) => (c.b !== c.query ? 1 : 0) * 10 + Math.min(c.one.weightA, c.one.weightB, c.four.weightA, c.four.weightB);
+      assert(s.splits.every((c, i) => i === 0 || rank(s.splits[i - 1]) >= rank(c)),
+        `cases not best first: ${JSON.stringify(s.splits.map((c) => [c.query, c.a, c.b]))}`);
       const c = s.splits[0];
       const [one, four] = [await textSnapshot(page, 1), await textSnapshot(page, 4)];
       assert(one.step === s.step && four.step === s.step, `snapshots at ${one.step}, ${four.step}, state ${s.step}`);
@@ -419,6 +421,9 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(shown && shown.query === c.query && shown.a === c.a && shown.headA === c.four.headA && shown.headB === c.four.headB &&
         shown.weightA === c.one.weightA.toFixed(2) && shown.text.includes(c.words[c.a]) && shown.text.includes(c.words[c.b]),
         `the line ${JSON.stringify(shown)}`);
+      // the midpoint is named only where measured: the output nearer the values' midpoint than either value
+      assert(/nearer their midpoint/.test(shown.text) === (c.one.cosMidpoint > Math.max(c.one.cosA, c.one.cosB)),
+        `the line ${shown.text} for cosines ${JSON.stringify(c.one)}`);
       await clickRect(page, l.trainSplit.button);
       await page.waitForFunction(() => { const g = window.headroom.getState(); return g.modelWeights.shown === 'text' && g.heads === 1; },
         null, { timeout: 30_000 });

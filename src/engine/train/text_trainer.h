@@ -52,10 +52,11 @@
 // kSplitSentences held-out sentences (chosen at reset) where the 1-head run
 // splits its weight between two tokens that two heads of the 4-head run take
 // one each: splits(), best first, at most kSplitKeep. Empty when either run
-// is missing or has stopped. Its cost rides on the step's last unit: 1.9
-// ms natively for the 64 sentences (552 queries, two sentence forwards
-// each; bench_text --curve brown.bin --heads 1,4 --seed 7 --steps 200
-// prints "splitsMs"), against tens of ms for the held-out evaluation.
+// is missing or has stopped. Its cost rides on the step's last unit: for
+// the 64 sentences (552 queries, two sentence forwards each) about 2 ms
+// natively and 5 ms in wasm (SIMD128, under node), against tens of ms for
+// the held-out evaluation (bench_text --curve brown.bin --heads 1,4 prints
+// it as "splitsMs").
 //
 // Divergence: a non-finite or above-kTextDivergeLoss training loss, a
 // non-finite gradient or weight stops that run with a message naming the
