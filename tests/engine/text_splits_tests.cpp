@@ -198,6 +198,20 @@ TEST_CASE("text splits: a split that leaves the query out ranks before one with 
   CHECK(std::abs(found[1].one_b - naive_weight(one, 0, 2, 2)) < kTol);
 }
 
+TEST_CASE("text splits: a case of words ranks before the same case among punctuation marks") {
+  const TextParams one = one_head_split(), many = four_heads_apart();
+  std::vector<SplitSentence> sample = one_sentence();
+  SplitSentence marks = sample[0];
+  for (std::string& w : marks.words) w = "``";
+  sample.insert(sample.begin(), marks);  // the same ids (the same case), first but all quote marks
+  std::vector<TextSplit> found;
+  REQUIRE(find_text_splits(one, many, sample, kSplitKeep, 7, found).is_ok());
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].sentence == 1);  // equal weights: without the rule the earlier sentence would come first
+  CHECK(found[1].sentence == 0);
+  CHECK(found[0].one_a == found[1].one_a);
+}
+
 TEST_CASE("text splits: the sample is held-out sentences of 3 .. L tokens that read back exactly") {
   // held out: "the dog ran ." | "a <unk> sat ." | "dog ran" | "the Cat sat ." | "a dog sat on the mat ." | "ran ."
   // training: "the dog ran ." (not held out)

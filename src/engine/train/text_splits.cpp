@@ -8,6 +8,7 @@
 #include "text_splits.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "engine/core/refusals.h"
 #include "text_words.h"
@@ -133,10 +134,23 @@ bool query_case(const Trace& one, const Trace& many, int i, TextSplit& c) {
 
 float rank_of(const TextSplit& c) { return std::min(std::min(c.one_a, c.one_b), std::min(c.many_a, c.many_b)); }
 
-// x before y: a case that leaves the query out first, then the larger rank.
+// Whether the query and its two tokens are words, not punctuation or quote
+// marks (Brown's `` and '' read poorly as an example): a letter or a digit.
+bool all_words(const TextSplit& c) {
+  const auto word = [&](int t) {
+    const std::string& w = c.words[static_cast<size_t>(t)];
+    return std::any_of(w.begin(), w.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; });
+  };
+  return word(c.query) && word(c.a) && word(c.b);
+}
+
+// x before y: a case that leaves the query out first, then one of words,
+// then the larger rank.
 bool better(const TextSplit& x, const TextSplit& y) {
   const bool x_apart = x.b != x.query, y_apart = y.b != y.query;  // a < b <= query: only b can be the query
   if (x_apart != y_apart) return x_apart;
+  const bool x_words = all_words(x), y_words = all_words(y);
+  if (x_words != y_words) return x_words;
   return rank_of(x) > rank_of(y);
 }
 
@@ -164,6 +178,7 @@ Status find_text_splits(const TextParams& one, const TextParams& many, const std
       if (!query_case(t1.layers[0], tm.layers[0], i, c)) continue;
       c.step = step;
       c.sentence = static_cast<int>(s);
+      c.words = sentence.words;  // (ranking reads them)
       found.push_back(std::move(c));
     }
   }

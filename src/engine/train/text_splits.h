@@ -24,7 +24,9 @@
 //   Cases where neither token is the query itself come first (the lesson's
 //   shape: "said" between "researcher" and "it"; a trained model's heads
 //   often read their own token, and a split with itself is a weaker
-//   picture), then by the smallest of the four weights (ties: the earlier
+//   picture), then those whose query and two tokens are all words (a letter
+//   or a digit: Brown's quote marks `` and '' make a poor example), then by
+//   the smallest of the four weights (ties: the earlier
 //   sentence, then the earlier query); the best `keep` are kept. For each
 //   it also gives the value-space measure the lesson's readout uses
 //   (cosines): the one-head output o = (P1 V)[i] against the values V[a],
