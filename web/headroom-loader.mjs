@@ -32,6 +32,8 @@
 //                               typed), description, view and
 //                               theme (as in the hash), error (null, or why
 //                               the last input was refused)
+//   headroom.showSplit(i)       case i of train.state().splits (the midpoint
+//                               found in held-out text) on the lesson's views
 //   headroom.applyHash(h)       apply a URL hash ("heads=2&sentence=..."), parsed
 //                               by the C++ whitelist; returns getState()
 //   headroom.hash()             the current state as a hash (without '#')

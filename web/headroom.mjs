@@ -374,6 +374,11 @@ export const VERBS = Object.freeze({
   // the shown head count; getState().modelWeights says what is shown).
   setWeights: (w, choice) => passText(w, choice, refusal('js_weights', shown(choice)),
     'the weights choice', (p) => w._headroom_set_weights(p)),
+  // The midpoint found in held-out text: case i (0-based) of
+  // train.state().splits on the lesson's views (its sentence, its query,
+  // the text weights, one head), as the "Show it" button does.
+  showSplit: (w, i) => (isInt32(i) ? void w._headroom_show_split(i)
+    : refusal('js_split', shown(i))),
   // The interface's language: 'en', 'es', 'fr', 'de' or 'zh' (src/app/lang.h);
   // getState().lang says which is shown, .missingStrings how many strings
   // it lacked (shown in English). A page on its lesson opens the language's.

@@ -198,6 +198,12 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_weights(const char* choice) {
   return demo().set_weights(choice ? choice : "") ? 1 : 0;
 }
 
+// Case i (0-based) of train.state().splits on the lesson's views (app::Demo::show_split).
+EMSCRIPTEN_KEEPALIVE int headroom_show_split(int i) {
+  wake();
+  return demo().show_split(i) ? 1 : 0;
+}
+
 // A language code ("de"): the interface's language (app::Demo::set_language).
 EMSCRIPTEN_KEEPALIVE int headroom_set_language(const char* code) {
   wake();

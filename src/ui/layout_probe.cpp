@@ -94,6 +94,9 @@ const ProbeKind kProbeKinds[] = {
     {"trainChart.labelChanges", Shape::Items},
     {"trainKnockout.buttons", Shape::Items},
     {"trainKnockout.shown", Shape::Value, "null"},
+    {"trainSplit.button", Shape::Rect},
+    {"trainSplit.shown", Shape::Value, "null"},
+    {"trainSplit.heldOut", Shape::Value, "false"},
 };
 
 // What one kind holds this frame.

@@ -12,8 +12,12 @@
 // marks where it settled there (its weight stays >= kPickWeight from that
 // evaluation to the latest) or says it has not; the tooltip gives the whole
 // split. Tied runs' rows are labelled "tied".
+// The text task: the heads' behaviour scores (view_head_scores.cpp), then
+// the lesson's midpoint found in held-out text: the best case of
+// LiveTraining::splits() in words and a "Show it" button (split_line).
 // Does not: compute a weight: every number is an EvalPoint::weight_on of the
-// engine's Trainer history (the held-out average of softmax weights).
+// engine's Trainer history (the held-out average of softmax weights), or a
+// case the engine found (engine/train/text_splits.h).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -116,6 +120,74 @@ void head_cell(const TrainRun& run, int h, int R, int last, long long max_step, 
   }
 }
 
+// "token" in the shown language's quotes (the case's words as the corpus spells them).
+std::string quoted(const TextSplit& c, int i) {
+  return app::trf("\"{0}\"", {c.words[static_cast<size_t>(i)]});
+}
+
+// The midpoint found in held-out text (engine/train/text_splits.h): the best
+// case in words and a "Show it" button that puts the lesson's views on it
+// (Demo::show_split), then, while they show it, the line that says where
+// the sentence comes from; or the line that says no case was found yet.
+// Probes: "trainSplit.shown" (the line as drawn with the number of cases,
+// and the best case's numbers; null where the text task's view is not
+// drawn), "trainSplit.button" (its rect), "trainSplit.heldOut" (the
+// held-out line is drawn).
+void split_line(Demo& demo) {
+  const std::vector<TextSplit>& cases = demo.training.splits();
+  ImGui::Spacing();
+  if (cases.empty()) {
+    const std::string none = app::trf("The midpoint, found in the text: not yet. No query of {0} held-out sentences has "
+                                      "the 1-head model splitting its weight between two tokens that two heads of the "
+                                      "4-head model take one each.",
+                                      {std::to_string(kSplitSentences)});
+    text_disabled_wrapped("%s", none.c_str());
+    std::string shown;
+    {
+      app::JsonObject o(shown);
+      o.field("text", none).field("cases", 0);
+    }
+    probe_value("trainSplit.shown", std::move(shown));
+    return;
+  }
+  const TextSplit& c = cases.front();
+  const std::string wa = app::num(c.one_a, 2), wb = app::num(c.one_b, 2);
+  // The midpoint is claimed only where measured: the output's cosine with
+  // the two values' midpoint beats its cosine with each value.
+  const bool nearer_mid = c.cos_mid > std::max(c.cos_a, c.cos_b);
+  const std::string line = app::trf(
+      nearer_mid ? "The midpoint, found in the text: one head splits {0} between {1} ({2}) and {3} ({4}), and its "
+                   "output is nearer their midpoint (similarity {7}) than either ({8} / {9}); with 4 heads, head {5} "
+                   "takes {1} and head {6} takes {3}."
+                 : "The midpoint, found in the text: one head splits {0} between {1} ({2}) and {3} ({4}); with 4 "
+                   "heads, head {5} takes {1} and head {6} takes {3}.",
+      {quoted(c, c.query), quoted(c, c.a), wa, quoted(c, c.b), wb, std::to_string(c.head_a + 1), std::to_string(c.head_b + 1),
+       app::num(c.cos_mid, 2), app::num(c.cos_a, 2), app::num(c.cos_b, 2)});
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
+  std::string shown;
+  {
+    app::JsonObject o(shown);
+    o.field("text", line).field("query", c.query).field("a", c.a).field("b", c.b).field("weightA", wa).field("weightB", wb);
+    o.field("headA", c.head_a + 1).field("headB", c.head_b + 1).field("step", c.step);
+    o.field("cases", static_cast<long long>(cases.size()));
+  }
+  probe_value("trainSplit.shown", std::move(shown));
+  const bool pressed = ImGui::Button(app::tr("Show it"));
+  if (ImGui::IsItemVisible()) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    probe("trainSplit.button", ImVec4(a.x, a.y, b.x, b.y));
+  }
+  ImGui::SetItemTooltip("%s", app::tr("the lesson's views on this sentence, this query, the text weights and one head"));
+  if (pressed) demo.show_split(0);
+  if (demo.shown_split()) {
+    text_disabled_wrapped("%s", app::tr("Shown: a sentence from held-out text, which the model never trained on. "
+                                        "Choose 4 heads to see two of them take the two tokens apart."));
+    probe_value("trainSplit.heldOut", "true");
+  }
+}
+
 }  // namespace
 
 void view_specialisation(Demo& demo) {
@@ -126,6 +198,7 @@ void view_specialisation(Demo& demo) {
   // weightOn): their heads are scored by behaviour instead.
   if (t.text_task()) {
     view_text_specialisation(t);  // view_head_scores.cpp: what each head does, measured on held-out text
+    split_line(demo);
     return;
   }
   const int R = t.relations();

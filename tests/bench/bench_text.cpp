@@ -22,6 +22,11 @@
 // with the wall seconds since the start (all runs train in turn, as in the
 // page), and the corpus' bigram perplexity first; at the end each run's
 // parameter and loss checksums and each head's measured label and scores.
+// With runs of 1 and 4 heads it also prints, at each held-out point, the
+// midpoint cases found in held-out text (text_splits.h) and the best one
+//   {"splitsStep":51,"cases":3,"best":"... [said] ...","query":6,"a":1,"b":7,...}
+// and at the end the finder's own time on the final weights (median of 5):
+//   {"splitsMs":1.2,"sentences":64,"queries":1290}
 // --only H,layers times that configuration only; --steps N times exactly N
 // steps after two warm-up steps (one sample), so an outside timer
 // (`/usr/bin/time`: CPU seconds) can divide by a known count when the shared
@@ -31,6 +36,7 @@
 // Usage: bench_text --platform wasm|native [--min-samples N] [--variant NAME]
 //                   [--only H,layers] [--steps N]
 //        bench_text --curve build/web/brown.bin [--steps N] [--heads 1,4] ...
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -184,11 +190,48 @@ int curve(const char* path, int steps, const std::vector<int>& heads, int layers
     }
     std::fflush(stdout);
   };
+  int64_t splits_printed = -1;
+  auto report_splits = [&] {
+    if (!t.run(kSplitOneHeads) || !t.run(kSplitManyHeads) || t.runs()[0].history.back().step == splits_printed) return;
+    splits_printed = t.runs()[0].history.back().step;
+    const std::vector<TextSplit>& cases = t.splits();
+    std::printf("{\"splitsStep\":%lld,\"cases\":%zu", static_cast<long long>(splits_printed), cases.size());
+    if (!cases.empty()) {
+      const TextSplit& c = cases[0];
+      std::string text;
+      for (size_t i = 0; i < c.words.size(); ++i) {
+        const bool mark = static_cast<int>(i) == c.query || static_cast<int>(i) == c.a || static_cast<int>(i) == c.b;
+        text += (i ? " " : "") + (mark ? "[" + c.words[i] + "]" : c.words[i]);
+      }
+      std::printf(",\"best\":\"%s\",\"query\":%d,\"a\":%d,\"b\":%d,\"one\":[%.3f,%.3f],\"heads\":[%d,%d],"
+                  "\"four\":[%.3f,%.3f],\"cos\":[%.3f,%.3f,%.3f]",
+                  text.c_str(), c.query, c.a, c.b, c.one_a, c.one_b, c.head_a + 1, c.head_b + 1, c.many_a, c.many_b,
+                  c.cos_a, c.cos_b, c.cos_mid);
+    }
+    std::printf("}\n");
+  };
   report();
+  report_splits();
   for (int s = 0; s < steps; ++s) {
     const Status st = t.step(1);
     (void)st;
     report();
+    report_splits();
+  }
+  if (t.run(kSplitOneHeads) && t.run(kSplitManyHeads)) {
+    std::vector<double> ms;
+    std::vector<TextSplit> out;
+    for (int k = 0; k < 5; ++k) {
+      const double a = bench::now_s();
+      const Status st = find_text_splits(*t.params(kSplitOneHeads), *t.params(kSplitManyHeads), t.split_sample(),
+                                         kSplitKeep, t.step_count(), out);
+      (void)st;
+      ms.push_back((bench::now_s() - a) * 1e3);
+    }
+    std::sort(ms.begin(), ms.end());
+    size_t queries = 0;
+    for (const SplitSentence& s : t.split_sample()) queries += s.ids.size() - 1;
+    std::printf("{\"splitsMs\":%.3f,\"sentences\":%zu,\"queries\":%zu}\n", ms[2], t.split_sample().size(), queries);
   }
   report_end(t);
   return 0;

@@ -62,6 +62,59 @@ const knockout = (page, ...args) => page.evaluate((a) => window.headroom.train.k
   (value) => ({ value }), (e) => ({ error: { name: e.name, message: e.message } })), args);
 let knocked = null;  // the Worker's knockout of seed 7 after STEPS steps (the fallback compares)
 
+// The text run with `heads` heads as its snapshot's embeddings and first layer's W_Q, W_K.
+const textSnapshot = (page, heads) => page.evaluate(async (h) => {
+  const x = await window.headroom.train.snapshot(h);
+  const p = x.params, L0 = p.layers[0];
+  return { step: x.step, D: x.dModel, tok: p.E_tok, pos: p.E_pos, wq: L0.W_Q, wk: L0.W_K };
+}, heads);
+
+// A naive double-precision forward of the first layer from a snapshot: the
+// weights of query q over the sentence's ids (positions from 0), per head,
+// [H][q + 1] (causal: the query reads tokens 0 .. q).
+function naiveWeights(snap, ids, q, H) {
+  const D = snap.D, dh = D / H;
+  const row = (t, i) => t.data.slice(i * t.shape[1], (i + 1) * t.shape[1]);
+  const X = ids.map((id, i) => row(snap.tok, id).map((v, d) => v + row(snap.pos, i)[d]));
+  const proj = (W, i, h) => Array.from({ length: dh }, (_, c) => X[i].reduce((a, x, d) => a + x * W.data[d * D + h * dh + c], 0));
+  return Array.from({ length: H }, (_, h) => {
+    const qv = proj(snap.wq, q, h);
+    const s = Array.from({ length: q + 1 }, (_, j) => proj(snap.wk, j, h).reduce((a, k, c) => a + k * qv[c], 0) / Math.sqrt(dh));
+    const top = Math.max(...s), e = s.map((v) => Math.exp(v - top)), z = e.reduce((a, b) => a + b, 0);
+    return e.map((v) => v / z);
+  });
+}
+
+// The next held-out point after one at `last` (history.h's schedule, before any thinning).
+const nextHeldOut = (last) => Math.min(last + 50, Math.max(last + 1, Math.floor(last * 5 / 4)));
+
+// Scrolls the page (the mouse wheel over the canvas) until the layout's rect
+// `pick(layout)` is drawn inside the viewport's height; returns the layout.
+async function scrollTo(page, pick, height) {
+  await page.mouse.move(450, 400);
+  let l = null;
+  for (let tries = 0; tries < 24; ++tries) {
+    await page.evaluate(() => window.headroom.debug.idle(5000));
+    l = await page.evaluate(() => window.headroom.debug.layout());
+    const r = pick(l);
+    if (r && r[3] > r[1] && r[1] >= 0 && r[3] <= height - 10) return l;
+    await page.mouse.wheel(0, r && r[3] > r[1] && r[1] < 0 ? -200 : 200);
+  }
+  return l;
+}
+
+// A mouse click at the middle of a layout rect (CSS pixels of the canvas), a frame between each part.
+async function clickRect(page, rect) {
+  const box = await page.locator('canvas').boundingBox();
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.mouse.move(box.x + (rect[0] + rect[2]) / 2, box.y + (rect[1] + rect[3]) / 2);
+  await frames();
+  await page.mouse.down();
+  await frames();
+  await page.mouse.up();
+  await frames();
+}
+
 // Pixels in the palette's error colour (light theme: rgb(179, 26, 26)).
 const errorPixels = (png) => {
   const { rgba } = decodePng(png);
@@ -200,12 +253,7 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       // the 1-head run's button (the first row, inside the 900 x 800 viewport; the rows below scroll)
       const b = buttons.find((x) => x.heads === 1 && x.layer === 1 && x.head === 1);
       assert(b && b.rect[3] <= 800, `no knockout button in view for 1 head, layer 1, head 1: ${JSON.stringify(buttons).slice(0, 300)}`);
-      const box = await page.locator('canvas').boundingBox();  // the rects are the canvas's CSS pixels
-      await page.mouse.move(box.x + (b.rect[0] + b.rect[2]) / 2, box.y + (b.rect[1] + b.rect[3]) / 2);
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.mouse.down();
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.mouse.up();
+      await clickRect(page, b.rect);  // the rects are the canvas's CSS pixels
       await page.waitForFunction(() => { const x = window.headroom.train.state().knockout; return x && x.heads === 1 && x.head === 1; },
         null, { timeout: 30_000 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -235,23 +283,14 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         `unknown ${JSON.stringify(m.unknown)}, ids ${JSON.stringify(m.ids)}`);
       assert(m.ids[0] === m.ids[4] && m.ids[0] > 1, `"The" and "the" are one word: ids ${JSON.stringify(m.ids)}`);
       // The numbers: the 4-head run's parameters (its snapshot) through a naive double-precision forward.
-      const snap = await page.evaluate(async () => {
-        const x = await window.headroom.train.snapshot(4);
-        const p = x.params, L0 = p.layers[0], cols = (t) => t.shape[1];
-        return { step: x.step, D: x.dModel, tok: p.E_tok, pos: p.E_pos, wq: L0.W_Q, wk: L0.W_K, D2: cols(L0.W_Q) };
-      });
+      const snap = await textSnapshot(page, 4);
       assert(snap.step === STEPS, `snapshot at step ${snap.step}`);
-      const D = snap.D, H = 4, dh = D / H, n = typed.length, q = m.query;
-      const row = (t, i) => t.data.slice(i * t.shape[1], (i + 1) * t.shape[1]);
-      const X = m.ids.map((id, i) => row(snap.tok, id).map((v, d) => v + row(snap.pos, i)[d]));
-      const proj = (W, i, h) => Array.from({ length: dh }, (_, c) => X[i].reduce((a, x, d) => a + x * W.data[d * D + h * dh + c], 0));
+      const H = 4, n = typed.length, q = m.query;
+      const naive = naiveWeights(snap, m.ids, q, H);
       let worst = 0;
       for (let h = 0; h < H; ++h) {
-        const qv = proj(snap.wq, q, h);
-        const s = Array.from({ length: q + 1 }, (_, j) => proj(snap.wk, j, h).reduce((a, k, c) => a + k * qv[c], 0) / Math.sqrt(dh));
-        const top = Math.max(...s), e = s.map((v) => Math.exp(v - top)), z = e.reduce((a, b) => a + b, 0);
         for (let j = 0; j < n; ++j) {
-          const want = j <= q ? e[j] / z : 0;
+          const want = j <= q ? naive[h][j] : 0;
           if (j > q) assert(m.weights[h][j] === 0, `head ${h + 1} reads token ${j} after the query ${q}`);
           worst = Math.max(worst, Math.abs(m.weights[h][j] - want));
         }
@@ -343,6 +382,91 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
         if (c.step === last) assert(run.perHead[c.head - 1].label === c.to, `${JSON.stringify(c)}: now ${run.perHead[c.head - 1].label}`);
       }
       await page.evaluate(() => window.headroom.applyHash('view=train&tab=train'));
+    });
+
+    await test('text task: the midpoint found in held-out text: a case against a naive forward, "Show it" pressed with the mouse', async () => {
+      // The cases are measured at held-out points and a snapshot is the run now: step to the next point.
+      let s = await train(page, 'state');
+      const lastPoint = (x) => x.runs[0].history[x.runs[0].history.length - 1][0];
+      if (lastPoint(s) !== s.step) s = await train(page, 'step', nextHeldOut(lastPoint(s)) - s.step);
+      assert(lastPoint(s) === s.step, `step ${s.step} is not a held-out point (last ${lastPoint(s)})`);
+      assert(Array.isArray(s.splits) && s.splits.length <= 8, `splits ${JSON.stringify(s.splits).slice(0, 200)}`);
+      const mark = (c) => c.words.map((w, i) => (i === c.query ? `[${w}]` : i === c.a || i === c.b ? `<${w}>` : w)).join(' ');
+      console.log(`      ${s.splits.length} midpoint cases at step ${s.step}` + (s.splits.length ? `; best: ${mark(s.splits[0])}, ` +
+        `one head ${s.splits[0].one.weightA.toFixed(3)} / ${s.splits[0].one.weightB.toFixed(3)}, heads ${s.splits[0].four.headA} and ` +
+        `${s.splits[0].four.headB} take them (${s.splits[0].four.weightA.toFixed(3)}, ${s.splits[0].four.weightB.toFixed(3)})` : ''));
+      await page.evaluate(() => window.headroom.applyHash('view=train&tab=heads'));
+      const l = await scrollTo(page, (x) => (s.splits.length ? x.trainSplit.button : x.trainChart.rect), 800);
+      const shown = l.trainSplit.shown;
+      if (s.splits.length === 0) {
+        console.log(`      NO CASE FOUND by step ${s.step} (seed 7): checking the empty-state line instead`);
+        assert(shown && shown.cases === 0 && /not yet/.test(shown.text), `the empty line: ${JSON.stringify(shown)}`);
+        await page.screenshot({ path: path.join(artifacts, 'train-text-split.png') });
+        return;
+      }
+      // Each case: in range, ranked, and (the best) against a naive double forward of both runs' snapshots.
+      for (const c of s.splits) {
+        assert(c.step === s.step && c.a >= 0 && c.a < c.b && c.b <= c.query && c.query < c.words.length &&
+          c.ids.length === c.words.length && c.four.headA !== c.four.headB && c.one.weightA >= 0.25 && c.one.weightB >= 0.25 &&
+          c.four.weightA >= 0.5 && c.four.weightB >= 0.5, `case ${JSON.stringify(c)}`);
+      }
+      // best first: cases that leave the query out, then by the smallest of the four weights
+      const rank = (c) => (c.b !== c.query ? 1 : 0) * 10 + Math.min(c.one.weightA, c.one.weightB, c.four.weightA, c.four.weightB);
+      assert(s.splits.every((c, i) => i === 0 || rank(s.splits[i - 1]) >= rank(c)),
+        `cases not best first: ${JSON.stringify(s.splits.map((c) => [c.query, c.a, c.b]))}`);
+      const c = s.splits[0];
+      const [one, four] = [await textSnapshot(page, 1), await textSnapshot(page, 4)];
+      assert(one.step === s.step && four.step === s.step, `snapshots at ${one.step}, ${four.step}, state ${s.step}`);
+      const w1 = naiveWeights(one, c.ids, c.query, 1)[0], w4 = naiveWeights(four, c.ids, c.query, 4);
+      const top2 = w1.map((w, j) => [w, j]).sort((x, y) => y[0] - x[0] || x[1] - y[1]).slice(0, 2).map((x) => x[1]).sort((x, y) => x - y);
+      assert(top2[0] === c.a && top2[1] === c.b, `the 1-head run's two heaviest tokens are ${top2}, the case says ${c.a}, ${c.b}`);
+      const hA = c.four.headA - 1, hB = c.four.headB - 1;
+      const diffs = [w1[c.a] - c.one.weightA, w1[c.b] - c.one.weightB, w4[hA][c.a] - c.four.weightA, w4[hB][c.b] - c.four.weightB];
+      assert(diffs.every((d) => Math.abs(d) < 1e-4), `case weights vs the naive forward: ${diffs}`);
+      assert(w4[hA][c.b] < 0.25 && w4[hB][c.a] < 0.25, `head ${hA + 1} on b ${w4[hA][c.b]}, head ${hB + 1} on a ${w4[hB][c.a]}`);
+      // The line names it; "Show it" pressed with the mouse puts the lesson's views on it.
+      assert(shown && shown.query === c.query && shown.a === c.a && shown.headA === c.four.headA && shown.headB === c.four.headB &&
+        shown.weightA === c.one.weightA.toFixed(2) && shown.text.includes(c.words[c.a]) && shown.text.includes(c.words[c.b]),
+        `the line ${JSON.stringify(shown)}`);
+      // the midpoint is named only where measured: the output nearer the values' midpoint than either value
+      assert(/nearer their midpoint/.test(shown.text) === (c.one.cosMidpoint > Math.max(c.one.cosA, c.one.cosB)),
+        `the line ${shown.text} for cosines ${JSON.stringify(c.one)}`);
+      await clickRect(page, l.trainSplit.button);
+      await page.waitForFunction(() => { const g = window.headroom.getState(); return g.modelWeights.shown === 'text' && g.heads === 1; },
+        null, { timeout: 30_000 });
+      const g = await page.evaluate(() => window.headroom.getState());
+      assert(JSON.stringify(g.model.tokens) === JSON.stringify(c.words) && JSON.stringify(g.model.ids) === JSON.stringify(c.ids),
+        `tokens ${JSON.stringify(g.model.tokens)} vs ${JSON.stringify(c.words)}`);
+      assert(g.model.source === 'text' && g.model.query === c.query && g.modelWeights.choice === 'text' && g.modelWeights.step === s.step,
+        `model ${JSON.stringify({ source: g.model.source, query: g.model.query })}, weights ${JSON.stringify(g.modelWeights)}`);
+      assert(Math.abs(g.model.weights[0][c.a] - c.one.weightA) < 1e-5 && Math.abs(g.model.weights[0][c.b] - c.one.weightB) < 1e-5,
+        `shown weights ${g.model.weights[0][c.a]}, ${g.model.weights[0][c.b]}`);
+      // the value space anchors the one head on the case's two tokens
+      assert(JSON.stringify(g.model.targets[0]) === JSON.stringify([c.a, c.b]), `anchors ${JSON.stringify(g.model.targets[0])}`);
+      const after = await scrollTo(page, (x) => x.trainSplit.button, 800);
+      assert(after.trainSplit.heldOut === true, 'the held-out line is not drawn');
+      const r = after.trainSplit.button;
+      await page.screenshot({ path: path.join(artifacts, 'train-text-split.png'),
+        clip: { x: 0, y: Math.max(0, r[1] - 80), width: 900, height: Math.min(800 - Math.max(0, r[1] - 80), 200) } });
+      // The value space: the one head's output between the two values, then 4 heads taking them apart.
+      for (const heads of [1, 4]) {
+        await page.evaluate((h) => { window.headroom.applyHash('view=values'); window.headroom.setHeads(h); }, heads);
+        await page.waitForFunction((h) => { const x = window.headroom.getState(); return x.heads === h && x.modelWeights.shown === 'text'; },
+          heads, { timeout: 30_000 });
+        await page.evaluate(() => window.headroom.debug.idle(5000));
+        const v = await page.evaluate(() => window.headroom.debug.layout().valueSpace);
+        const x = await page.evaluate(() => window.headroom.getState());
+        await page.screenshot({ path: path.join(artifacts, `weights-text-split-values-${heads}.png`) });
+        const labels = (h) => v.labels.filter((b) => b.head === h).map((b) => b.text);
+        if (heads === 1) {
+          assert(labels(0).includes(c.words[c.a]) && labels(0).includes(c.words[c.b]), `head 1 labels ${JSON.stringify(labels(0))}`);
+        } else {
+          assert(x.model.targets[hA].includes(c.a) && x.model.targets[hB].includes(c.b), `4 heads' anchors ${JSON.stringify(x.model.targets)}`);
+          assert(Math.abs(x.model.weights[hA][c.a] - c.four.weightA) < 1e-5 && Math.abs(x.model.weights[hB][c.b] - c.four.weightB) < 1e-5,
+            `4 heads' weights ${x.model.weights[hA][c.a]}, ${x.model.weights[hB][c.b]}`);
+        }
+      }
+      await page.evaluate(() => window.headroom.applyHash('view=train&tab=train&weights=built&heads=2'));
     });
 
     await test('text task: refused options keep the previous state and say why', async () => {

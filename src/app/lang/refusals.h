@@ -94,6 +94,8 @@
   X(tour_refused, "the tour refused this input") \
   /* the text model's layer the views show (state/demo.cpp set_text_layer) */ \
   X(text_layer_shown, "layer {0} is not a layer of the text model: its layers are 1 to {1}") \
+  /* the midpoint found in held-out text (state/demo.cpp show_split) */ \
+  X(no_split_case, "case {0} of the midpoint found in the text does not exist: there are {1}") \
   /* the training program's messages (wire/train_wire.cpp); {0} of wire_broken is a phrase */ \
   X(wire_foreign, "not a message of the training program") \
   X(wire_unknown_kind, "a training message of an unknown kind") \
@@ -124,6 +126,7 @@
   X(js_sentence_type, "setSentence needs a string") \
   X(js_hash_type, "a URL hash must be a string") \
   X(js_weights, "weights must be {0}, not {1}") \
+  X(js_split, "showSplit takes a case's index in train.state().splits, counted from 0, not {0}") \
   X(js_language, "setLanguage needs a language code like \"de\", not {0}") \
   X(js_not_text, "{0} contains a lone surrogate (half of a UTF-16 pair), which is not text") \
   X(js_no_memory, "{0} does not fit in memory") \

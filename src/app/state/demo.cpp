@@ -119,6 +119,24 @@ Status and_sync(LiveTraining& t, Scene& scene, F&& verb) {
 }
 }  // namespace
 
+bool Demo::show_split(int i) {
+  const std::vector<TextSplit>& cases = training.splits();
+  if (i < 0 || i >= static_cast<int>(cases.size()))
+    return apply(Status::fail(refusals::no_split_case, i, cases.size()));
+  const TextSplit c = cases[static_cast<size_t>(i)];  // a copy: the verbs below may refresh the runs
+  if (!set_sentence(split_text(c.words)) || !select_token(c.query) || !set_weights(kWeightChoices[2]) ||
+      !set_heads(kSplitOneHeads))
+    return false;
+  split_shown_ = c;
+  return true;
+}
+
+const TextSplit* Demo::shown_split() const {
+  if (!split_shown_ || training.weights_choice() != kWeightChoices[2] || split_text(split_shown_->words) != scene.text())
+    return nullptr;
+  return &*split_shown_;
+}
+
 bool Demo::set_weights(std::string_view choice) {
   return apply(and_sync(training, scene, [&] { return training.set_weights(choice); }));
 }

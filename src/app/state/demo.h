@@ -137,6 +137,19 @@ struct Demo final : TourHost {
   // A head of a text run knocked out and the held-out loss measured with and
   // without it (LiveTraining::knockout: layer and head from 1).
   bool train_knockout(int heads, int layer, int head);
+  // The midpoint found in held-out text: case `i` (0-based) of
+  // training.splits() on the lesson's views, through the verbs above: its
+  // sentence (the words joined by spaces, which read back to its ids), its
+  // query, the text weights, one head. Refused, nothing changed, for a case
+  // there is not (the sentence, the verb that could still refuse, goes first).
+  // The value space then anchors the one head on the case's two tokens:
+  // for the text model each head is read against its query's two heaviest
+  // tokens (model_shown.h), which for a case are its a and b.
+  bool show_split(int i);
+  // The case show_split last put on the views while they still show its
+  // sentence on the text weights (the runs may have moved on since), or
+  // nullptr.
+  const TextSplit* shown_split() const;
   // Asks the platform to save snapshot(heads) as a file (refused when no run
   // has that many heads).
   bool request_download(int heads);
@@ -188,6 +201,7 @@ struct Demo final : TourHost {
     }
   };
   ShownKey shown_key_;
+  std::optional<TextSplit> split_shown_;  // show_split's last case
   int text_layer_ = 0;
   std::vector<std::string> text_words_;
   std::vector<bool> text_unknown_;

@@ -59,6 +59,7 @@ Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> ti
   text_on_ = false;
   text_.reset();
   text_runs_.clear();
+  text_splits_.clear();
   knockout_.reset();
   refusal_ = Status::ok();
   meter_.clear();
@@ -387,6 +388,7 @@ void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
   mirror_.text = layers > 0;
   mirror_.layers = layers;
   mirror_.knockout.reset();
+  mirror_.splits.clear();
   text_came_.reset();  // the new runs' model is on its way
   mirror_.seed = seed;
   mirror_.relations = r;
@@ -479,6 +481,7 @@ void LiveTraining::restarted(Status notice) {
   mirror_.step = 0;
   mirror_.errors.clear();
   mirror_.knockout.reset();
+  mirror_.splits.clear();
   weights_ = TrainedWeights{};
   text_came_.reset();
   wanted_heads_ = 0;  // sync_scene asks the new program for them
@@ -612,6 +615,7 @@ void LiveTraining::refresh_text_runs() {
     to.history.resize(from.history.size());
     for (size_t k = 0; k < from.history.size(); ++k) to.history[k] = EvalPoint{from.history[k].step, from.history[k].loss, {}};
   }
+  text_splits_ = text_->splits();
 }
 
 Status LiveTraining::knockout(int heads, int layer, int head) {
@@ -657,6 +661,7 @@ std::string LiveTraining::wire_state(double steps_per_second, bool running) cons
   m.step = text_->step_count();
   m.runs = text_runs_;
   m.knockout = knockout_;
+  m.splits = text_splits_;
   m.steps_per_second = steps_per_second;
   m.running = running;
   m.errors = errors();

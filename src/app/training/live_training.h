@@ -100,6 +100,13 @@
 //               (the head's own measurement: what the model loses),
 //               changed: [{layer, head, label, labelAfter, labelScore,
 //               labelScoreAfter}] (the heads whose scores moved without it)}.
+//               splits: null for the roles task; for the text task the
+//               cases of splits() best first: [{step, sentence, query, a,
+//               b (0-based positions, a < b <= query), words: [...] (the
+//               sentence as the vocabulary spells it: joined by spaces it
+//               reads back to ids), ids, one: {weightA, weightB, cosA, cosB,
+//               cosMidpoint}, four: {headA, headB (1-based), weightA,
+//               weightB, cosA, cosB}}].
 //   snapshot(heads, tied): {heads, tieQK, step, seed, r, X, target, mask,
 //               W_Q, W_K, W_V, W_O, lossScale, loss, grads: {W_Q, W_K, W_V,
 //               W_O}}; a tied run's W_K equals its W_Q and its grads have
@@ -277,6 +284,12 @@ class LiveTraining {
   // The text model's heads at every published held-out point, and their
   // label changes (head_log.h); empty for the roles task.
   const HeadScoreLog& head_log() const { return head_log_; }
+  // The text task's splits at its last held-out point (engine/train/
+  // text_splits.h: queries where the 1-head run splits its weight between
+  // two tokens that two heads of the 4-head run take one each), best
+  // first; empty for the roles task. Here: the TextTrainer's, as the runs
+  // are refreshed; remote: the program's last state's.
+  const std::vector<TextSplit>& splits() const { return remote_ ? mirror_.splits : text_splits_; }
   // The step of the trained weights the Scene shows: the chart's here; the
   // step of the weights that came, when the runs train elsewhere.
   // With the text model shown, its run's step.
@@ -359,6 +372,7 @@ class LiveTraining {
   bool text_on_ = false;           // the text task trains (text_ is set)
   float text_lr_ = kTextDefaultLr;
   std::vector<TrainRun> text_runs_;
+  std::vector<TextSplit> text_splits_;
   std::optional<TextKnockout> knockout_;  // the last one measured here
   int roles_r_ = kDefaultRelations;  // the roles task's R, kept across the text task
 };

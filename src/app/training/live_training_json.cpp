@@ -50,6 +50,23 @@ void append_knockout(std::string& out, const TextKnockout* k) {
     c.field("labelScore", was.label_score).field("labelScoreAfter", now.label_score);
   });
 }
+// The text task's splits (live_training.h "JSON"): positions 0-based, heads 1-based.
+void append_splits(std::string& out, const std::vector<TextSplit>& splits) {
+  append_array(out, splits, [&](const TextSplit& c) {
+    JsonObject o(out);
+    o.field("step", c.step).field("sentence", c.sentence).field("query", c.query).field("a", c.a).field("b", c.b);
+    append_values(o.key("words"), c.words);
+    append_values(o.key("ids"), c.ids);
+    {
+      JsonObject one(o.key("one"));
+      one.field("weightA", c.one_a).field("weightB", c.one_b).field("cosA", c.cos_a).field("cosB", c.cos_b);
+      one.field("cosMidpoint", c.cos_mid);
+    }
+    JsonObject four(o.key("four"));
+    four.field("headA", c.head_a + 1).field("headB", c.head_b + 1).field("weightA", c.many_a).field("weightB", c.many_b);
+    four.field("cosA", c.many_cos_a).field("cosB", c.many_cos_b);
+  });
+}
 }  // namespace
 
 std::string LiveTraining::state_json() const {
@@ -125,6 +142,8 @@ std::string LiveTraining::state_json() const {
       });
     });
     append_knockout(o.key("knockout"), last_knockout());
+    if (text) append_splits(o.key("splits"), splits());
+    else o.key("splits") += "null";
   }
   return out;
 }

@@ -12,7 +12,7 @@ namespace headroom::app {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x36774852;  // "HRw6" read as a little-endian u32
+constexpr uint32_t kMagic = 0x37774852;  // "HRw7" read as a little-endian u32
 constexpr int kMaxRuns = 2 * static_cast<int>(kTrainHeads.size());
 constexpr int kMaxHeads = 8;
 constexpr size_t kMaxText = 4096;
@@ -134,6 +134,64 @@ bool get_slots(Reader& in, std::vector<HeadSlot>& slots) {
       s.baselines[k].first = s.scores[k].first;
     }
     if (!in.str(s.label) || !in.get(s.label_score)) return false;
+  }
+  return true;
+}
+
+// The text task's cases (train_wire.h "the splits").
+void put_splits(Writer& w, const std::vector<TextSplit>& splits) {
+  const size_t n = std::min<size_t>(splits.size(), kSplitKeep);
+  w.put<uint32_t>(static_cast<uint32_t>(n));
+  for (size_t i = 0; i < n; ++i) {
+    const TextSplit& c = splits[i];
+    w.put<int64_t>(c.step);
+    w.put<int32_t>(c.sentence);
+    w.put<uint32_t>(static_cast<uint32_t>(c.ids.size()));
+    for (size_t t = 0; t < c.ids.size(); ++t) {
+      w.put<int32_t>(c.ids[t]);
+      w.str(t < c.words.size() ? c.words[t] : std::string());
+    }
+    for (int v : {c.query, c.a, c.b}) w.put<int32_t>(v);
+    for (float v : {c.one_a, c.one_b}) w.put<float>(v);
+    for (int v : {c.head_a, c.head_b}) w.put<int32_t>(v);
+    for (float v : {c.many_a, c.many_b, c.cos_a, c.cos_b, c.cos_mid, c.many_cos_a, c.many_cos_b}) w.put<float>(v);
+  }
+}
+
+constexpr float kCosSlack = 1e-3f;  // a float cosine may pass 1 by rounding
+
+// One case's numbers in range (train_wire.h "the splits").
+bool split_ok(const TextSplit& c) {
+  const int n = static_cast<int>(c.ids.size());
+  const auto weight = [](float v) { return v >= 0.f && v <= 1.f; };
+  const auto cosine = [](float v) { return v >= -1.f - kCosSlack && v <= 1.f + kCosSlack; };
+  return c.step >= 0 && c.sentence >= 0 && c.a >= 0 && c.a < c.b && c.b <= c.query && c.query < n && c.head_a >= 0 &&
+         c.head_a < kMaxHeads && c.head_b >= 0 && c.head_b < kMaxHeads && c.head_a != c.head_b && weight(c.one_a) &&
+         weight(c.one_b) && weight(c.many_a) && weight(c.many_b) && cosine(c.cos_a) && cosine(c.cos_b) &&
+         cosine(c.cos_mid) && cosine(c.many_cos_a) && cosine(c.many_cos_b);
+}
+
+bool get_splits(Reader& in, std::vector<TextSplit>& splits) {
+  uint32_t n = 0;
+  if (!in.get(n) || n > static_cast<uint32_t>(kSplitKeep)) return false;
+  splits.resize(n);
+  for (TextSplit& c : splits) {
+    uint32_t tokens = 0;
+    if (!in.get(c.step) || !in.get(c.sentence) || !in.get(tokens) || tokens < static_cast<uint32_t>(kSplitMinTokens) ||
+        tokens > static_cast<uint32_t>(kMaxTokens))
+      return false;
+    c.ids.resize(tokens);
+    c.words.resize(tokens);
+    for (uint32_t t = 0; t < tokens; ++t)
+      if (!in.get(c.ids[t]) || c.ids[t] < 0 || c.ids[t] >= static_cast<int>(kMaxVocab) || !in.str(c.words[t]) ||
+          c.words[t].empty())
+        return false;
+    if (!in.get(c.query) || !in.get(c.a) || !in.get(c.b) || !in.get(c.one_a) || !in.get(c.one_b) ||
+        !in.get(c.head_a) || !in.get(c.head_b))
+      return false;
+    for (float* v : {&c.many_a, &c.many_b, &c.cos_a, &c.cos_b, &c.cos_mid, &c.many_cos_a, &c.many_cos_b})
+      if (!in.get(*v)) return false;
+    if (!split_ok(c)) return false;
   }
   return true;
 }
@@ -283,6 +341,7 @@ std::string encode_mirror(const TrainMirror& m) {
     put_slots(w, k->before);
     put_slots(w, k->after);
   }
+  put_splits(w, m.splits);
   return std::move(w.out);
 }
 
@@ -395,6 +454,7 @@ Status decode_state(const uint8_t* data, size_t n, TrainMirror& out) {
       return broken(N_("its knockout's sizes"));
     m.knockout = std::move(k);
   }
+  if (!get_splits(in, m.splits) || (!m.text && !m.splits.empty())) return broken(N_("its splits"));
   if (!in.done()) return broken(N_("bytes after its end"));
   out = std::move(m);
   return Status::ok();

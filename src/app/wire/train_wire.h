@@ -12,7 +12,7 @@
 // truncated, foreign or corrupt message is refused with a reason and
 // changes nothing. Floats travel as their 4 bytes and counts as 8-byte
 // integers, so the page shows the program's numbers bit for bit.
-// Layout (little-endian, as wasm is on both sides): u32 magic "HRw6", u32
+// Layout (little-endian, as wasm is on both sides): u32 magic "HRw7", u32
 // kind (1 state, 2 weights, 3 text weights), then
 //   state:   u8 task (0 roles, 1 text), i32 layers (text: 1 or 2; roles: 0),
 //            i64 seed, i32 r (text: 0), f32 lr, u8 tieQK, i64 step, f64
@@ -27,7 +27,13 @@
 //            heldOutWords, i32 vocab, i64 bytes, f64 fetchMs; then the last
 //            knockout: u8 (0 none; 1: i32 heads, i32 layer, i32 head (0-based),
 //            i64 step, f32 lossBefore, f32 lossAfter, head slots before, head
-//            slots after, each as a run's);
+//            slots after, each as a run's); then the splits: u32 cases
+//            (at most kSplitKeep; 0 for the roles task), per case i64 step,
+//            i32 sentence, u32 n (kSplitMinTokens .. kMaxTokens), n times
+//            (i32 id, str word), i32 query, a, b (0 <= a < b <= query < n),
+//            f32 oneA, oneB, i32 headA, headB (0-based, different), f32
+//            manyA, manyB (weights in [0, 1]), f32 cosA, cosB, cosMid,
+//            manyCosA, manyCosB (in [-1, 1] within rounding);
 //   weights: i32 heads, u8 tieQK, i64 step, i32 D, per head W_Q, W_K, W_V
 //            (D x D/heads each), then W_O (D x D), each in Mat's own order;
 //   text weights: i32 heads, i32 layers, i64 step, i32 D, i32 L, u32 V, V
@@ -85,6 +91,7 @@ struct TrainMirror {
   std::vector<Status> errors;  // the program's: its refusal, or why runs stopped
   std::vector<TrainRun> runs;
   std::optional<TextKnockout> knockout;  // the last head knocked out of a text run
+  std::vector<TextSplit> splits;          // the text task's cases (text_splits.h), best first
 };
 
 // One run's weights, for the lesson's views.

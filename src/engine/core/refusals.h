@@ -96,7 +96,9 @@
   X(no_text_run, "no text run has {0} heads") \
   X(text_knockout_layer, "layer {0} is not a layer of the text model: its layers are 1 to {1}") \
   X(text_knockout_head, "head {0} is not a head of the {1}-head run: its heads are 1 to {1}") \
-  X(corpus_unusable, "the corpus file is not usable: {0}")
+  X(corpus_unusable, "the corpus file is not usable: {0}") \
+  /* train: the midpoint found in held-out text (text_splits.cpp) */ \
+  X(split_models, "finding splits compares a 1-head model with one of 2 to 8 heads of the same vocabulary and context")
 // clang-format on
 
 namespace headroom::refusals {

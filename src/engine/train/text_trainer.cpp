@@ -306,7 +306,18 @@ Status TextTrainer::reset(std::shared_ptr<const TextCorpus> corpus, const TextTr
     for (int k = 0; !m.evaluate_chunk(cfg_, 0, cfg_.lr, k, r, runs_[r]); ++k) {
     }
   m.next_eval = 1;
+  split_sentences(c, L, kSplitSentences, split_sample_);
+  find_splits();
   return Status::ok();
+}
+
+void TextTrainer::find_splits() {
+  splits_.clear();
+  const TextRun *one = run(kSplitOneHeads), *many = run(kSplitManyHeads);
+  if (!one || !many || one->diverged || many->diverged) return;
+  const Status s = find_text_splits(*params(kSplitOneHeads), *params(kSplitManyHeads), split_sample_, kSplitKeep,
+                                    step_, splits_);
+  (void)s;  // the runs share the corpus' vocabulary and L, and the sample fits them (reset built both)
 }
 
 Status TextTrainer::set_lr(float lr) {
@@ -371,6 +382,7 @@ bool TextTrainer::run_unit() {
   m.in_step = false;
   ++step_;
   if (!eval_step) return true;
+  find_splits();
   m.next_eval = next_eval_step(step_, m.gap);
   bool thinned = false;
   for (TextRun& run : runs_) {

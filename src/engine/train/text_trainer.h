@@ -47,6 +47,17 @@
 // read a changed residual stream and may change. It reads the run's
 // parameters only: training, its batches and its evaluation are untouched.
 //
+// Splits (text_splits.h): at every held-out point (step 0 included), once
+// the step's last unit is done, the queries of a fixed sample of
+// kSplitSentences held-out sentences (chosen at reset) where the 1-head run
+// splits its weight between two tokens that two heads of the 4-head run take
+// one each: splits(), best first, at most kSplitKeep. Empty when either run
+// is missing or has stopped. Its cost rides on the step's last unit: for
+// the 64 sentences (552 queries, two sentence forwards each) about 2 ms
+// natively and 5 ms in wasm (SIMD128, under node), against tens of ms for
+// the held-out evaluation (bench_text --curve brown.bin --heads 1,4 prints
+// it as "splitsMs").
+//
 // Divergence: a non-finite or above-kTextDivergeLoss training loss, a
 // non-finite gradient or weight stops that run with a message naming the
 // step and the rate (its weights stay those of its last good step); a
@@ -65,6 +76,7 @@
 #include "head_scores.h"
 #include "text_corpus.h"
 #include "text_model.h"
+#include "text_splits.h"
 #include "trainer.h"
 
 namespace headroom {
@@ -157,6 +169,10 @@ class TextTrainer {
   void train_windows(int64_t s, std::vector<int>& starts) const;
   const std::vector<int>& held_out_windows() const { return held_out_starts_; }
 
+  // See "Splits" above: the last held-out point's cases and the sample.
+  const std::vector<TextSplit>& splits() const { return splits_; }
+  const std::vector<SplitSentence>& split_sample() const { return split_sample_; }
+
   Status snapshot(int heads, TextSnapshot& out) const;
   // See "Knockout" above; refused (out unchanged) before reset, for a head
   // count with no run, or a layer or head the run does not have.
@@ -174,6 +190,9 @@ class TextTrainer {
   std::vector<TextRun> runs_;
   std::vector<int> held_out_starts_;
   std::vector<int64_t> train_cumulative_;  // windows of training documents before document d (prefix sums)
+  std::vector<SplitSentence> split_sample_;
+  std::vector<TextSplit> splits_;
+  void find_splits();  // splits_ at the current step (see "Splits")
 };
 
 // Inputs and targets of windows starting at `starts` (L + 1 tokens each).
