@@ -145,13 +145,17 @@ bool all_words(const TextSplit& c) {
 }
 
 // x before y: a case that leaves the query out first, then one of words,
-// then the larger rank.
+// then the larger rank, then the earlier sentence and query (a total order,
+// so the result does not depend on the sort).
 bool better(const TextSplit& x, const TextSplit& y) {
   const bool x_apart = x.b != x.query, y_apart = y.b != y.query;  // a < b <= query: only b can be the query
   if (x_apart != y_apart) return x_apart;
   const bool x_words = all_words(x), y_words = all_words(y);
   if (x_words != y_words) return x_words;
-  return rank_of(x) > rank_of(y);
+  const float rx = rank_of(x), ry = rank_of(y);
+  if (rx != ry) return rx > ry;
+  if (x.sentence != y.sentence) return x.sentence < y.sentence;
+  return x.query < y.query;
 }
 
 }  // namespace
@@ -182,8 +186,10 @@ Status find_text_splits(const TextParams& one, const TextParams& many, const std
       found.push_back(std::move(c));
     }
   }
-  // pass 3: best first (stable: equal ranks keep sentence and query order)
-  std::stable_sort(found.begin(), found.end(), better);
+  // pass 3: best first; equal ranks keep sentence and query order. (Not
+  // stable_sort: its temporary buffer trips ASan's new/free mismatch check
+  // with clang and libstdc++ 12.)
+  std::sort(found.begin(), found.end(), better);
   if (static_cast<int>(found.size()) > std::max(0, keep)) found.resize(static_cast<size_t>(std::max(0, keep)));
   for (TextSplit& c : found) {
     c.ids = sample[static_cast<size_t>(c.sentence)].ids;
