@@ -11,12 +11,15 @@
 // way after the canvas's first frame; sum every layout shift a
 // PerformanceObserver saw over the whole load (CLS) and require 0; check a
 // link that asks for another state (heads=2) gets the neutral placeholder
-// and no picture. Screenshots: build/test-artifacts/first-picture-*.png
+// and no picture; check a page whose HTML stops arriving half way through
+// the picture shows none of it until the rest comes (a half-parsed picture
+// painted, then its cards moved by the rest, was a layout shift). Screenshots: build/test-artifacts/first-picture-*.png
 // (held: the picture; released: the canvas that replaced it).
 // Does not: build the site, or judge the picture's looks (a person does,
 // from the screenshots).
 //
 // Run: node tests/browser/first_picture.test.mjs   (after ./build.sh build)
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { assert, test } from './harness.mjs';
 import { runSuite } from './suite_main.mjs';
@@ -36,15 +39,17 @@ function recordShifts() {
 }
 
 // A fresh page at `hash` whose headroom.wasm waits for release().
-async function heldPage(browser, url, file, hash, viewport) {
+// With loaded false, it returns once the response has begun (the page
+// may still be arriving).
+async function heldPage(browser, url, file, hash, viewport, { loaded = true } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/headroom.wasm', async (route) => { await held; await route.continue(); });
   await page.addInitScript(recordShifts);
-  await page.goto(`${url}${file}${hash}`);
-  await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+  await page.goto(`${url}${file}${hash}`, { waitUntil: loaded ? 'load' : 'commit' });
+  if (loaded) await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
   return { context, page, release };
 }
 
@@ -137,6 +142,28 @@ async function pictureCase({ browser, url, watch, artifacts }, name, file, hash,
   }
 }
 
+// A server in front of the suite's that sends embed.html up to the English
+// picture's columns, then the rest only when cut.release() is called.
+async function cutServer(url) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  const server = createServer(async (req, res) => {
+    const upstream = await fetch(new URL(req.url, url));
+    const body = Buffer.from(await upstream.arrayBuffer());
+    res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') || 'application/octet-stream',
+      'Cache-Control': 'no-store' });
+    if (!req.url.startsWith('/embed.html')) { res.end(body); return; }
+    const html = body.toString('utf8');
+    const at = html.indexOf('class="fp-columns"', html.indexOf('<div class="first-picture" lang="en"'));
+    assert(at > 0, 'embed.html has no English picture with columns');
+    res.write(html.slice(0, at));
+    await held;
+    res.end(html.slice(at));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, release, close: () => server.close() };
+}
+
 async function firstPictureTests(env) {
   const { browser, url, watch, artifacts } = env;
   await test('page: the English picture before ready (wasm held), the engine\'s numbers, then the canvas, CLS 0', () =>
@@ -148,6 +175,34 @@ async function firstPictureTests(env) {
     pictureCase(env, 'embed', 'embed.html', '', { width: 640, height: 560 }, { lang: 'en', background: 'rgb(250, 250, 247)' }));
   await test('embed 380 x 560, Chinese: the picture in Chinese, CLS 0', () =>
     pictureCase(env, 'embed-zh', 'embed.html', '#lang=zh', { width: 380, height: 560 }, { lang: 'zh' }));
+
+  await test('a page cut half way through the picture shows none of it until the rest arrives, then the whole, CLS 0', async () => {
+    const cut = await cutServer(url);
+    const { context, page, release } = await heldPage(browser, cut.url, 'embed.html', '', { width: 640, height: 560 },
+      { loaded: false }).catch((e) => { cut.release(); cut.close(); throw e; });
+    watch(page, 'cut');
+    try {
+      const state = () => page.evaluate(() => {
+        const pic = document.querySelector('.first-picture[lang="en"]');
+        return { parsed: !!pic, whole: !!(pic && pic.querySelector('.fp-end')), display: pic && getComputedStyle(pic).display };
+      });
+      await page.waitForFunction(() => document.querySelector('.first-picture[lang="en"] .fp-readout'), null, { timeout: 30_000 });
+      const half = await state();
+      assert(half.parsed && !half.whole && half.display === 'none', `half parsed: ${JSON.stringify(half)}`);
+      cut.release();
+      await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
+      const whole = await state();
+      assert(whole.whole && whole.display === 'flex', `whole: ${JSON.stringify(whole)}`);
+      await releaseAndSettle(page, release);
+      const list = await shifts(page);
+      assert(cls(list) === 0, `CLS ${cls(list)}: ${JSON.stringify(list)}`);
+    } finally {
+      cut.release();
+      release();
+      await context.close();
+      cut.close();
+    }
+  });
 
   await test('a link to another state (heads=2) gets the placeholder, no picture; then the canvas, CLS 0', async () => {
     const { context, page, release } = await heldPage(browser, url, 'embed.html', '#heads=2', { width: 640, height: 560 });

@@ -140,6 +140,14 @@ TEST_CASE("first picture: the output it draws is the midpoint of the two targets
   }
 }
 
+TEST_CASE("first picture: the end mark is the picture's last child, so the page shows it only once parsed whole") {
+  const std::string html = headroom::tools::picture_html(headroom::tools::make_picture("en"));
+  const std::string end = "<i class=\"fp-end\"></i></div>";
+  REQUIRE(html.size() > end.size());
+  CHECK(html.compare(html.size() - end.size(), end.size(), end) == 0);
+  CHECK(html.find("fp-end") == html.size() - end.size() + 10);  // once, at the end
+}
+
 TEST_CASE("first picture: its words are the catalogue's, in its language") {
   for (const std::string& code : headroom::app::language_code_list()) {
     CAPTURE(code);

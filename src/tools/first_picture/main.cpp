@@ -112,13 +112,14 @@ void lesson_sentences(std::string& page) {
 }
 
 // The CSS that shows the picture and the words of the page's language
-// (headroom-first.js sets <html lang> and data-first before the body).
+// (headroom-first.js sets <html lang> and data-first before the body); a
+// picture shows once parsed to its end mark (picture_html).
 std::string language_rules() {
   std::string pictures, words;
   for (const std::string& code : headroom::app::language_code_list()) {
     const std::string q = "\"" + code + "\"";
     pictures += std::string(pictures.empty() ? "" : ",\n") + ":root[data-first=\"picture\"][lang=" + q +
-                "] .first-picture[lang=" + q + "]";
+                "] .first-picture[lang=" + q + "]:has(> .fp-end)";
     words += std::string(words.empty() ? "" : ",\n") + ":root[lang=" + q + "] .first-word[lang=" + q + "]";
   }
   return pictures + " { display: flex; }\n" + words + " { display: inline; }\n";
