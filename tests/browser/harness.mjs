@@ -1,7 +1,7 @@
 // harness.mjs: the tiny test harness every browser suite shares (each runs
 // through suite_main.mjs, which launches the browser and serves the site).
 //
-// Does: `test(name, fn)` prints "ok"/"FAIL" per test; `finish(main, ms)` runs
+// Does: `test(name, fn)` prints "ok"/"FAIL" per test, with its seconds; `finish(main, ms)` runs
 // the suite under a time limit and ends with "N passed, N failed" (what
 // build.sh counts), exiting non-zero on any failure. CHROMIUM_ARGS are the
 // flags from shared/TOOLCHAIN.md (WebGL2 through SwiftShader, no network).
@@ -15,14 +15,18 @@ export const CHROMIUM_ARGS = [
 
 const results = [];
 
+// Each line ends with the test's time in seconds, so a slow test is found
+// from the log.
 export async function test(name, fn) {
+  const t0 = performance.now();
+  const took = () => `(${((performance.now() - t0) / 1000).toFixed(1)} s)`;
   try {
     await fn();
     results.push({ name, ok: true });
-    console.log(`ok    ${name}`);
+    console.log(`ok    ${name} ${took()}`);
   } catch (err) {
     results.push({ name, ok: false });
-    console.log(`FAIL  ${name}\n      ${String(err && err.stack || err).split('\n').join('\n      ')}`);
+    console.log(`FAIL  ${name} ${took()}\n      ${String(err && err.stack || err).split('\n').join('\n      ')}`);
   }
 }
 
