@@ -74,6 +74,19 @@
 //     until one second after the first frame presented (PerformanceObserver),
 //     firstFrameMs navigation start -> first frame presented; medians (the
 //     element: the most common)
+//   {"variant":"course-page", "frames":6, "caching", "loads", "readyMs":[...],
+//    "lastReadyMs", "bytes":[...], "totalBytes", "rendererRssMB", "gpuRssMB"}
+//     a course page of six embeds (embed.html, 640 x 560 each, two columns),
+//     served with no caching ("no-store": every frame fetches everything) and
+//     cacheable ("max-age": the frames may share what one fetched):
+//     readyMs each frame's headroom:ready message at the host, from the
+//     host's navigation start (in frame order), lastReadyMs the last of them,
+//     bytes each frame's bytes over the wire before it was ready (Resource
+//     Timing transferSize: 0 for what came from the cache), totalBytes their
+//     sum, rendererRssMB / gpuRssMB the resident memory of Chromium's renderer
+//     and GPU processes once all six are ready (/proc: this script's
+//     process tree, so the launched browser's); medians over loads (lists:
+//     per frame)
 // The wasm phases are timed by wrapping WebAssembly's functions in an init
 // script, so the page needs no bench code: an instantiate(bytes) call is
 // split into compile + instantiate, which is what it does inside.
@@ -82,9 +95,9 @@
 // compare runs on one machine).
 //
 // Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
-// (PAGE_LOAD_ONLY=1: the page-load, page-size and page-paint lines alone, for comparing builds)
+// (PAGE_LOAD_ONLY=1: the page-load, page-size, page-paint and course-page lines alone, for comparing builds)
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -319,6 +332,84 @@ const tracedPlay = (browser, url) => onTrainPage(browser, url, null, async (page
     otherMs: most('otherMs') };
 });
 
+// A course page of six embeds, served from the site's own origin.
+const SIX_FRAMES = `<!doctype html><html><head><meta charset="utf-8"><title>six frames</title>
+<style>body{margin:0;display:grid;grid-template-columns:repeat(2,640px);gap:8px}iframe{width:640px;height:560px;border:0}</style>
+</head><body>${'<iframe src="embed.html"></iframe>'.repeat(6)}
+<script>
+window.__ready = [];
+addEventListener('message', (e) => {
+  if (!e.data || e.data.type !== 'headroom:ready') return;
+  const i = [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source);
+  window.__ready.push({ i, t: performance.now() });
+});
+</script></body></html>`;
+
+// The resident memory (MB) of the processes under `pid` whose command line
+// says --type=<type>, from /proc.
+function rssOf(pid, type) {
+  const children = new Map();
+  const info = new Map();
+  for (const d of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+      const kb = Number((readFileSync(`/proc/${d}/status`, 'utf8').match(/VmRSS:\s+(\d+)/) || [0, 0])[1]);
+      info.set(Number(d), { cmd: readFileSync(`/proc/${d}/cmdline`, 'utf8'), kb });
+    } catch { /* gone meanwhile */ }
+  }
+  let kb = 0;
+  const walk = (p) => {
+    for (const c of children.get(p) || []) {
+      const x = info.get(c);
+      if (x && x.cmd.includes(`--type=${type}`)) kb += x.kb;
+      walk(c);
+    }
+  };
+  walk(pid);
+  return Math.round(kb / 1024);
+}
+
+// One load of the six-frame page: each frame's ready time and bytes, and the
+// renderer's and GPU process's memory once all are ready (the processes
+// under `pid`).
+async function sixFramesOnce(browser, url, pid) {
+  const context = await browser.newContext({ viewport: { width: 1288, height: 1700 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.route('**/six-frames.html', (route) => route.fulfill({ contentType: 'text/html', body: SIX_FRAMES }));
+    await page.goto(`${url}six-frames.html`);
+    await page.waitForFunction(() => window.__ready.length === 6, null, { timeout: 120_000 });
+    const r = await page.evaluate(() => {
+      const frames = [...document.querySelectorAll('iframe')];
+      const ready = frames.map((_, i) => window.__ready.find((x) => x.i === i).t);
+      const bytes = frames.map((f, i) => {
+        const w = f.contentWindow, end = ready[i] + performance.timeOrigin - w.performance.timeOrigin;
+        const nav = w.performance.getEntriesByType('navigation')[0];
+        return w.performance.getEntriesByType('resource').filter((e) => e.responseEnd <= end)
+          .reduce((a, e) => a + e.transferSize, nav ? nav.transferSize : 0);
+      });
+      return { ready, bytes };
+    });
+    return { ...r, renderer: rssOf(pid, 'renderer'), gpu: rssOf(pid, 'gpu-process') };
+  } finally {
+    await context.close();
+  }
+}
+
+// The course-page line for one way of serving: medians over LOADS loads.
+async function courseLine(browser, url, pid, caching) {
+  const rs = [];
+  for (let i = 0; i < Math.min(LOADS, 3); i++) rs.push(await sixFramesOnce(browser, url, pid));
+  const perFrame = (k) => rs[0][k].map((_, i) => round(median(rs.map((r) => r[k][i]))));
+  return { variant: 'course-page', frames: 6, caching, loads: rs.length, readyMs: perFrame('ready'),
+    lastReadyMs: round(median(rs.map((r) => Math.max(...r.ready)))), bytes: perFrame('bytes'),
+    totalBytes: median(rs.map((r) => r.bytes.reduce((a, b) => a + b, 0))),
+    rendererRssMB: median(rs.map((r) => r.renderer)), gpuRssMB: median(rs.map((r) => r.gpu)) };
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -349,6 +440,14 @@ async function main() {
     console.log(JSON.stringify({ variant: 'page-size', files, rawBytes: raw, gzipBytes: gz }));
     console.log(JSON.stringify(await paintLine(browser, url, 'index.html', { width: 1280, height: 800 })));
     console.log(JSON.stringify(await paintLine(browser, url, 'embed.html', { width: 640, height: 560 })));
+    const pid = process.pid;  // (the browser's processes are this one's descendants)
+    console.log(JSON.stringify(await courseLine(browser, url, pid, 'no-store')));
+    const cached = await serveStatic(SITE, 0, { headers: { 'Cache-Control': 'max-age=3600' } });
+    try {
+      console.log(JSON.stringify(await courseLine(browser, `http://127.0.0.1:${cached.address().port}/`, pid, 'max-age')));
+    } finally {
+      cached.close();
+    }
     if (process.env.PAGE_LOAD_ONLY === '1') return;
 
     const starts = [];
