@@ -36,7 +36,11 @@ std::vector<double> carried_reference(const Trace& t, const AttentionWeights& w,
     Eigen::MatrixXd A(dh, 2);
     A.col(0) = ht.v.row(a).transpose().cast<double>();
     A.col(1) = ht.v.row(b).transpose().cast<double>();
-    const Eigen::Vector2d mix = (A.transpose() * A).inverse() * A.transpose() * c.segment(h * dh, dh);
+    // Each product evaluated into its own 2x2 / 2x1 matrix: written as one
+    // lazy expression, Eigen's nested product templates cost 8 s of compile.
+    const Eigen::Matrix2d gram = A.transpose() * A;
+    const Eigen::Vector2d rhs = A.transpose() * c.segment(h * dh, dh);
+    const Eigen::Vector2d mix = gram.inverse() * rhs;
     for (int k = 0; k < 2; ++k) best[static_cast<size_t>(k)] = std::max(best[static_cast<size_t>(k)], std::clamp(mix[k], 0.0, 1.0));
   }
   return best;
