@@ -40,190 +40,203 @@ const kQuietMs = 1500;
 const kSilentMs = 4000;
 const kCheckEveryMs = 500;
 
-export function createTrainLink(w, canvas, { base, withCString, withBytes, offerFile, trainState }) {
-  let program = null;    // startTraining's handle, once started
-  let starting = false, local = false, restarts = 0, held = false;
-  let sent = 0, answered = 0, lastHeard = 0, pinged = 0, lastCheck = 0, pings = 0;
-  const queue = [];      // [seq, verb, args] waiting for a program
-  const waiters = [];    // [seq, resolve]
-  let watchdog = 0;
-
-  const call = (fn, text) => withCString(w, text, fn);
-  const settle = (seq) => {
-    answered = Math.max(answered, seq);
-    const due = waiters.filter(([s]) => s <= answered);  // in the order they were asked
-    for (const wt of due) waiters.splice(waiters.indexOf(wt), 1);
-    for (const [, resolve] of due) resolve();
-  };
-  const take = (buf) => withBytes(w, buf, (p, n) => w._headroom_train_take_wire(p, n));
-  const heard = () => { lastHeard = performance.now(); pinged = 0; };
-  const onPost = (_state, m) => {
-    if (m.weights) take(m.weights);
-    if (m.wire) take(m.wire);
-  };
-  // The program's snapshot of a run, as the file a download saves.
-  const saveSnapshot = (text) => {
-    const s = JSON.parse(text);
-    const task = s.task === 'text' ? `text${s.layers}l` : `r${s.r}`;
-    const name = `headroom-snapshot-h${s.heads}-seed${s.seed}-${task}-step${s.step}.json`;
-    offerFile(canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
-  };
-  // The app's command as the driver takes it (headroom-train-worker.js).
-  const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
-    : verb === 'text' || verb === 'knockout' ? [a[0], a[1], a[2]]
-    : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
-  function deliver(seq, verb, args) {
-    const driverVerb = verb === 'download' ? 'snapshot' : verb;
-    const args_ = verb === 'download' ? [args[0], false] : driverArgs(verb, args);
-    program.call(driverVerb, ...args_).then(({ message }) => {
-      if (verb === 'download' && message.snapshot) saveSnapshot(message.snapshot);
-      settle(seq);
-    });
-  }
-  const flush = () => { while (program && queue.length) deliver(...queue.shift()); };
-
-  // The text task where the page trains itself: the corpus (brown.bin,
-  // fetched the first time, as the Worker would) into the page's wasm, then
-  // the reset (refused, saying why, when the corpus did not come).
-  async function corpusHere() {
-    if (w._headroom_train_has_corpus()) return;
-    const t0 = performance.now();
-    try {
-      const r = await fetch(new URL('brown.bin', base));
-      if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      const bytes = new Uint8Array(await r.arrayBuffer());
-      const p = w._malloc(Math.max(1, bytes.length));
-      if (!p) throw new Error('the corpus does not fit in memory');
-      try { w.HEAPU8.set(bytes, p); w._headroom_train_corpus(p, bytes.length, performance.now() - t0); } finally { w._free(p); }
-    } catch (e) {
-      call((p) => w._headroom_train_corpus_failed(p), e && e.message ? e.message : String(e));
-    }
-  }
-  const textHere = async (layers, seed, lr) => {
-    await corpusHere();
-    w._headroom_train_reset_text(layers, seed, lr);
-  };
-
-  // The page's own wasm trains from here on; the waiting verbs run on it.
-  function fallBack(why) {
-    local = true;
-    clearInterval(watchdog);
-    if (program) { program.stop(); program = null; }
-    const was = trainState(w);  // the text task comes back once its corpus is here
-    call((p) => w._headroom_train_fall_back(p), why);
-    const run = {
-      reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
-      step: (a) => w._headroom_train_step(a[0]),
-      lr: (a) => w._headroom_train_set_lr(a[0]),
-      play: () => w._headroom_train_play(),
-      pause: () => w._headroom_train_pause(),
-      download: (a) => w._headroom_train_download(a[0]),
-      knockout: (a) => w._headroom_train_knockout(a[0], a[1], a[2]),
-    };
-    const waiting = queue.splice(0);
-    // (Once: a text reset waiting in the queue brings it back anyway.)
-    const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
-    let chain = again ? textHere(was.layers, was.seed, was.lr) : Promise.resolve();
-    for (const [, verb, args] of waiting) {
-      chain = chain.then(() => (verb === 'text' ? textHere(args[0], args[1], args[2]) : run[verb] && run[verb](args)));
-    }
-    chain.then(() => settle(sent));
-  }
-
-  async function start() {
-    if (starting || program || local) return;
-    starting = true;
-    try {
-      const { startTraining } = await import('./headroom-train.mjs');
-      program = await startTraining({ base, wire: true, fallback: false, onState: onPost, onError: died,
-        onHeard: heard });
-    } catch (e) {
-      starting = false;
-      fallBack(e && e.message ? e.message : String(e));
-      return;
-    }
-    starting = false;
-    lastHeard = performance.now();
-    call((p) => w._headroom_train_where(p), 'worker');
-    flush();
-    clearInterval(watchdog);
-    watchdog = setInterval(check, kCheckEveryMs);
-  }
-
-  // A program not heard from for kQuietMs is pinged; the ping unanswered
-  // for kSilentMs, it is dead. A playing program posts 30 times a second,
-  // so it is pinged only when something is wrong; a paused one about every
-  // kQuietMs (a message each way, nothing drawn, nothing trained).
-  function check() {
-    const now = performance.now(), late = now - lastCheck > 2 * kCheckEveryMs;
-    lastCheck = now;
-    if (!program || held) return;
-    // This thread itself was busy (or its timers throttled): an answer may be
-    // waiting behind this call, so the ping's clock starts again.
-    if (late && pinged) pinged = now;
-    if (pinged) {
-      if (now - pinged >= kSilentMs) died('it stopped answering');
-      return;
-    }
-    if (now - lastHeard < kQuietMs) return;
-    pinged = now;
-    ++pings;
-    program.call('ping');  // its answer, like every post, goes through onHeard
-  }
-
-  function died(why) {
-    if (local) return;
-    clearInterval(watchdog);
-    if (program) { program.stop(); program = null; }
-    queue.length = 0;  // the runs they were for are gone
-    settle(sent);
-    if (++restarts > kRestarts) {
-      fallBack(`the training Worker stopped ${restarts} times (last: ${why})`);
-      return;
-    }
-    // The app resets the runs (and plays again if they were playing): queued for the new program.
-    // The notice is the app's (app/lang/refusals.h js_worker_restarted), worded in the language shown.
-    call((p) => w._headroom_train_restarted(p), String(why).replaceAll('\u001f', '?'));
-    start();
-  }
-
+// The link's state, which every function below takes as `s`: the page's
+// wasm (w) and the helpers createTrainLink was given, then what the link knows.
+function linkState(w, canvas, { base, withCString, withBytes, offerFile, trainState }) {
   return {
-    send(verb, a, b, c, d) {
-      if (verb === 'start') { start(); return; }
-      if (verb === 'hold') {
-        held = a === 1;
-        pinged = 0;  // a ping out when the hold began is not waited for
-        lastHeard = performance.now();
-      }
-      queue.push([++sent, verb, [a, b, c, d]]);
-      flush();
-    },
-    get sent() { return sent; },
-    // The text reset where the page trains itself: answered once the corpus came (or did not).
-    textHere(layers, seed, lr) {
-      const seq = ++sent;
-      textHere(layers, seed, lr).then(() => settle(seq));
-    },
-    get where() { return local ? 'main thread' : program ? 'worker' : 'starting'; },
-    // Resolves once every verb sent up to number `seq` has been answered.
-    answered: (seq) => (seq <= answered ? Promise.resolve() : new Promise((resolve) => waiters.push([seq, resolve]))),
-    // train.snapshot from the program: {text} (its JSON), {error} (why not),
-    // or null when the page trains itself (ask the page's wasm).
-    async snapshot(heads, tied) {
-      if (local) return null;
-      w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
-      await this.answered(sent);
-      if (local || !program) return null;
-      const { ok, message } = await program.call('snapshot', heads, tied);
-      return ok ? { text: message.snapshot }
-        : { error: message.error || `no training run has ${heads} heads`, refusal: message.refusal };
-    },
-    remote: () => !local,
-    // Not part of the API: ends the Worker as a crash would (tests).
-    kill: () => { if (program) program.stop(); },
-    restarts: () => restarts,
-    pings: () => pings,  // heartbeats sent (tests)
-    pending: () => sent - answered,  // verbs not answered yet
+    w, canvas, base, withCString, withBytes, offerFile, trainState,
+    program: null,    // startTraining's handle, once started
+    starting: false, local: false, restarts: 0, held: false,
+    sent: 0, answered: 0, lastHeard: 0, pinged: 0, lastCheck: 0, pings: 0,
+    queue: [],        // [seq, verb, args] waiting for a program
+    waiters: [],      // [seq, resolve]
+    watchdog: 0,
   };
 }
 
+const call = (s, fn, text) => s.withCString(s.w, text, fn);
+function settle(s, seq) {
+  s.answered = Math.max(s.answered, seq);
+  const due = s.waiters.filter(([q]) => q <= s.answered);  // in the order they were asked
+  for (const wt of due) s.waiters.splice(s.waiters.indexOf(wt), 1);
+  for (const [, resolve] of due) resolve();
+}
+const take = (s, buf) => s.withBytes(s.w, buf, (p, n) => s.w._headroom_train_take_wire(p, n));
+const heard = (s) => { s.lastHeard = performance.now(); s.pinged = 0; };
+const onPost = (s, m) => {
+  if (m.weights) take(s, m.weights);
+  if (m.wire) take(s, m.wire);
+};
+// The program's snapshot of a run, as the file a download saves.
+function saveSnapshot(s, text) {
+  const snap = JSON.parse(text);
+  const task = snap.task === 'text' ? `text${snap.layers}l` : `r${snap.r}`;
+  const name = `headroom-snapshot-h${snap.heads}-seed${snap.seed}-${task}-step${snap.step}.json`;
+  s.offerFile(s.canvas, { view: 'train', format: 'snapshot', name, text }).catch((e) => console.error(e));
+}
+// The app's command as the driver takes it (headroom-train-worker.js).
+const driverArgs = (verb, a) => (verb === 'reset' ? [a[0], a[1], a[2], a[3] === 1]
+  : verb === 'text' || verb === 'knockout' ? [a[0], a[1], a[2]]
+  : verb === 'weights' ? [a[0], a[1] === 1] : verb === 'hold' ? [a[0] === 1] : [a[0]]);
+function deliver(s, seq, verb, args) {
+  const driverVerb = verb === 'download' ? 'snapshot' : verb;
+  const args_ = verb === 'download' ? [args[0], false] : driverArgs(verb, args);
+  s.program.call(driverVerb, ...args_).then(({ message }) => {
+    if (verb === 'download' && message.snapshot) saveSnapshot(s, message.snapshot);
+    settle(s, seq);
+  });
+}
+const flush = (s) => { while (s.program && s.queue.length) deliver(s, ...s.queue.shift()); };
+
+// The text task where the page trains itself: the corpus (brown.bin,
+// fetched the first time, as the Worker would) into the page's wasm, then
+// the reset (refused, saying why, when the corpus did not come).
+async function corpusHere(s) {
+  const w = s.w;
+  if (w._headroom_train_has_corpus()) return;
+  const t0 = performance.now();
+  try {
+    const r = await fetch(new URL('brown.bin', s.base));
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    const p = w._malloc(Math.max(1, bytes.length));
+    if (!p) throw new Error('the corpus does not fit in memory');
+    try { w.HEAPU8.set(bytes, p); w._headroom_train_corpus(p, bytes.length, performance.now() - t0); } finally { w._free(p); }
+  } catch (e) {
+    call(s, (p) => w._headroom_train_corpus_failed(p), e && e.message ? e.message : String(e));
+  }
+}
+const resetTextHere = async (s, layers, seed, lr) => {
+  await corpusHere(s);
+  s.w._headroom_train_reset_text(layers, seed, lr);
+};
+
+// The page's own wasm's train verbs, as the app sends them (args: [a, b, c, d]).
+const localVerbs = (w) => ({
+  reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
+  step: (a) => w._headroom_train_step(a[0]),
+  lr: (a) => w._headroom_train_set_lr(a[0]),
+  play: () => w._headroom_train_play(),
+  pause: () => w._headroom_train_pause(),
+  download: (a) => w._headroom_train_download(a[0]),
+  knockout: (a) => w._headroom_train_knockout(a[0], a[1], a[2]),
+});
+
+// The page's own wasm trains from here on; the waiting verbs run on it.
+function fallBack(s, why) {
+  s.local = true;
+  clearInterval(s.watchdog);
+  if (s.program) { s.program.stop(); s.program = null; }
+  const was = s.trainState(s.w);  // the text task comes back once its corpus is here
+  call(s, (p) => s.w._headroom_train_fall_back(p), why);
+  const run = localVerbs(s.w);
+  const waiting = s.queue.splice(0);
+  // (Once: a text reset waiting in the queue brings it back anyway.)
+  const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
+  let chain = again ? resetTextHere(s, was.layers, was.seed, was.lr) : Promise.resolve();
+  for (const [, verb, args] of waiting) {
+    chain = chain.then(() => (verb === 'text' ? resetTextHere(s, args[0], args[1], args[2]) : run[verb] && run[verb](args)));
+  }
+  chain.then(() => settle(s, s.sent));
+}
+
+async function start(s) {
+  if (s.starting || s.program || s.local) return;
+  s.starting = true;
+  try {
+    const { startTraining } = await import('./headroom-train.mjs');
+    s.program = await startTraining({ base: s.base, wire: true, fallback: false,
+      onState: (_state, m) => onPost(s, m), onError: (why) => died(s, why), onHeard: () => heard(s) });
+  } catch (e) {
+    s.starting = false;
+    fallBack(s, e && e.message ? e.message : String(e));
+    return;
+  }
+  s.starting = false;
+  s.lastHeard = performance.now();
+  call(s, (p) => s.w._headroom_train_where(p), 'worker');
+  flush(s);
+  clearInterval(s.watchdog);
+  s.watchdog = setInterval(() => check(s), kCheckEveryMs);
+}
+
+// A program not heard from for kQuietMs is pinged; the ping unanswered
+// for kSilentMs, it is dead. A playing program posts 30 times a second,
+// so it is pinged only when something is wrong; a paused one about every
+// kQuietMs (a message each way, nothing drawn, nothing trained).
+function check(s) {
+  const now = performance.now(), late = now - s.lastCheck > 2 * kCheckEveryMs;
+  s.lastCheck = now;
+  if (!s.program || s.held) return;
+  // This thread itself was busy (or its timers throttled): an answer may be
+  // waiting behind this call, so the ping's clock starts again.
+  if (late && s.pinged) s.pinged = now;
+  if (s.pinged) {
+    if (now - s.pinged >= kSilentMs) died(s, 'it stopped answering');
+    return;
+  }
+  if (now - s.lastHeard < kQuietMs) return;
+  s.pinged = now;
+  ++s.pings;
+  s.program.call('ping');  // its answer, like every post, goes through onHeard
+}
+
+function died(s, why) {
+  if (s.local) return;
+  clearInterval(s.watchdog);
+  if (s.program) { s.program.stop(); s.program = null; }
+  s.queue.length = 0;  // the runs they were for are gone
+  settle(s, s.sent);
+  if (++s.restarts > kRestarts) {
+    fallBack(s, `the training Worker stopped ${s.restarts} times (last: ${why})`);
+    return;
+  }
+  // The app resets the runs (and plays again if they were playing): queued for the new program.
+  // The notice is the app's (app/lang/refusals.h js_worker_restarted), worded in the language shown.
+  call(s, (p) => s.w._headroom_train_restarted(p), String(why).replaceAll('\u001f', '?'));
+  start(s);
+}
+
+function sendVerb(s, verb, a, b, c, d) {
+  if (verb === 'start') { start(s); return; }
+  if (verb === 'hold') {
+    s.held = a === 1;
+    s.pinged = 0;  // a ping out when the hold began is not waited for
+    s.lastHeard = performance.now();
+  }
+  s.queue.push([++s.sent, verb, [a, b, c, d]]);
+  flush(s);
+}
+
+export function createTrainLink(w, canvas, helpers) {
+  const s = linkState(w, canvas, helpers);
+  return {
+    send(verb, a, b, c, d) { sendVerb(s, verb, a, b, c, d); },
+    get sent() { return s.sent; },
+    // The text reset where the page trains itself: answered once the corpus came (or did not).
+    textHere(layers, seed, lr) {
+      const seq = ++s.sent;
+      resetTextHere(s, layers, seed, lr).then(() => settle(s, seq));
+    },
+    get where() { return s.local ? 'main thread' : s.program ? 'worker' : 'starting'; },
+    // Resolves once every verb sent up to number `seq` has been answered.
+    answered: (seq) => (seq <= s.answered ? Promise.resolve() : new Promise((resolve) => s.waiters.push([seq, resolve]))),
+    // train.snapshot from the program: {text} (its JSON), {error} (why not),
+    // or null when the page trains itself (ask the page's wasm).
+    async snapshot(heads, tied) {
+      if (s.local) return null;
+      w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
+      await this.answered(s.sent);
+      if (s.local || !s.program) return null;
+      const { ok, message } = await s.program.call('snapshot', heads, tied);
+      return ok ? { text: message.snapshot }
+        : { error: message.error || `no training run has ${heads} heads`, refusal: message.refusal };
+    },
+    remote: () => !s.local,
+    // Not part of the API: ends the Worker as a crash would (tests).
+    kill: () => { if (s.program) s.program.stop(); },
+    restarts: () => s.restarts,
+    pings: () => s.pings,  // heartbeats sent (tests)
+    pending: () => s.sent - s.answered,  // verbs not answered yet
+  };
+}

@@ -57,82 +57,89 @@
 /* global createHeadroomTrainModule */
 'use strict';
 
-// headroomTrainDriver(scope, sliceMs): installs the driver on `scope` (its
-// onmessage; it answers through scope.postMessage). In a Worker it runs at
-// once on `self`; loaded by a <script> on a page (the main-thread fallback,
-// web/headroom-train.mjs) it only defines globalThis.headroomTrainDriver,
-// which that module calls with a scope of its own and shorter slices.
-function headroomTrainDriver(scope, sliceMs) {
-  const SLICE_MS = sliceMs || 30;
+// The driver's parts, each taking the driver's state `d` (driverState). They
+// live in this block so that, loaded by a <script> on a page, the file adds
+// nothing to the page's globals but globalThis.headroomTrainDriver.
+{
   const POST_EVERY_MS = 33;
-  let w = null;            // the program's module, once started
-  let playing = false;
-  let held = false;
-  let wire = false;        // post bytes for the page's mirror rather than JSON
-  let want = null;         // [heads, tied] of the weights the page shows
-  let corpusUrl = null;    // brown.bin (init)
-  let weightsStep = -1, weightsAt = -Infinity;
   const WEIGHTS_EVERY_MS = 250;
   const STEP_PIECE = 4, BEAT_MS = 500;  // step(n): steps per piece, heartbeat interval
-  let lastPost = -Infinity;
-  const rate = [];         // [time, steps] of the last second of play
-  let queued = false;
-  const channel = new MessageChannel();  // a yield that is not clamped like setTimeout
 
-  const stepsPerSecond = () => {
-    if (!playing || rate.length < 2) return 0;
+  function driverState(scope, sliceMs) {
+    return {
+      scope,
+      sliceMs: sliceMs || 30,
+      w: null,            // the program's module, once started
+      playing: false,
+      held: false,
+      wire: false,        // post bytes for the page's mirror rather than JSON
+      want: null,         // [heads, tied] of the weights the page shows
+      corpusUrl: null,    // brown.bin (init)
+      weightsStep: -1, weightsAt: -Infinity,
+      lastPost: -Infinity,
+      rate: [],           // [time, steps] of the last second of play
+      queued: false,
+      channel: new MessageChannel(),  // a yield that is not clamped like setTimeout
+    };
+  }
+
+  function stepsPerSecond(d) {
+    const rate = d.rate;
+    if (!d.playing || rate.length < 2) return 0;
     const span = (rate[rate.length - 1][0] - rate[0][0]) / 1000;
     let steps = 0;
     for (let i = 1; i < rate.length; ++i) steps += rate[i][1];
     return span > 0 ? steps / span : 0;
-  };
-  const state = () => {
-    const s = JSON.parse(w.UTF8ToString(w._headroom_train_state_json()));
-    s.running = playing;
-    s.stepsPerSecond = stepsPerSecond();
-    return s;
-  };
-  const bytes = (p) => w.HEAPU8.slice(p, p + w._headroom_train_wire_size()).buffer;
-  const post = (extra, forceWeights) => {
-    lastPost = performance.now();
-    if (!wire) {
-      const s = state();
-      s.postedMs = lastPost;  // the driver's clock: when it posted, not when the page read it
-      scope.postMessage({ type: 'state', state: s, ...extra });
-      return;
-    }
-    const m = { type: 'state', postedMs: lastPost, ...extra };
-    m.wire = bytes(w._headroom_train_state_wire(stepsPerSecond(), playing ? 1 : 0));
-    if (want) {
+  }
+  const programState = (d) => JSON.parse(d.w.UTF8ToString(d.w._headroom_train_state_json()));
+  const wireBytes = (d, p) => d.w.HEAPU8.slice(p, p + d.w._headroom_train_wire_size()).buffer;
+
+  function post(d, extra, forceWeights) {
+    d.lastPost = performance.now();
+    if (d.wire) { postWire(d, extra, forceWeights); return; }
+    const s = programState(d);
+    s.running = d.playing;
+    s.stepsPerSecond = stepsPerSecond(d);
+    s.postedMs = d.lastPost;  // the driver's clock: when it posted, not when the page read it
+    d.scope.postMessage({ type: 'state', state: s, ...extra });
+  }
+  function postWire(d, extra, forceWeights) {
+    const w = d.w;
+    const m = { type: 'state', postedMs: d.lastPost, ...extra };
+    m.wire = wireBytes(d, w._headroom_train_state_wire(stepsPerSecond(d), d.playing ? 1 : 0));
+    if (d.want) {
       const step = w._headroom_train_step_count();
       // At a bounded rate while playing; at once when a verb moved them.
-      if (forceWeights || (step !== weightsStep && (!playing || lastPost - weightsAt >= WEIGHTS_EVERY_MS))) {
-        const p = w._headroom_train_weights_wire(want[0], want[1] ? 1 : 0);
-        if (p) { m.weights = bytes(p); weightsStep = step; weightsAt = lastPost; }
+      if (forceWeights || (step !== d.weightsStep && (!d.playing || d.lastPost - d.weightsAt >= WEIGHTS_EVERY_MS))) {
+        const p = w._headroom_train_weights_wire(d.want[0], d.want[1] ? 1 : 0);
+        if (p) { m.weights = wireBytes(d, p); d.weightsStep = step; d.weightsAt = d.lastPost; }
       }
     }
-    scope.postMessage(m, [m.wire, ...(m.weights ? [m.weights] : [])]);
-  };
-
-  function slice() {
-    queued = false;
-    if (!playing || held) return;
-    const steps = w._headroom_train_for(SLICE_MS);
-    const now = performance.now();
-    rate.push([now, steps]);
-    while (rate.length > 2 && now - rate[0][0] > 1000) rate.shift();
-    if (steps === 0) playing = false;  // every run has diverged
-    if (!playing || now - lastPost >= POST_EVERY_MS) post();
-    if (playing && !held) { queued = true; channel.port2.postMessage(0); }
+    d.scope.postMessage(m, [m.wire, ...(m.weights ? [m.weights] : [])]);
   }
-  channel.port1.onmessage = slice;
 
-  async function start(wasmUrl) {
+  // The next slice of play, after the messages waiting now.
+  function queueSlice(d) {
+    if (d.playing && !d.held && !d.queued) { d.queued = true; d.channel.port2.postMessage(0); }
+  }
+  function slice(d) {
+    d.queued = false;
+    if (!d.playing || d.held) return;
+    const steps = d.w._headroom_train_for(d.sliceMs);
+    const now = performance.now();
+    d.rate.push([now, steps]);
+    while (d.rate.length > 2 && now - d.rate[0][0] > 1000) d.rate.shift();
+    if (steps === 0) d.playing = false;  // every run has diverged
+    if (!d.playing || now - d.lastPost >= POST_EVERY_MS) post(d);
+    queueSlice(d);
+  }
+
+  async function start(d, wasmUrl) {
     const t0 = performance.now();
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
     const module = await WebAssembly.compile(await response.arrayBuffer());
-    w = await createHeadroomTrainModule({
+    d.w = await createHeadroomTrainModule({
       instantiateWasm: (imports, receive) => {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
         return {};
@@ -144,12 +151,13 @@ function headroomTrainDriver(scope, sliceMs) {
   }
 
   // The corpus into the program, once: fetched, timed, handed over (a failure is recorded there).
-  async function loadCorpus() {
+  async function loadCorpus(d) {
+    const w = d.w;
     if (w._headroom_train_has_corpus() === 1) return;
     const t0 = performance.now();
     let bytes;
     try {
-      const response = await fetch(corpusUrl);
+      const response = await fetch(d.corpusUrl);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (err) {
@@ -166,86 +174,111 @@ function headroomTrainDriver(scope, sliceMs) {
     w._free(p);
   }
 
-  const VERBS = {
-    // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
-    reset: (seed, r, lr, tie) => {
-      weightsStep = -1;  // new weights, even at the same step
-      return w._headroom_train_reset(seed, r, lr,
-        tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
-    },
-    text: async (layers, seed, lr) => {
-      weightsStep = -1;
-      if (typeof layers !== 'number' || typeof seed !== 'number' || typeof lr !== 'number') return false;
-      await loadCorpus();
-      return w._headroom_train_reset_text(layers, seed, lr) === 1;
-    },
-    // In pieces, with a heartbeat ({type: 'pong'}, no id) at most every
-    // BEAT_MS between them: a long step(n) is work, not a dead Worker, to the
-    // page's watchdog. Curves do not depend on the grouping of steps.
-    step: (n) => {
-      if (w._headroom_train_steps_ok(n) !== 1) return false;  // refused, saying why
-      let beat = performance.now();
-      for (let left = n; left > 0;) {
-        const k = Math.min(left, STEP_PIECE);
-        if (w._headroom_train_step(k) !== 1) return false;
-        left -= k;
-        if (left > 0 && performance.now() - beat >= BEAT_MS) { beat = performance.now(); scope.postMessage({ type: 'pong' }); }
-      }
-      return true;
-    },
-    play: () => {
-      const ok = JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).runs.some((run) => !run.diverged);
-      if (ok && !playing) { playing = true; rate.length = 0; rate.push([performance.now(), 0]); }
-      return ok;
-    },
-    pause: () => { playing = false; rate.length = 0; return true; },
-    state: () => true,
-    lr: (rate_) => w._headroom_train_set_lr(rate_) === 1,
-    hold: (on) => {
-      held = !!on;
-      rate.length = 0;  // the rate starts a new window after a hold
-      if (playing) rate.push([performance.now(), 0]);
-      return true;
-    },
-    weights: (heads, tied) => {
-      want = heads ? [heads, !!tied] : null;
-      weightsStep = -1;
-      return true;
-    },
-    knockout: (heads, layer, head) => w._headroom_train_knockout(heads, layer, head) === 1,
-    snapshot: (heads, tied) => {
-      const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
-      return p ? { snapshot: w.UTF8ToString(p) }
-        : { ok: false, error: JSON.parse(w.UTF8ToString(w._headroom_train_state_json())).error,
-            refusal: bytes(w._headroom_train_refusal_wire()) };  // its code and arguments, for the page to word
-    },
-  };
+  // step(n) in pieces, with a heartbeat ({type: 'pong'}, no id) at most every
+  // BEAT_MS between them: a long step(n) is work, not a dead Worker, to the
+  // page's watchdog. Curves do not depend on the grouping of steps.
+  function stepInPieces(d, n) {
+    const w = d.w;
+    if (w._headroom_train_steps_ok(n) !== 1) return false;  // refused, saying why
+    let beat = performance.now();
+    for (let left = n; left > 0;) {
+      const k = Math.min(left, STEP_PIECE);
+      if (w._headroom_train_step(k) !== 1) return false;
+      left -= k;
+      if (left > 0 && performance.now() - beat >= BEAT_MS) { beat = performance.now(); d.scope.postMessage({ type: 'pong' }); }
+    }
+    return true;
+  }
 
-  // One message at a time: a verb that waits (text's corpus fetch) holds the
-  // ones after it, so they are answered in order.
-  let busy = Promise.resolve();
-  scope.onmessage = (e) => { busy = busy.then(() => handle(e)); };
-  async function handle(e) {
+  function snapshot(d, heads, tied) {
+    const w = d.w;
+    const p = w._headroom_train_snapshot_json(heads, tied ? 1 : 0);
+    return p ? { snapshot: w.UTF8ToString(p) }
+      : { ok: false, error: programState(d).error,
+          refusal: wireBytes(d, w._headroom_train_refusal_wire()) };  // its code and arguments, for the page to word
+  }
+
+  // The verbs, each answered with what it returns: true / false (ok), or an
+  // object of fields for the answer.
+  function driverVerbs(d) {
+    return {
+      // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
+      reset: (seed, r, lr, tie) => {
+        d.weightsStep = -1;  // new weights, even at the same step
+        return d.w._headroom_train_reset(seed, r, lr,
+          tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
+      },
+      text: async (layers, seed, lr) => {
+        d.weightsStep = -1;
+        if (typeof layers !== 'number' || typeof seed !== 'number' || typeof lr !== 'number') return false;
+        await loadCorpus(d);
+        return d.w._headroom_train_reset_text(layers, seed, lr) === 1;
+      },
+      step: (n) => stepInPieces(d, n),
+      play: () => {
+        const ok = programState(d).runs.some((run) => !run.diverged);
+        if (ok && !d.playing) { d.playing = true; d.rate.length = 0; d.rate.push([performance.now(), 0]); }
+        return ok;
+      },
+      pause: () => { d.playing = false; d.rate.length = 0; return true; },
+      state: () => true,
+      lr: (rate_) => d.w._headroom_train_set_lr(rate_) === 1,
+      hold: (on) => {
+        d.held = !!on;
+        d.rate.length = 0;  // the rate starts a new window after a hold
+        if (d.playing) d.rate.push([performance.now(), 0]);
+        return true;
+      },
+      weights: (heads, tied) => {
+        d.want = heads ? [heads, !!tied] : null;
+        d.weightsStep = -1;
+        return true;
+      },
+      knockout: (heads, layer, head) => d.w._headroom_train_knockout(heads, layer, head) === 1,
+      snapshot: (heads, tied) => snapshot(d, heads, tied),
+    };
+  }
+
+  async function init(d, m) {
+    try {
+      d.wire = !!m.wire;
+      d.corpusUrl = m.corpusUrl || new URL('brown.bin', m.wasmUrl).href;
+      d.scope.postMessage({ type: 'started', ms: await start(d, m.wasmUrl) });
+    } catch (err) {
+      d.scope.postMessage({ type: 'failed', message: String(err && err.message || err) });
+    }
+  }
+
+  async function handle(d, verbs, e) {
     const m = e.data || {};
-    if (m.type === 'init') {
-      try {
-        wire = !!m.wire;
-        corpusUrl = m.corpusUrl || new URL('brown.bin', m.wasmUrl).href;
-        scope.postMessage({ type: 'started', ms: await start(m.wasmUrl) });
-      } catch (err) {
-        scope.postMessage({ type: 'failed', message: String(err && err.message || err) });
-      }
+    if (m.type === 'init') { await init(d, m); return; }
+    if (!d.w) {
+      d.scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' });
       return;
     }
-    if (!w) { scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' }); return; }
-    if (m.verb === 'ping') { scope.postMessage({ type: 'pong', id: m.id }); return; }
-    const verb = VERBS[m.verb];
+    if (m.verb === 'ping') { d.scope.postMessage({ type: 'pong', id: m.id }); return; }
+    const verb = verbs[m.verb];
     const out = verb ? await verb(...(Array.isArray(m.args) ? m.args : [])) : false;
     const extra = typeof out === 'object' && out ? { id: m.id, ok: true, ...out } : { id: m.id, ok: out };
-    post(extra, m.verb === 'weights');
-    if (playing && !held && !queued) { queued = true; channel.port2.postMessage(0); }
+    post(d, extra, m.verb === 'weights');
+    queueSlice(d);
   }
-}
 
-if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) headroomTrainDriver(self);
-else globalThis.headroomTrainDriver = headroomTrainDriver;
+  // headroomTrainDriver(scope, sliceMs): installs the driver on `scope` (its
+  // onmessage; it answers through scope.postMessage). In a Worker it runs at
+  // once on `self`; loaded by a <script> on a page (the main-thread fallback,
+  // web/headroom-train.mjs) it only defines globalThis.headroomTrainDriver,
+  // which that module calls with a scope of its own and shorter slices.
+  function headroomTrainDriver(scope, sliceMs) {
+    const d = driverState(scope, sliceMs);
+    d.channel.port1.onmessage = () => slice(d);
+    const verbs = driverVerbs(d);
+    // One message at a time: a verb that waits (text's corpus fetch) holds the
+    // ones after it, so they are answered in order.
+    let busy = Promise.resolve();
+    scope.onmessage = (e) => { busy = busy.then(() => handle(d, verbs, e)); };
+  }
+
+  if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) headroomTrainDriver(self);
+  else globalThis.headroomTrainDriver = headroomTrainDriver;
+}

@@ -41,90 +41,121 @@ std::vector<TourChoice> label_choices() {
   return out;
 }
 
+// The words are catalogue keys (N_): the panel shows them through tr(),
+// and each catalogue names its own lesson's words where these name
+// "said", "researcher" and "it". tour.state() keeps the keys (English).
+// A choice step's answers exclude each other, in the main screen's words;
+// each carries what choosing it claims (the reason when it is not what
+// the engine measures).
+
+TourStepInfo average_step() {
+  return {"average", N_("One head, one average"),
+          N_("An attention head gives each token one output: a weighted average of the value vectors of the "
+             "tokens it looks at, with weights that add up to 1. \"said\" needs two of them: who said it "
+             "(researcher) and what was said (the clause from \"it\")."),
+          N_("With one head looking at both, where does said's output land among the values? Place the marker "
+             "in the plane, or pick an answer."),
+          AnswerKind::Point,
+          {{"researcher", N_("on the subject, losing the complement"),
+            N_("That answer expects the head to put nearly all its weight on researcher.")},
+           {"it", N_("on the complement, losing the subject"),
+            N_("That answer expects the head to put nearly all its weight on it.")},
+           {"neither", N_("between them, close to neither"),
+            N_("That answer expects the weight split between the two, giving their midpoint.")},
+           {"spread", N_("spread thin, close to no target"),
+            N_("That answer expects the weight spread over every token, giving mush.")}}};
+}
+
+TourStepInfo options_step() {
+  return {"options", N_("Three ways to fail"),
+          N_("One head has one set of weights for said. It can put them all on one target, split them between "
+             "the two, or spread them over every token."),
+          N_("Which of the three keeps the most of BOTH targets in the output?"),
+          AnswerKind::Choice,
+          {{"one", N_("all on one"), N_("All on one keeps one target whole and the other not at all.")},
+           {"split", N_("split"), N_("A split keeps half of each target.")},
+           {"spread", N_("spread"), N_("Spreading keeps a little of every token, and little of either target.")}}};
+}
+
+TourStepInfo two_heads_step() {
+  return {"two-heads", N_("Two heads"),
+          N_("Give the model two heads of half the size. Each has its own W_Q, W_K and W_V, so each can look at "
+             "a different token."),
+          N_("Where will each head's output land? Place both markers in the plane."),
+          AnswerKind::Points,
+          {}};
+}
+
+TourStepInfo coordinates_step() {
+  return {"coordinates", N_("Side by side, then mixed"),
+          N_("The two heads' outputs are not averaged together: they sit side by side in the concatenation, "
+             "each in its own coordinates, and W_O mixes them afterwards."),
+          N_("If head 2's output is set to zero before W_O, what does said's final output lose?"),
+          AnswerKind::Choice,
+          {{"researcher", N_("the subject"), N_("That answer expects head 2 to hold researcher.")},
+           {"it", N_("the complement"), N_("That answer expects head 2 to hold it.")},
+           {"both", N_("both"), N_("That answer expects W_O to have mixed the two heads into every coordinate.")},
+           {"nothing", N_("nothing"), N_("That answer expects head 1 to hold both targets.")}}};
+}
+
+TourStepInfo more_heads_step() {
+  return {"more-heads", N_("More heads, more kinds"),
+          N_("With four heads, each holds one kind of relationship for every token: head 1 the subject, head 2 "
+             "the complement, head 3 the previous token, head 4 what a pronoun refers to (coreference)."),
+          N_("For each relationship, which token will its head look at most?"),
+          AnswerKind::Match,
+          {}};
+}
+
+TourStepInfo query_key_step() {
+  return {"query-key", N_("One vector for query and key"),
+          N_("Each head compares a query with keys through two matrices, W_Q and W_K. Tie them (W_K = W_Q) "
+             "and a token asks with the same vector it answers with: the same kind of limit as one head, "
+             "one level down."),
+          N_("With the tie, how does the score said -> researcher compare with researcher -> said?"),
+          AnswerKind::Choice,
+          {{"equal", N_("they become equal"), ""},
+           {"unchanged", N_("they stay as they were"), N_("That answer expects the tie to leave each score as it was.")},
+           {"zero", N_("both drop to zero"), N_("That answer expects a shared matrix to cancel the scores.")}}};
+}
+
+TourStepInfo training_step() {
+  return {"training", N_("Heads learn it themselves"),
+          N_("Nobody has to build these heads: a small model trained to copy said's two targets into two "
+             "slots finds them by itself. One head can only ever carry one mixture, so half of the task stays "
+             "out of its reach."),
+          N_("What loss will the one-head run end with (0 = perfect, 1 = knows nothing)?"),
+          AnswerKind::Number,
+          {}};
+}
+
+TourStepInfo real_text_step() {
+  return {"real-text", N_("Real English: nobody assigns the jobs"),
+          N_("The same kind of model, trained to predict the next word of real English (the Brown corpus), with "
+             "nobody telling its heads what to look at. Each head is then measured on held-out text and named "
+             "after the relationship it weights at least twice as much as chance would, or \"mixed\" when none."),
+          N_("Before it trains: what will the four heads of the 4-head model do? Pick a label for each head. Head "
+             "numbers are only names: your labels are matched to the measured ones in any order."),
+          AnswerKind::Labels,
+          label_choices()};
+}
+
+TourStepInfo recap_step() {
+  return {"recap", N_("What to keep"),
+          N_("One head outputs one weighted average, so it cannot keep two things whole. Several heads keep "
+             "several, side by side, and W_O mixes them; training finds this without being told."),
+          N_("Nothing to predict: reveal the table of your answers against the engine's numbers."),
+          AnswerKind::None,
+          {}};
+}
+
 }  // namespace
 
+// The steps in the lesson's order, one function each (above).
 const std::array<TourStepInfo, kTourSteps>& tour_steps() {
-  // The words are catalogue keys (N_): the panel shows them through tr(),
-  // and each catalogue names its own lesson's words where these name
-  // "said", "researcher" and "it". tour.state() keeps the keys (English).
-  // A choice step's answers exclude each other, in the main screen's words;
-  // each carries what choosing it claims (the reason when it is not what
-  // the engine measures).
   static const std::array<TourStepInfo, kTourSteps> steps = {{
-      {"average", N_("One head, one average"),
-       N_("An attention head gives each token one output: a weighted average of the value vectors of the "
-          "tokens it looks at, with weights that add up to 1. \"said\" needs two of them: who said it "
-          "(researcher) and what was said (the clause from \"it\")."),
-       N_("With one head looking at both, where does said's output land among the values? Place the marker "
-          "in the plane, or pick an answer."),
-       AnswerKind::Point,
-       {{"researcher", N_("on the subject, losing the complement"),
-         N_("That answer expects the head to put nearly all its weight on researcher.")},
-        {"it", N_("on the complement, losing the subject"),
-         N_("That answer expects the head to put nearly all its weight on it.")},
-        {"neither", N_("between them, close to neither"),
-         N_("That answer expects the weight split between the two, giving their midpoint.")},
-        {"spread", N_("spread thin, close to no target"),
-         N_("That answer expects the weight spread over every token, giving mush.")}}},
-      {"options", N_("Three ways to fail"),
-       N_("One head has one set of weights for said. It can put them all on one target, split them between "
-          "the two, or spread them over every token."),
-       N_("Which of the three keeps the most of BOTH targets in the output?"),
-       AnswerKind::Choice,
-       {{"one", N_("all on one"), N_("All on one keeps one target whole and the other not at all.")},
-        {"split", N_("split"), N_("A split keeps half of each target.")},
-        {"spread", N_("spread"), N_("Spreading keeps a little of every token, and little of either target.")}}},
-      {"two-heads", N_("Two heads"),
-       N_("Give the model two heads of half the size. Each has its own W_Q, W_K and W_V, so each can look at "
-          "a different token."),
-       N_("Where will each head's output land? Place both markers in the plane."),
-       AnswerKind::Points,
-       {}},
-      {"coordinates", N_("Side by side, then mixed"),
-       N_("The two heads' outputs are not averaged together: they sit side by side in the concatenation, "
-          "each in its own coordinates, and W_O mixes them afterwards."),
-       N_("If head 2's output is set to zero before W_O, what does said's final output lose?"),
-       AnswerKind::Choice,
-       {{"researcher", N_("the subject"), N_("That answer expects head 2 to hold researcher.")},
-        {"it", N_("the complement"), N_("That answer expects head 2 to hold it.")},
-        {"both", N_("both"), N_("That answer expects W_O to have mixed the two heads into every coordinate.")},
-        {"nothing", N_("nothing"), N_("That answer expects head 1 to hold both targets.")}}},
-      {"more-heads", N_("More heads, more kinds"),
-       N_("With four heads, each holds one kind of relationship for every token: head 1 the subject, head 2 "
-          "the complement, head 3 the previous token, head 4 what a pronoun refers to (coreference)."),
-       N_("For each relationship, which token will its head look at most?"),
-       AnswerKind::Match,
-       {}},
-      {"query-key", N_("One vector for query and key"),
-       N_("Each head compares a query with keys through two matrices, W_Q and W_K. Tie them (W_K = W_Q) "
-          "and a token asks with the same vector it answers with: the same kind of limit as one head, "
-          "one level down."),
-       N_("With the tie, how does the score said -> researcher compare with researcher -> said?"),
-       AnswerKind::Choice,
-       {{"equal", N_("they become equal"), ""},
-        {"unchanged", N_("they stay as they were"), N_("That answer expects the tie to leave each score as it was.")},
-        {"zero", N_("both drop to zero"), N_("That answer expects a shared matrix to cancel the scores.")}}},
-      {"training", N_("Heads learn it themselves"),
-       N_("Nobody has to build these heads: a small model trained to copy said's two targets into two "
-          "slots finds them by itself. One head can only ever carry one mixture, so half of the task stays "
-          "out of its reach."),
-       N_("What loss will the one-head run end with (0 = perfect, 1 = knows nothing)?"),
-       AnswerKind::Number,
-       {}},
-      {"real-text", N_("Real English: nobody assigns the jobs"),
-       N_("The same kind of model, trained to predict the next word of real English (the Brown corpus), with "
-          "nobody telling its heads what to look at. Each head is then measured on held-out text and named "
-          "after the relationship it weights at least twice as much as chance would, or \"mixed\" when none."),
-       N_("Before it trains: what will the four heads of the 4-head model do? Pick a label for each head. Head "
-          "numbers are only names: your labels are matched to the measured ones in any order."),
-       AnswerKind::Labels,
-       label_choices()},
-      {"recap", N_("What to keep"),
-       N_("One head outputs one weighted average, so it cannot keep two things whole. Several heads keep "
-          "several, side by side, and W_O mixes them; training finds this without being told."),
-       N_("Nothing to predict: reveal the table of your answers against the engine's numbers."),
-       AnswerKind::None,
-       {}},
+      average_step(), options_step(), two_heads_step(), coordinates_step(),
+      more_heads_step(), query_key_step(), training_step(), real_text_step(), recap_step(),
   }};
   return steps;
 }

@@ -40,6 +40,151 @@ void write_agreement(float* row, int c) {
   a[5 + c / 6] = v;
 }
 
+// One example's draws (L <= 32: on the stack), filled by the steps below,
+// numbered as in the order documented at generate_task_batch.
+struct Example {
+  int query_of[kTaskMaxTokens];      // the queries, in draw order
+  unsigned roles[kTaskMaxTokens];
+  int pointers[kTaskMaxTokens][embed::kPointers];
+  float content[kTaskMaxTokens][kTaskContentDims];
+  int partner[kTaskMaxTokens];       // R = 4: the other token of i's class, -1 if alone
+  int agreement[kTaskMaxTokens];     // R = 4: i's agreement class
+};
+
+// The token slot `slot` of query row `row` relates to (TaskBatch::related).
+int& related_slot(TaskBatch& out, Eigen::Index row, int slot) {
+  return out.related[static_cast<size_t>(row * out.cfg.relations + slot)];
+}
+
+// 1. query positions
+void draw_queries(prng::Rng& srng, const TaskConfig& cfg, Example& ex) {
+  int valid[kTaskMaxTokens];
+  const int lo = cfg.relations == 4 ? 1 : 0;
+  int n_valid = 0;
+  for (int i = lo; i < cfg.tokens; ++i) valid[n_valid++] = i;
+  for (int q = 0; q < cfg.queries; ++q) {
+    const int j = q + srng.below(n_valid - q);
+    std::swap(valid[q], valid[j]);
+    ex.query_of[q] = valid[q];
+  }
+}
+
+// 2. roles and pointers of every token
+void draw_roles_and_pointers(prng::Rng& srng, int L, Example& ex) {
+  for (int i = 0; i < L; ++i) {
+    unsigned r = kTaskRolePatterns[srng.below(kTaskRolePatternCount)];
+    if (srng.below(4) == 0) r |= kInClause;
+    if (srng.below(8) == 0) r |= kSubject;
+    if (i == 0) r |= kFirst;
+    ex.roles[i] = r;
+    for (int p = 0; p < embed::kPointers; ++p) ex.pointers[i][p] = srng.below(L);
+  }
+}
+
+// 3. the queries' subject and complement; their rows marked in out.mask and
+// their slots in out.related (the coreference slot, R = 4, comes with step 4).
+void draw_query_targets(prng::Rng& srng, const TaskConfig& cfg, Eigen::Index row0, Example& ex,
+                        TaskBatch& out) {
+  const int L = cfg.tokens, R = cfg.relations;
+  int candidates[kTaskMaxTokens];
+  for (int qi = 0; qi < cfg.queries; ++qi) {
+    const int q = ex.query_of[qi];
+    ex.roles[q] = kTaskQueryRoles | (ex.roles[q] & (kInClause | kSubject | kFirst));
+    int slot_target[4] = {-1, -1, q - 1, -1};
+    for (int slot = 0; slot < 2; ++slot) {
+      int n = 0;
+      for (int j = 0; j < L; ++j) {
+        const bool excluded = j == q || (R == 4 && j == q - 1) || (slot == 1 && j == slot_target[0]);
+        if (!excluded) candidates[n++] = j;
+      }
+      slot_target[slot] = candidates[srng.below(n)];
+      ex.pointers[q][slot] = slot_target[slot];
+    }
+    out.mask[static_cast<size_t>(row0 + q)] = 1.f;
+    for (int slot = 0; slot < R; ++slot) related_slot(out, row0 + q, slot) = slot_target[slot];
+  }
+}
+
+// 4. the pairing, in `order` and ex.partner; false when no draw fits.
+bool draw_pairing(prng::Rng& arng, const TaskConfig& cfg, Eigen::Index row0, TaskBatch& out, int* order,
+                  Example& ex) {
+  const int L = cfg.tokens;
+  bool ok = false;
+  for (int draw = 0; draw < kMaxPairingDraws && !ok; ++draw) {
+    for (int i = 0; i < L; ++i) order[i] = i;
+    for (int i = L - 1; i > 0; --i) std::swap(order[i], order[arng.below(i + 1)]);
+    for (int i = 0; i < L; ++i) ex.partner[order[i]] = -1;
+    for (int i = 0; i + 1 < L; i += 2) {
+      ex.partner[order[i]] = order[i + 1];
+      ex.partner[order[i + 1]] = order[i];
+    }
+    ok = true;
+    for (int qi = 0; qi < cfg.queries && ok; ++qi) {
+      const int q = ex.query_of[qi];
+      const int p = ex.partner[q];
+      ok = p >= 0 && p != related_slot(out, row0 + q, 0) && p != related_slot(out, row0 + q, 1) &&
+           p != related_slot(out, row0 + q, 2);
+    }
+  }
+  return ok;
+}
+
+// 5. classes, one per pair of `order` (then the lone token).
+void draw_classes(prng::Rng& arng, int L, const int* order, Example& ex) {
+  int classes[kTaskAgreementClasses];
+  for (int c = 0; c < kTaskAgreementClasses; ++c) classes[c] = c;
+  const int groups = (L + 1) / 2;
+  for (int g = 0; g < groups; ++g) {
+    std::swap(classes[g], classes[g + arng.below(kTaskAgreementClasses - g)]);
+    ex.agreement[order[2 * g]] = classes[g];
+    if (2 * g + 1 < L) ex.agreement[order[2 * g + 1]] = classes[g];
+  }
+}
+
+// 4., 5. agreement features (R = 4): every token shares its class with
+// exactly one other token (or none); a query's partner is its antecedent.
+Status draw_agreement(prng::Rng& arng, const TaskConfig& cfg, Eigen::Index row0, Example& ex, TaskBatch& out) {
+  int order[kTaskMaxTokens];
+  if (!draw_pairing(arng, cfg, row0, out, order, ex)) return Status::fail(refusals::no_agreement_pairing);
+  draw_classes(arng, cfg.tokens, order, ex);
+  for (int qi = 0; qi < cfg.queries; ++qi) {
+    const int q = ex.query_of[qi];
+    related_slot(out, row0 + q, 3) = ex.partner[q];
+  }
+  return Status::ok();
+}
+
+// content: a uniform unit vector per token
+void draw_content(prng::Rng& crng, int L, Example& ex) {
+  const int k = kTaskContentDims;
+  for (int i = 0; i < L; ++i) {
+    float* content = ex.content[i];
+    double norm2 = 0.0;
+    for (int c = 0; c < k; ++c) {
+      content[c] = crng.gauss();
+      norm2 += static_cast<double>(content[c]) * content[c];
+    }
+    const float inv = static_cast<float>(1.0 / std::sqrt(norm2));
+    for (int c = 0; c < k; ++c) content[c] *= inv;
+  }
+}
+
+// rows: embedding, then the targets of query rows
+void write_rows(const TaskConfig& cfg, Eigen::Index row0, const Example& ex, TaskBatch& out) {
+  const int L = cfg.tokens, R = cfg.relations, k = kTaskContentDims;
+  for (int i = 0; i < L; ++i) {
+    embed::embed_token(&out.x(row0 + i, 0), ex.content[i], ex.roles[i], i, ex.pointers[i]);
+    if (R == 4) write_agreement(&out.x(row0 + i, 0), ex.agreement[i]);  // replaces the antecedent pointer
+  }
+  for (int qi = 0; qi < cfg.queries; ++qi) {
+    const int q = ex.query_of[qi];
+    for (int slot = 0; slot < R; ++slot) {
+      const int t = related_slot(out, row0 + q, slot);
+      for (int c = 0; c < k; ++c) out.target(row0 + q, slot * k + c) = ex.content[t][c];
+    }
+  }
+}
+
 }  // namespace
 
 Status check_task(const TaskConfig& cfg) {
@@ -98,7 +243,7 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
   if (count < 1) return Status::fail(refusals::batch_empty, count);
   if (first < 0) return Status::fail(refusals::example_index, first);
 
-  const int L = cfg.tokens, R = cfg.relations, D = kTaskDModel, T = kTaskOutputDims, k = kTaskContentDims;
+  const int L = cfg.tokens, R = cfg.relations, D = kTaskDModel, T = kTaskOutputDims;
   const Eigen::Index rows = static_cast<Eigen::Index>(count) * L;
   out.cfg = cfg;
   out.examples = count;
@@ -108,115 +253,21 @@ Status generate_task_batch(const TaskConfig& cfg, const TaskStreams& streams, in
   out.related.assign(static_cast<size_t>(rows) * R, -1);
   out.masked = count * cfg.queries;
 
-
-  // Per-example scratch on the stack (L <= 32).
-  int valid[kTaskMaxTokens];
-  int query_of[kTaskMaxTokens];      // the queries, in draw order
-  unsigned roles[kTaskMaxTokens];
-  int pointers[kTaskMaxTokens][embed::kPointers];
-  float content[kTaskMaxTokens][kTaskContentDims];
-  int candidates[kTaskMaxTokens];
-  int order[kTaskMaxTokens];
-  int partner[kTaskMaxTokens];       // R = 4: the other token of i's class, -1 if alone
-  int agreement[kTaskMaxTokens];     // R = 4: i's agreement class
-  int classes[kTaskAgreementClasses];
-
+  Example ex;
   for (int b = 0; b < count; ++b) {
     const uint64_t e = static_cast<uint64_t>(first + b);
-    prng::Rng srng{prng::mix_seed(streams.structure, e)};
-    // 1. query positions
-    const int lo = R == 4 ? 1 : 0;
-    int n_valid = 0;
-    for (int i = lo; i < L; ++i) valid[n_valid++] = i;
-    for (int q = 0; q < cfg.queries; ++q) {
-      const int j = q + srng.below(n_valid - q);
-      std::swap(valid[q], valid[j]);
-      query_of[q] = valid[q];
-    }
-    // 2. roles and pointers of every token
-    for (int i = 0; i < L; ++i) {
-      unsigned r = kTaskRolePatterns[srng.below(kTaskRolePatternCount)];
-      if (srng.below(4) == 0) r |= kInClause;
-      if (srng.below(8) == 0) r |= kSubject;
-      if (i == 0) r |= kFirst;
-      roles[i] = r;
-      for (int p = 0; p < embed::kPointers; ++p) pointers[i][p] = srng.below(L);
-    }
-    // 3. the queries' subject and complement
     const Eigen::Index row0 = static_cast<Eigen::Index>(b) * L;
-    for (int qi = 0; qi < cfg.queries; ++qi) {
-      const int q = query_of[qi];
-      roles[q] = kTaskQueryRoles | (roles[q] & (kInClause | kSubject | kFirst));
-      int slot_target[4] = {-1, -1, q - 1, -1};
-      for (int slot = 0; slot < 2; ++slot) {
-        int n = 0;
-        for (int j = 0; j < L; ++j) {
-          const bool excluded = j == q || (R == 4 && j == q - 1) || (slot == 1 && j == slot_target[0]);
-          if (!excluded) candidates[n++] = j;
-        }
-        slot_target[slot] = candidates[srng.below(n)];
-        pointers[q][slot] = slot_target[slot];
-      }
-      out.mask[static_cast<size_t>(row0 + q)] = 1.f;
-      for (int slot = 0; slot < R; ++slot)
-        out.related[static_cast<size_t>((row0 + q) * R + slot)] = slot_target[slot];
-    }
-    // 4., 5. agreement features (R = 4): every token shares its class with
-    // exactly one other token (or none); a query's partner is its antecedent.
+    prng::Rng srng{prng::mix_seed(streams.structure, e)};
+    draw_queries(srng, cfg, ex);
+    draw_roles_and_pointers(srng, L, ex);
+    draw_query_targets(srng, cfg, row0, ex, out);
     if (R == 4) {
       prng::Rng arng{prng::mix_seed(streams.agreement, e)};
-      bool ok = false;
-      for (int draw = 0; draw < kMaxPairingDraws && !ok; ++draw) {
-        for (int i = 0; i < L; ++i) order[i] = i;
-        for (int i = L - 1; i > 0; --i) std::swap(order[i], order[arng.below(i + 1)]);
-        for (int i = 0; i < L; ++i) partner[order[i]] = -1;
-        for (int i = 0; i + 1 < L; i += 2) {
-          partner[order[i]] = order[i + 1];
-          partner[order[i + 1]] = order[i];
-        }
-        ok = true;
-        for (int qi = 0; qi < cfg.queries && ok; ++qi) {
-          const int q = query_of[qi];
-          const int* rel = &out.related[static_cast<size_t>((row0 + q) * R)];
-          ok = partner[q] >= 0 && partner[q] != rel[0] && partner[q] != rel[1] && partner[q] != rel[2];
-        }
-      }
-      if (!ok) return Status::fail(refusals::no_agreement_pairing);
-      for (int c = 0; c < kTaskAgreementClasses; ++c) classes[c] = c;
-      const int groups = (L + 1) / 2;
-      for (int g = 0; g < groups; ++g) {
-        std::swap(classes[g], classes[g + arng.below(kTaskAgreementClasses - g)]);
-        agreement[order[2 * g]] = classes[g];
-        if (2 * g + 1 < L) agreement[order[2 * g + 1]] = classes[g];
-      }
-      for (int qi = 0; qi < cfg.queries; ++qi) {
-        const int q = query_of[qi];
-        out.related[static_cast<size_t>((row0 + q) * R + 3)] = partner[q];
-      }
+      if (Status s = draw_agreement(arng, cfg, row0, ex, out); !s) return s;
     }
-    // content: a uniform unit vector per token
     prng::Rng crng{prng::mix_seed(streams.content, e)};
-    for (int i = 0; i < L; ++i) {
-      double norm2 = 0.0;
-      for (int c = 0; c < k; ++c) {
-        content[i][c] = crng.gauss();
-        norm2 += static_cast<double>(content[i][c]) * content[i][c];
-      }
-      const float inv = static_cast<float>(1.0 / std::sqrt(norm2));
-      for (int c = 0; c < k; ++c) content[i][c] *= inv;
-    }
-    // rows: embedding, then the targets of query rows
-    for (int i = 0; i < L; ++i) {
-      embed::embed_token(&out.x(row0 + i, 0), content[i], roles[i], i, pointers[i]);
-      if (R == 4) write_agreement(&out.x(row0 + i, 0), agreement[i]);  // replaces the antecedent pointer
-    }
-    for (int qi = 0; qi < cfg.queries; ++qi) {
-      const int q = query_of[qi];
-      for (int slot = 0; slot < R; ++slot) {
-        const int t = out.related[static_cast<size_t>((row0 + q) * R + slot)];
-        for (int c = 0; c < k; ++c) out.target(row0 + q, slot * k + c) = content[t][c];
-      }
-    }
+    draw_content(crng, L, ex);
+    write_rows(cfg, row0, ex, out);
   }
   return Status::ok();
 }
