@@ -415,17 +415,11 @@ void draw_export_card(Demo& demo) {
 //-----------------------------------------------------------------------------
 // [SECTION] the frame: draw_ui
 //-----------------------------------------------------------------------------
-void draw_ui(Demo& demo) {
-  frame().demo = &demo;
-  begin_probe_frame(frame().exporting.on);
-  if (frame().exporting.on) {  // a view alone, for its picture
-    frame().compact = false;
-    draw_export_card(demo);
-    return;
-  }
-  handle_shortcuts(demo);
+namespace {
 
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
+// The one borderless window filling the display; the layout (compact or
+// full) chosen by the display's size. Returns whether it is compact.
+bool begin_main_window(const ImGuiViewport* vp) {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   const bool phone = vp->WorkSize.x < 600.f;
@@ -438,74 +432,31 @@ void draw_ui(Demo& demo) {
   ImGui::Begin("Headroom", nullptr, flags);
   ImGui::PopStyleVar();
   touch_scroll();
+  return compact;
+}
 
-  // The guided lesson owns the layout while it is open (every size): its
-  // panel only, at most 760 px wide.
-  if (demo.tour.open() && demo.scene.stress() == 0) {
-    const float w = ImGui::GetContentRegionAvail().x;
-    if (w > 760.f) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 0.5f * (w - 760.f));
-    ImGui::BeginGroup();
-    ImGui::PushItemWidth(-1);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(w, 760.f));
-    ImGui::BeginChild("##tour", ImVec2(std::min(w, 760.f), 0), ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
-    view_tour(demo);
-    ImGui::EndChild();
-    ImGui::PopTextWrapPos();
-    ImGui::PopItemWidth();
-    ImGui::EndGroup();
-    ImGui::End();
-    return;
-  }
-  // Above the fold on every screen: title, heads (the most prominent
-  // control), the readout sentence with the midpoint's numbers, focus, tokens
-  // and (two columns) the value space.
-  if (!compact) {
-    header();
-    ImGui::SameLine(0, 24.f);
-    tour_button(demo);
-  }
-  view_heads_control(demo);
-  // Stress mode replaces the lesson's views: 512 chips and bar rows would
-  // measure ImGui, not the engine.
-  if (demo.scene.stress() > 0) {
-    draw_card(demo, ViewId::Stress);
-    ImGui::End();
-    return;
-  }
-  // Training (#view=train): the weights switch, the readout of whichever
-  // weights are shown, then app::kTrainTabs' views (the train panel, the
-  // heads' specialisation, the attention bars so the trained model's weights
-  // are in sight): as cards, or in a small frame as tabs.
-  if (demo.view == app::kTrainPage) {
-    view_weights_switch(demo);
-    view_readout(demo);
-    if (compact) {
-      compact_training(demo);
-    } else {
-      for (const app::PageTab& t : app::kTrainTabs) draw_card(demo, t.id);
-    }
-    ImGui::End();
-    return;
-  }
-  // A single-view embed (#view=values, ...): the readout and that page's
-  // views only.
-  if (demo.view != app::kLessonPage) {
-    view_readout(demo);
-    draw_page(demo, demo.view);
-    ImGui::End();
-    return;
-  }
-  if (compact) {
-    compact_lesson(demo);
-    ImGui::End();
-    return;
-  }
+// The guided lesson's panel alone, at most 760 px wide, centred.
+void tour_panel(Demo& demo) {
+  const float w = ImGui::GetContentRegionAvail().x;
+  if (w > 760.f) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 0.5f * (w - 760.f));
+  ImGui::BeginGroup();
+  ImGui::PushItemWidth(-1);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(w, 760.f));
+  ImGui::BeginChild("##tour", ImVec2(std::min(w, 760.f), 0), ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
+  view_tour(demo);
+  ImGui::EndChild();
+  ImGui::PopTextWrapPos();
+  ImGui::PopItemWidth();
+  ImGui::EndGroup();
+}
+
+// The full lesson page: the readout rows, then the cards in two columns
+// from 1000 px, one column below (kLeftColumn, ...), then the cards below.
+void full_lesson(Demo& demo, bool wide) {
   view_weights_switch(demo);
   view_readout(demo);
   view_focus(demo);
 
-  // Two columns from 1000 px; one column below (kLeftColumn, ...).
-  const bool wide = vp->WorkSize.x >= 1000.f;
   if (wide && ImGui::BeginTable("##columns", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 1.1f);
     ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 1.f);
@@ -520,7 +471,71 @@ void draw_ui(Demo& demo) {
   }
   cards(demo, kBelow);
   ImGui::Dummy(ImVec2(1, 12));
+}
 
+// Inside the main window, outside the tour: the page the Demo shows.
+void shown_page(Demo& demo, const ImGuiViewport* vp, bool compact) {
+  // Above the fold on every screen: title, heads (the most prominent
+  // control), the readout sentence with the midpoint's numbers, focus, tokens
+  // and (two columns) the value space.
+  if (!compact) {
+    header();
+    ImGui::SameLine(0, 24.f);
+    tour_button(demo);
+  }
+  view_heads_control(demo);
+  // Stress mode replaces the lesson's views: 512 chips and bar rows would
+  // measure ImGui, not the engine.
+  if (demo.scene.stress() > 0) {
+    draw_card(demo, ViewId::Stress);
+    return;
+  }
+  // Training (#view=train): the weights switch, the readout of whichever
+  // weights are shown, then app::kTrainTabs' views (the train panel, the
+  // heads' specialisation, the attention bars so the trained model's weights
+  // are in sight): as cards, or in a small frame as tabs.
+  if (demo.view == app::kTrainPage) {
+    view_weights_switch(demo);
+    view_readout(demo);
+    if (compact) {
+      compact_training(demo);
+    } else {
+      for (const app::PageTab& t : app::kTrainTabs) draw_card(demo, t.id);
+    }
+    return;
+  }
+  // A single-view embed (#view=values, ...): the readout and that page's
+  // views only.
+  if (demo.view != app::kLessonPage) {
+    view_readout(demo);
+    draw_page(demo, demo.view);
+    return;
+  }
+  if (compact) {
+    compact_lesson(demo);
+    return;
+  }
+  full_lesson(demo, vp->WorkSize.x >= 1000.f);
+}
+
+}  // namespace
+
+void draw_ui(Demo& demo) {
+  frame().demo = &demo;
+  begin_probe_frame(frame().exporting.on);
+  if (frame().exporting.on) {  // a view alone, for its picture
+    frame().compact = false;
+    draw_export_card(demo);
+    return;
+  }
+  handle_shortcuts(demo);
+
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const bool compact = begin_main_window(vp);
+  // The guided lesson owns the layout while it is open (every size): its
+  // panel only.
+  if (demo.tour.open() && demo.scene.stress() == 0) tour_panel(demo);
+  else shown_page(demo, vp, compact);
   ImGui::End();
 }
 

@@ -52,24 +52,10 @@ void report_label(ImVec2 min, ImVec2 max) {
     probe("attention", ImVec4(a.x, a.y, b.x, b.y));
 }
 
-// Columns: arcs above a row of token names, then one bar row per head.
-void draw_columns(Demo& demo, const std::vector<float>& cols) {
-  const auto [m, tr, tokens, L, q, H, D, dh] = model_view(demo);
-  const float line = ImGui::GetTextLineHeight();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  // Token j's column starts at x0[j] (right to left for an RTL sentence).
-  const bool rtl = tokens_rtl(demo);
-  const std::vector<float> x0 = column_starts(cols, o.x, rtl);
-  std::vector<float> cx(static_cast<size_t>(L));
-  float width = 0;
-  for (int j = 0; j < L; ++j) {
-    cx[static_cast<size_t>(j)] = x0[static_cast<size_t>(j)] + (cols[static_cast<size_t>(j)] - 4) * 0.5f;
-    width += cols[static_cast<size_t>(j)];
-  }
-
-  // Arcs, then token names under them.
-  const float arc_h = 78.f, base = o.y + arc_h;
+// The arcs from the query (at column centre cx[q], each head a little apart)
+// to every key it weighs, standing on the line y = base.
+void column_arcs(ImDrawList* dl, const ModelView& v, const std::vector<float>& cx, float arc_h, float base) {
+  const auto& [m, tr, tokens, L, q, H, D, dh] = v;
   for (int h = 0; h < H; ++h) {
     for (int j = 0; j < L; ++j) {
       const float w = tr.heads[static_cast<size_t>(h)].weights(q, j);
@@ -80,8 +66,15 @@ void draw_columns(Demo& demo, const std::vector<float>& cols) {
       draw_arc(dl, a, b, j == q ? 24.f : bulge, head_color(h, 0.75f), arc_thickness(w));
     }
   }
-  // A name wider than its column (a long sentence squeezed into the card)
-  // is turned to read upward in a band under the arcs.
+}
+
+// The token names under the arcs, the query's highlighted. A name wider
+// than its column (a long sentence squeezed into the card) is turned to read
+// upward in a band under the arcs. Returns the band's height.
+float column_names(ImDrawList* dl, const ModelView& v, const std::vector<float>& cols, const std::vector<float>& cx,
+                   float base) {
+  const auto& [m, tr, tokens, L, q, H, D, dh] = v;
+  const float line = ImGui::GetTextLineHeight();
   float band = line;
   for (int j = 0; j < L; ++j) {
     const float tw = text_size(tokens[static_cast<size_t>(j)].text).x;
@@ -108,36 +101,66 @@ void draw_columns(Demo& demo, const std::vector<float>& cols) {
       report_label(ImVec2(c - line * 0.5f, base + 3), ImVec2(c + line * 0.5f, base + 3 + shown));
     }
   }
+  return band;
+}
+
+// Head h's caption, then its row of bars (bar_h tall at weight 1), each
+// with its weight above it; the targets framed.
+void head_bar_row(ImDrawList* dl, const ModelView& v, int h, const std::vector<float>& cols, bool rtl, float width,
+                  float bar_h) {
+  const auto& [m, tr, tokens, L, q, H, D, dh] = v;
+  const float line = ImGui::GetTextLineHeight();
+  const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
+  const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
+  ImGui::TextUnformatted((app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + m.head[static_cast<size_t>(h)].caption).c_str());
+  ImGui::PopStyleColor();
+  report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float y_base = p.y + line + 2 + bar_h;
+  const std::vector<float> bars = column_starts(cols, p.x, rtl);
+  for (int j = 0; j < L; ++j) {
+    const float bx = bars[static_cast<size_t>(j)];
+    const float w = wm(q, j), cw = cols[static_cast<size_t>(j)] - 4;
+    dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), palette().rule);
+    dl->AddRectFilled(ImVec2(bx + 4, y_base - bar_h * w), ImVec2(bx + cw - 4, y_base), head_color(h, 0.85f), 2.f);
+    if (is_target(r, j))
+      dl->AddRect(ImVec2(bx + 1, p.y + line + 1), ImVec2(bx + cw - 1, y_base + 1), head_color(h), 3.f, 0, 1.5f);
+    char num[16];
+    std::snprintf(num, sizeof num, "%.2f", w);
+    const float tw = ImGui::CalcTextSize(num).x;
+    if (tw <= cw)  // a squeezed column keeps its number in the tooltip
+      dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
+    if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
+      weight_tooltip(m, h, j, w);
+  }
+  ImGui::Dummy(ImVec2(width, line + 2 + bar_h + 4));
+}
+
+// Columns: arcs above a row of token names, then one bar row per head.
+void draw_columns(Demo& demo, const std::vector<float>& cols) {
+  const ModelView v = model_view(demo);
+  const int L = v.L, H = v.H;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  // Token j's column starts at x0[j] (right to left for an RTL sentence).
+  const bool rtl = tokens_rtl(demo);
+  const std::vector<float> x0 = column_starts(cols, o.x, rtl);
+  std::vector<float> cx(static_cast<size_t>(L));
+  float width = 0;
+  for (int j = 0; j < L; ++j) {
+    cx[static_cast<size_t>(j)] = x0[static_cast<size_t>(j)] + (cols[static_cast<size_t>(j)] - 4) * 0.5f;
+    width += cols[static_cast<size_t>(j)];
+  }
+
+  // Arcs, then token names under them.
+  const float arc_h = 78.f, base = o.y + arc_h;
+  column_arcs(dl, v, cx, arc_h, base);
+  const float band = column_names(dl, v, cols, cx, base);
   ImGui::Dummy(ImVec2(width, arc_h + band + 8));
 
   const float bar_h = H <= 2 ? 54.f : H == 4 ? 34.f : 24.f;
-  for (int h = 0; h < H; ++h) {
-    const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
-    const Mat& wm = tr.heads[static_cast<size_t>(h)].weights;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-    ImGui::TextUnformatted((app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + m.head[static_cast<size_t>(h)].caption).c_str());
-    ImGui::PopStyleColor();
-    report_label(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float y_base = p.y + line + 2 + bar_h;
-    const std::vector<float> bars = column_starts(cols, p.x, rtl);
-    for (int j = 0; j < L; ++j) {
-      const float bx = bars[static_cast<size_t>(j)];
-      const float w = wm(q, j), cw = cols[static_cast<size_t>(j)] - 4;
-      dl->AddRectFilled(ImVec2(bx, y_base), ImVec2(bx + cw, y_base + 1), palette().rule);
-      dl->AddRectFilled(ImVec2(bx + 4, y_base - bar_h * w), ImVec2(bx + cw - 4, y_base), head_color(h, 0.85f), 2.f);
-      if (is_target(r, j))
-        dl->AddRect(ImVec2(bx + 1, p.y + line + 1), ImVec2(bx + cw - 1, y_base + 1), head_color(h), 3.f, 0, 1.5f);
-      char num[16];
-      std::snprintf(num, sizeof num, "%.2f", w);
-      const float tw = ImGui::CalcTextSize(num).x;
-      if (tw <= cw)  // a squeezed column keeps its number in the tooltip
-        dl->AddText(ImVec2(bx + (cw - tw) * 0.5f, p.y), w >= 0.05f ? palette().text : palette().text_faint, num);
-      if (ImGui::IsMouseHoveringRect(ImVec2(bx, p.y), ImVec2(bx + cw, y_base)) && ImGui::IsWindowHovered())
-        weight_tooltip(m, h, j, w);
-    }
-    ImGui::Dummy(ImVec2(width, line + 2 + bar_h + 4));
-  }
+  for (int h = 0; h < H; ++h) head_bar_row(dl, v, h, cols, rtl, width, bar_h);
 }
 
 // Rows (narrow screens): one row per token, arcs in a gutter on the left,

@@ -83,15 +83,8 @@ void token_row(Demo& demo, const float* v, int decimals, int highlight_a, int hi
   }
 }
 
-}  // namespace
-
-void view_steps(Demo& demo) {
-  const auto [m, tr, tokens, L, q, H, D, dh] =
-      open_view(demo, app::view_row(app::ViewId::Steps).title, app::view_row(app::ViewId::Steps).help);
-  ViewState& vs = view_state();
-  vs.step = std::clamp(vs.step, 0, kSteps - 1);
-  vs.step_head = std::clamp(vs.step_head, 0, H - 1);
-
+// The step buttons between a previous and a next arrow, wrapped where the row is full.
+void step_buttons(ViewState& vs) {
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && vs.step > 0) --vs.step;
   ImGui::SameLine();
   for (int s = 0; s < kSteps; ++s) {
@@ -105,30 +98,32 @@ void view_steps(Demo& demo) {
     ImGui::SameLine();
   }
   if (ImGui::ArrowButton("##next", ImGuiDir_Right) && vs.step < kSteps - 1) ++vs.step;
+}
 
+// A step of one head (the first five) with H > 1: a button per head picks which.
+void head_buttons(ViewState& vs, int H) {
   const bool per_head = vs.step <= 4;
-  if (per_head && H > 1) {
-    ImGui::TextDisabled("%s", app::tr("head:"));
-    for (int h = 0; h < H; ++h) {
-      ImGui::SameLine();
-      char label[16];
-      std::snprintf(label, sizeof label, "%d##sh", h + 1);
-      ImGui::PushStyleColor(ImGuiCol_Button, h == vs.step_head ? head_color(h) : head_color(h, 0.18f));
-      ImGui::PushStyleColor(ImGuiCol_Text, h == vs.step_head ? palette().on_color : head_color(h));
-      if (ImGui::SmallButton(label)) vs.step_head = h;
-      ImGui::PopStyleColor(2);
-    }
+  if (!per_head || H <= 1) return;
+  ImGui::TextDisabled("%s", app::tr("head:"));
+  for (int h = 0; h < H; ++h) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##sh", h + 1);
+    ImGui::PushStyleColor(ImGuiCol_Button, h == vs.step_head ? head_color(h) : head_color(h, 0.18f));
+    ImGui::PushStyleColor(ImGuiCol_Text, h == vs.step_head ? palette().on_color : head_color(h));
+    if (ImGui::SmallButton(label)) vs.step_head = h;
+    ImGui::PopStyleColor(2);
   }
-  const int h = vs.step_head;
-  const HeadTrace& ht = tr.heads[static_cast<size_t>(h)];
-  const std::string qname = tokens[static_cast<size_t>(q)].text;
-  ImGui::Spacing();
+}
+
+// The step's sentence, its formula, and its shapes with this scene's numbers.
+void step_text(int step, int L, int H, int D, int dh) {
   char shape[160];
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextUnformatted(app::tr(kStepSentences[vs.step]));
+  ImGui::TextUnformatted(app::tr(kStepSentences[step]));
   ImGui::PopTextWrapPos();
   ImGui::PushFont(frame().fonts.medium);
-  switch (vs.step) {
+  switch (step) {
     case 0: ImGui::TextUnformatted("Q_h = X W_Q^h"); break;
     case 1: ImGui::TextUnformatted("K_h = X W_K^h"); break;
     case 2: ImGui::TextUnformatted("S_h = Q_h K_h^T / \xe2\x88\x9a" "d_head"); break;
@@ -138,13 +133,13 @@ void view_steps(Demo& demo) {
     default: ImGui::TextUnformatted("Y = C W_O"); break;
   }
   ImGui::PopFont();
-  switch (vs.step) {
+  switch (step) {
     case 0: case 1:
       std::snprintf(shape, sizeof shape, "X: L x D = %d x %d,  W: D x d_head = %d x %d  \xe2\x86\x92  %d x %d", L, D, D, dh, L, dh);
       break;
     case 2: case 3:
       std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  L x L = %d x %d%s", L, dh, dh, L, L, L,
-                    app::tr(vs.step == 2 ? "; scale 1/\xe2\x88\x9a" "d_head" : "; each row sums to 1"));
+                    app::tr(step == 2 ? "; scale 1/\xe2\x88\x9a" "d_head" : "; each row sums to 1"));
       break;
     case 4:
       std::snprintf(shape, sizeof shape, "A_h: %d x %d,  V_h: %d x %d  \xe2\x86\x92  O_h: %d x %d", L, L, L, dh, L, dh);
@@ -156,10 +151,16 @@ void view_steps(Demo& demo) {
     default: std::snprintf(shape, sizeof shape, "(%d x %d)(%d x %d)  \xe2\x86\x92  %d x %d", L, D, D, D, L, D); break;
   }
   text_disabled_wrapped("%s", app::trf("shapes: {0}", {shape}).c_str());
+}
 
+// The step's numbers for the query: a vector, or one number per token.
+void step_values(Demo& demo, const ModelView& v, int step, int h) {
+  const auto& [m, tr, tokens, L, q, H, D, dh] = v;
+  const HeadTrace& ht = tr.heads[static_cast<size_t>(h)];
+  const std::string qname = tokens[static_cast<size_t>(q)].text;
   const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
   const int ta = r.targets.empty() ? -1 : r.targets[0], tb = r.targets.size() > 1 ? r.targets[1] : -1;
-  switch (vs.step) {
+  switch (step) {
     case 0:
       text(app::trf("the query \"{0}\", head {1}:", {qname, std::to_string(h + 1)}));
       vector_row("q", ht.q.row(q).data(), dh);
@@ -200,6 +201,21 @@ void view_steps(Demo& demo) {
       vector_row("y", tr.out.row(q).data(), D);
       break;
   }
+}
+
+}  // namespace
+
+void view_steps(Demo& demo) {
+  const ModelView v = open_view(demo, app::view_row(app::ViewId::Steps).title, app::view_row(app::ViewId::Steps).help);
+  ViewState& vs = view_state();
+  vs.step = std::clamp(vs.step, 0, kSteps - 1);
+  vs.step_head = std::clamp(vs.step_head, 0, v.H - 1);
+
+  step_buttons(vs);
+  head_buttons(vs, v.H);
+  ImGui::Spacing();
+  step_text(vs.step, v.L, v.H, v.D, v.dh);
+  step_values(demo, v, vs.step, vs.step_head);
 }
 
 }  // namespace headroom::ui

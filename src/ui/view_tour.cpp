@@ -96,73 +96,168 @@ Prediction point_prediction(const Draft& d, bool two) {
 }
 
 // [SECTION] the answer widgets (plane, choice, number, match)
+// The plane's frame: its bounds (the origin and the two targets, padded;
+// equal scale on both axes) and the mapping between plane and screen.
+struct PlaneFrame {
+  float x0 = 0, x1 = 0, y0 = 0, y1 = 0, scale = 1, cx = 0, cy = 0, mx = 0, my = 0;
+
+  PlaneFrame(ImVec2 pa, ImVec2 pb, ImVec2 origin, float width, float height) {
+    x0 = std::min({0.f, pa.x, pb.x}), x1 = std::max({0.f, pa.x, pb.x});
+    y0 = std::min({0.f, pa.y, pb.y}), y1 = std::max({0.f, pa.y, pb.y});
+    const float span = std::max({x1 - x0, y1 - y0, 1e-3f});
+    x0 -= 0.3f * span; x1 += 0.3f * span; y0 -= 0.3f * span; y1 += 0.3f * span;
+    scale = std::min(width / (x1 - x0), height / (y1 - y0));
+    cx = origin.x + width * 0.5f, cy = origin.y + height * 0.5f;
+    mx = 0.5f * (x0 + x1), my = 0.5f * (y0 + y1);
+  }
+  ImVec2 to_screen(float x, float y) const { return ImVec2(cx + (x - mx) * scale, cy - (y - my) * scale); }
+  ImVec2 to_plane(ImVec2 s) const {
+    return ImVec2(std::clamp(mx + (s.x - cx) / scale, x0, x1), std::clamp(my - (s.y - cy) / scale, y0, y1));
+  }
+  bool inside(float px, float py) const { return !(px < x0 || px > x1 || py < y0 || py > y1); }
+};
+
+// The plane's labels, gathered and placed at the end (label_place.h), clear
+// of the markers and of each other.
+struct PlaneLabels {
+  std::vector<LabelRequest> requests;
+  std::vector<TourLabel> labels;
+  std::vector<Box> markers;
+  void label_at(ImVec2 p, float radius, ImU32 col, const std::string& text, bool below = false) {
+    const ImVec2 ts = text_size(text);
+    requests.push_back({p.x, p.y, ts.x, ts.y, radius + 3.f, true, below});
+    labels.push_back({text, col});
+  }
+  void marker(ImVec2 p, float radius) { markers.push_back({p.x - radius, p.y - radius, p.x + radius, p.y + radius}); }
+};
+
+// The plane's mapping for tests: plane (x, y) -> CSS px.
+void probe_plane_map(const PlaneFrame& f) {
+  const ImVec2 o = f.to_screen(0, 0), u = f.to_screen(1, 1);
+  const float plane_map[] = {o.x, o.y, u.x - o.x, u.y - o.y};  // origin to 0.01 px, px per unit to 0.001
+  std::string map;
+  app::append_array_n(map, 4, [&](long long i) { app::append_fixed(map, plane_map[i], i < 2 ? 2 : 3); });
+  probe_value("tourPlane.map", std::move(map));
+}
+
+// The panel, the origin's cross, the other tokens faint (where they fall
+// inside the frame), and the two targets with their rays, labelled.
+void plane_backdrop(ImDrawList* dl, const Scene& scene, const PlaneFrame& f, ImVec2 origin, ImVec2 size,
+                    PlaneLabels& pl) {
+  const ValueMap& m = scene.value_maps()[0];
+  const int a = m.anchor_a, b = m.anchor_b;
+  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), palette().panel, 6.f);
+  const ImVec2 o = f.to_screen(0, 0);
+  dl->AddLine(ImVec2(o.x - 6, o.y), ImVec2(o.x + 6, o.y), palette().axis);
+  dl->AddLine(ImVec2(o.x, o.y - 6), ImVec2(o.x, o.y + 6), palette().axis);
+  for (int j = 0; j < m.points.rows(); ++j) {
+    if (j == a || j == b) continue;
+    const float px = m.points(j, 0), py = m.points(j, 1);
+    if (!f.inside(px, py)) continue;
+    dl->AddCircleFilled(f.to_screen(px, py), 2.5f, palette().point_far);
+  }
+  const int targets[2] = {a, b};
+  for (int k = 0; k < 2; ++k) {
+    const ImVec2 p = f.to_screen(m.points(targets[k], 0), m.points(targets[k], 1));
+    dl->AddLine(o, p, palette().guide, 1.f);
+    dl->AddCircleFilled(p, 5.f, palette().point);
+    dl->AddCircle(p, 8.f, palette().point_ring, 0, 1.5f);
+    pl.marker(p, 8.f);
+    pl.label_at(p, 8.f, palette().text_secondary, scene.tokens()[static_cast<size_t>(targets[k])].text);
+  }
+}
+
+// The mouse on the plane (the last item): a click places the next marker,
+// a drag moves the nearest one; the prediction is sent on release (once
+// every marker is placed).
+void plane_mouse(Demo& demo, Draft& d, const PlaneFrame& f, bool two) {
+  if (ImGui::IsItemActivated()) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    int nearest = -1;
+    float best = 18.f;
+    for (int k = 0; k < d.placed; ++k) {
+      const ImVec2 s = f.to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
+      const float dist = std::hypot(s.x - mouse.x, s.y - mouse.y);
+      if (dist < best) { best = dist; nearest = k; }
+    }
+    if (nearest < 0) nearest = d.placed < (two ? 2 : 1) ? d.placed++ : d.selected;
+    d.dragging = nearest;
+    d.selected = nearest;
+  }
+  if (d.dragging >= 0 && ImGui::IsItemActive()) {
+    const ImVec2 p = f.to_plane(ImGui::GetIO().MousePos);
+    d.xy[2 * d.dragging] = p.x;
+    d.xy[2 * d.dragging + 1] = p.y;
+  }
+  if (d.dragging >= 0 && ImGui::IsItemDeactivated()) {
+    d.dragging = -1;
+    if (d.placed == (two ? 2 : 1)) demo.tour_predict(point_prediction(d, two));
+  }
+}
+
+// The learner's markers, each a ringed cross labelled "guess" (the selected
+// one bolder before the reveal).
+void plane_guesses(ImDrawList* dl, const Draft& d, const PlaneFrame& f, bool two, bool revealed, PlaneLabels& pl) {
+  for (int k = 0; k < d.placed; ++k) {
+    const ImVec2 s = f.to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
+    const ImU32 col = two ? head_color(k) : palette().text;
+    dl->AddCircle(s, 9.f, col, 0, d.selected == k && !revealed ? 3.f : 2.f);
+    dl->AddLine(ImVec2(s.x - 5, s.y), ImVec2(s.x + 5, s.y), col, 1.5f);
+    dl->AddLine(ImVec2(s.x, s.y - 5), ImVec2(s.x, s.y + 5), col, 1.5f);
+    pl.marker(s, 9.f);
+    const std::string label = two ? app::trf("guess {0}", {std::to_string(k + 1)}) : std::string(app::tr("guess"));
+    pl.label_at(s, 9.f, palette().text_faint, label);
+  }
+}
+
+// After the reveal: the output(s), eased from where the animation starts
+// (t of the way); for step options one point per option, labelled with its
+// words; for a point step, the targets' midpoint (pa, pb halfway), hollow.
+void plane_outputs(ImDrawList* dl, const TourStepInfo& info, const TourRecord& rec, const PlaneFrame& f, ImVec2 pa,
+                   ImVec2 pb, float t, PlaneLabels& pl) {
+  const bool options = info.kind == AnswerKind::Choice;
+  if (info.kind == AnswerKind::Point) {  // the midpoint, hollow
+    const ImVec2 mid = f.to_screen(0.5f * (pa.x + pb.x), 0.5f * (pa.y + pb.y));
+    dl->AddCircle(mid, 5.f, palette().ghost, 0, 1.5f);
+  }
+  for (size_t k = 0; k + 1 < rec.to.size(); k += 2) {
+    const float x = rec.from[k] + (rec.to[k] - rec.from[k]) * t, y = rec.from[k + 1] + (rec.to[k + 1] - rec.from[k + 1]) * t;
+    const ImVec2 s = f.to_screen(std::clamp(x, f.x0, f.x1), std::clamp(y, f.y0, f.y1));
+    const int i = static_cast<int>(k / 2);
+    const bool chosen = options && rec.predicted && static_cast<size_t>(i) < info.choices.size() &&
+                        rec.prediction.choice == info.choices[static_cast<size_t>(i)].id;
+    const ImU32 col = options ? (chosen ? palette().accent.bg : palette().guide_strong) : head_color(i);
+    dl->AddCircleFilled(s, 7.f, col);
+    dl->AddCircle(s, 7.f, palette().marker_edge, 0, 1.5f);
+    pl.marker(s, 7.f);
+    if (t < 1.f) continue;
+    std::string label;
+    if (options && static_cast<size_t>(i) < info.choices.size())
+      label = app::trf("{0}: output", {app::tr(info.choices[static_cast<size_t>(i)].label)});
+    else
+      label = rec.to.size() > 2 ? app::trf("head {0}", {std::to_string(i + 1)}) : std::string(app::tr("output"));
+    pl.label_at(s, 7.f, palette().text, label, true);
+  }
+}
+
 // The plane of the value space (Scene::value_maps()[0]): the origin, the two
 // targets, the other tokens faint; the learner's markers; after the reveal
 // the output(s), eased in from where the animation starts.
 void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, float height) {
   Draft& d = draft();
-  const Scene& scene = demo.scene;
-  const ValueMap& m = scene.value_maps()[0];
-  const int a = m.anchor_a, b = m.anchor_b;
+  const ValueMap& m = demo.scene.value_maps()[0];
   const bool two = info.kind == AnswerKind::Points;
-  const ImVec2 pa(m.points(a, 0), m.points(a, 1)), pb(m.points(b, 0), m.points(b, 1));
-  // bounds: the origin and the two targets, padded; equal scale on both axes
-  float x0 = std::min({0.f, pa.x, pb.x}), x1 = std::max({0.f, pa.x, pb.x});
-  float y0 = std::min({0.f, pa.y, pb.y}), y1 = std::max({0.f, pa.y, pb.y});
-  const float span = std::max({x1 - x0, y1 - y0, 1e-3f});
-  x0 -= 0.3f * span; x1 += 0.3f * span; y0 -= 0.3f * span; y1 += 0.3f * span;
+  const ImVec2 pa(m.points(m.anchor_a, 0), m.points(m.anchor_a, 1)), pb(m.points(m.anchor_b, 0), m.points(m.anchor_b, 1));
   const float width = ImGui::GetContentRegionAvail().x;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float scale = std::min(width / (x1 - x0), height / (y1 - y0));
-  const float cx = origin.x + width * 0.5f, cy = origin.y + height * 0.5f;
-  const float mx = 0.5f * (x0 + x1), my = 0.5f * (y0 + y1);
-  auto to_screen = [&](float x, float y) { return ImVec2(cx + (x - mx) * scale, cy - (y - my) * scale); };
-  auto to_plane = [&](ImVec2 s) {
-    return ImVec2(std::clamp(mx + (s.x - cx) / scale, x0, x1), std::clamp(my - (s.y - cy) / scale, y0, y1));
-  };
+  const PlaneFrame f(pa, pb, origin, width, height);
 
-  // Labels are gathered and placed at the end (label_place.h), clear of the
-  // markers and of each other.
-  std::vector<LabelRequest> requests;
-  std::vector<TourLabel> labels;
-  std::vector<Box> markers;
-  auto label_at = [&](ImVec2 p, float radius, ImU32 col, const std::string& text, bool below = false) {
-    const ImVec2 ts = text_size(text);
-    requests.push_back({p.x, p.y, ts.x, ts.y, radius + 3.f, true, below});
-    labels.push_back({text, col});
-  };
-  auto marker = [&](ImVec2 p, float radius) { markers.push_back({p.x - radius, p.y - radius, p.x + radius, p.y + radius}); };
+  PlaneLabels pl;
   ImGui::InvisibleButton("##tour_plane", ImVec2(width, height));
   probe("tourPlane.rect", ImVec4(origin.x, origin.y, origin.x + width, origin.y + height));
-  {  // the plane's mapping for tests: plane (x, y) -> CSS px
-    const ImVec2 o = to_screen(0, 0), u = to_screen(1, 1);
-    const float plane_map[] = {o.x, o.y, u.x - o.x, u.y - o.y};  // origin to 0.01 px, px per unit to 0.001
-    std::string map;
-    app::append_array_n(map, 4, [&](long long i) { app::append_fixed(map, plane_map[i], i < 2 ? 2 : 3); });
-    probe_value("tourPlane.map", std::move(map));
-  }
+  probe_plane_map(f);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), palette().panel, 6.f);
-  const ImVec2 o = to_screen(0, 0);
-  dl->AddLine(ImVec2(o.x - 6, o.y), ImVec2(o.x + 6, o.y), palette().axis);
-  dl->AddLine(ImVec2(o.x, o.y - 6), ImVec2(o.x, o.y + 6), palette().axis);
-  // the other tokens, faint, where they fall inside the frame
-  for (int j = 0; j < m.points.rows(); ++j) {
-    if (j == a || j == b) continue;
-    const float px = m.points(j, 0), py = m.points(j, 1);
-    if (px < x0 || px > x1 || py < y0 || py > y1) continue;
-    dl->AddCircleFilled(to_screen(px, py), 2.5f, palette().point_far);
-  }
-  // the two targets, labelled
-  const int targets[2] = {a, b};
-  for (int k = 0; k < 2; ++k) {
-    const ImVec2 p = to_screen(m.points(targets[k], 0), m.points(targets[k], 1));
-    dl->AddLine(o, p, palette().guide, 1.f);
-    dl->AddCircleFilled(p, 5.f, palette().point);
-    dl->AddCircle(p, 8.f, palette().point_ring, 0, 1.5f);
-    marker(p, 8.f);
-    label_at(p, 8.f, palette().text_secondary, scene.tokens()[static_cast<size_t>(targets[k])].text);
-  }
+  plane_backdrop(dl, demo.scene, f, origin, ImVec2(width, height), pl);
 
   // The learner's markers: the sent prediction, or the draft.
   const bool predicted = rec.predicted && (rec.prediction.kind == AnswerKind::Point || rec.prediction.kind == AnswerKind::Points);
@@ -170,71 +265,12 @@ void plane_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, f
     for (size_t i = 0; i < rec.prediction.xy.size(); ++i) d.xy[i] = rec.prediction.xy[i];
     d.placed = two ? 2 : 1;
   }
-  // mouse: a click places the next marker, a drag moves the nearest one;
-  // the prediction is sent on release (once every marker is placed)
-  if (!rec.revealed) {
-    if (ImGui::IsItemActivated()) {
-      const ImVec2 mouse = ImGui::GetIO().MousePos;
-      int nearest = -1;
-      float best = 18.f;
-      for (int k = 0; k < d.placed; ++k) {
-        const ImVec2 s = to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
-        const float dist = std::hypot(s.x - mouse.x, s.y - mouse.y);
-        if (dist < best) { best = dist; nearest = k; }
-      }
-      if (nearest < 0) nearest = d.placed < (two ? 2 : 1) ? d.placed++ : d.selected;
-      d.dragging = nearest;
-      d.selected = nearest;
-    }
-    if (d.dragging >= 0 && ImGui::IsItemActive()) {
-      const ImVec2 p = to_plane(ImGui::GetIO().MousePos);
-      d.xy[2 * d.dragging] = p.x;
-      d.xy[2 * d.dragging + 1] = p.y;
-    }
-    if (d.dragging >= 0 && ImGui::IsItemDeactivated()) {
-      d.dragging = -1;
-      if (d.placed == (two ? 2 : 1)) demo.tour_predict(point_prediction(d, two));
-    }
-  }
+  if (!rec.revealed) plane_mouse(demo, d, f, two);
   const float t = rec.revealed ? reveal_progress(demo) : 0.f;
-  for (int k = 0; k < d.placed; ++k) {
-    const ImVec2 s = to_screen(d.xy[2 * k], d.xy[2 * k + 1]);
-    const ImU32 col = two ? head_color(k) : palette().text;
-    dl->AddCircle(s, 9.f, col, 0, d.selected == k && !rec.revealed ? 3.f : 2.f);
-    dl->AddLine(ImVec2(s.x - 5, s.y), ImVec2(s.x + 5, s.y), col, 1.5f);
-    dl->AddLine(ImVec2(s.x, s.y - 5), ImVec2(s.x, s.y + 5), col, 1.5f);
-    marker(s, 9.f);
-    const std::string label = two ? app::trf("guess {0}", {std::to_string(k + 1)}) : std::string(app::tr("guess"));
-    label_at(s, 9.f, palette().text_faint, label);
-  }
-  // after the reveal: the output(s), eased from where the animation starts;
-  // for step options one point per option, labelled with its words
-  const bool options = info.kind == AnswerKind::Choice;
-  if (rec.revealed && rec.to.size() >= 2 && rec.from.size() == rec.to.size()) {
-    if (info.kind == AnswerKind::Point) {  // the midpoint, hollow
-      const ImVec2 mid = to_screen(0.5f * (pa.x + pb.x), 0.5f * (pa.y + pb.y));
-      dl->AddCircle(mid, 5.f, palette().ghost, 0, 1.5f);
-    }
-    for (size_t k = 0; k + 1 < rec.to.size(); k += 2) {
-      const float x = rec.from[k] + (rec.to[k] - rec.from[k]) * t, y = rec.from[k + 1] + (rec.to[k + 1] - rec.from[k + 1]) * t;
-      const ImVec2 s = to_screen(std::clamp(x, x0, x1), std::clamp(y, y0, y1));
-      const int i = static_cast<int>(k / 2);
-      const bool chosen = options && rec.predicted && static_cast<size_t>(i) < info.choices.size() &&
-                          rec.prediction.choice == info.choices[static_cast<size_t>(i)].id;
-      const ImU32 col = options ? (chosen ? palette().accent.bg : palette().guide_strong) : head_color(i);
-      dl->AddCircleFilled(s, 7.f, col);
-      dl->AddCircle(s, 7.f, palette().marker_edge, 0, 1.5f);
-      marker(s, 7.f);
-      if (t < 1.f) continue;
-      std::string label;
-      if (options && static_cast<size_t>(i) < info.choices.size())
-        label = app::trf("{0}: output", {app::tr(info.choices[static_cast<size_t>(i)].label)});
-      else
-        label = rec.to.size() > 2 ? app::trf("head {0}", {std::to_string(i + 1)}) : std::string(app::tr("output"));
-      label_at(s, 7.f, palette().text, label, true);
-    }
-  }
-  draw_tour_labels(dl, requests, labels, markers,
+  plane_guesses(dl, d, f, two, rec.revealed, pl);
+  if (rec.revealed && rec.to.size() >= 2 && rec.from.size() == rec.to.size())
+    plane_outputs(dl, info, rec, f, pa, pb, t, pl);
+  draw_tour_labels(dl, pl.requests, pl.labels, pl.markers,
                    Box{origin.x + 2.f, origin.y + 2.f, origin.x + width - 2.f, origin.y + height - 2.f}, false);
 }
 
@@ -515,9 +551,171 @@ void dots(Demo& demo) {
   }
 }
 
+// [SECTION] the panel
+// Keys while the step is open: Enter reveals, R replays, N / B next and
+// back. Returns whether the step changed (the next frame draws the new one).
+bool step_keys(Demo& demo, const TourStepInfo& info, const TourRecord& rec) {
+  app::Tour& tour = demo.tour;
+  const int n = tour.step();
+  if ((ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false)) && !rec.revealed) {
+    if (send_draft(demo, info, rec)) demo.tour_reveal();
+  }
+  else if (ImGui::IsKeyPressed(ImGuiKey_R, false) && rec.revealed) demo.tour_replay();
+  else if (ImGui::IsKeyPressed(ImGuiKey_N, false) && n < tour.last()) demo.tour_go(n + 1);
+  else if (ImGui::IsKeyPressed(ImGuiKey_B, false) && n > tour.first()) demo.tour_go(n - 1);
+  return tour.step() != n;
+}
+
+// The header row: the dots, "step 2 of 8" where the row has room for it
+// beside Leave (the dots say it too), and Leave. Returns false once Leave
+// closed the tour.
+bool header_row(Demo& demo) {
+  const int n = demo.tour.step();
+  dots(demo);
+  const char* leave = app::tr("Leave tour");
+  const std::string count = app::trf("step {0} of {1}", {std::to_string(n), std::to_string(app::kTourSteps)});
+  const float leave_w = ImGui::CalcTextSize(leave).x + 2 * ImGui::GetStyle().FramePadding.x + 16.f;
+  ImGui::SameLine(0, 10.f);
+  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(count.c_str()).x + ImGui::GetStyle().ItemSpacing.x + leave_w) {
+    ImGui::TextDisabled("%s", count.c_str());
+    ImGui::SameLine();
+  }
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - ImGui::CalcTextSize(leave).x - 16.f));
+  if (ImGui::SmallButton((std::string(leave) + "##leave").c_str())) {
+    demo.tour_close();
+    return false;
+  }
+  probe_visible_item("tourButtons");
+  return true;
+}
+
+// The step's title in bold; before the reveal the claim and the question,
+// after it the question (a small frame has room for one of claim and
+// result; a frame under about 700 px tall keeps the claim's room for the picture).
+void step_words(const TourStepInfo& info, const TourRecord& rec, float wrap) {
+  const bool narrow = wrap < 420.f;
+  ImGui::PushFont(frame().fonts.bold);
+  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.title), wrap).c_str());
+  ImGui::PopFont();
+  const bool short_frame = ImGui::GetContentRegionAvail().y < 640.f;
+  const bool show_text = !rec.revealed || (!narrow && !short_frame);
+  if (show_text) ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.text), wrap).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
+  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.question), wrap).c_str());
+  ImGui::PopStyleColor();
+}
+
+// The result's lines, wrapped, in the language shown now (the recap's
+// picture is its table), and their height, known before the widget so the
+// plane can take the rest.
+std::vector<std::string> result_lines(const TourStepInfo& info, const TourRecord& rec, float wrap, float* height) {
+  std::vector<std::string> result;
+  if (rec.revealed && info.kind != AnswerKind::None)
+    for (const app::Phrase& l : rec.result) result.push_back(l.str());
+  if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback.str());
+  if (rec.revealed && rec.score >= 0) {
+    result.push_back(app::trf("score {0} (1 = spot on)", {app::num(rec.score, 2)}));
+  }
+  *height = 0;
+  for (std::string& l : result) {
+    l = wrap_at_spaces(l, wrap);
+    *height += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
+  }
+  return result;
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.f * ImGui::GetStyle().FramePadding.x; }
+
+// The buttons' row's height (two rows where a narrow frame wraps Try again and Next).
+float buttons_height(const TourStepInfo& info, const TourRecord& rec, float wrap) {
+  float row_w = button_width(app::tr("< Back")) + button_width(app::tr(rec.revealed ? "Replay" : "Reveal")) +
+                button_width(app::tr("Next >")) + 3.f * ImGui::GetStyle().ItemSpacing.x;
+  if (rec.revealed && info.kind != AnswerKind::None) row_w += button_width(app::tr("Try again")) + ImGui::GetStyle().ItemSpacing.x;
+  return (row_w > wrap ? 2.f : 1.f) * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y);
+}
+
+// The heights of what goes under the answer widget: the result's lines,
+// the buttons' row(s), the hint.
+struct Below {
+  float result = 0, buttons = 0, hint = 0;
+};
+
+// The step's answer widget; a plane takes the height the words under it leave (clamped).
+void answer_widget(Demo& demo, const TourStepInfo& info, const TourRecord& rec, bool keys, const Below& below) {
+  switch (info.kind) {
+    case AnswerKind::Point:
+    case AnswerKind::Points: {
+      if (info.kind == AnswerKind::Point && !rec.revealed) choice_widget(demo, info, rec, false);
+      // step two-heads keeps room for its arcs under the plane after the reveal
+      const float arcs_h = rec.revealed && info.kind == AnswerKind::Points ? kArcsRoom : 0.f;
+      const float room = ImGui::GetContentRegionAvail().y - below.result - below.buttons - below.hint - arcs_h - 20.f;
+      const float h = std::clamp(room, 90.f, 300.f);
+      plane_widget(demo, info, rec, h);
+      if (keys) plane_keys(demo, info, rec);
+      break;
+    }
+    case AnswerKind::Choice: choice_widget(demo, info, rec, keys); break;
+    case AnswerKind::Number: number_widget(demo, rec, keys); break;
+    case AnswerKind::Match: match_widget(demo, rec, keys); break;
+    case AnswerKind::Labels: labels_widget(demo, info, rec, keys); break;
+    default: break;
+  }
+}
+
+// The result, beside the guess: its lines, then the feedback in the secondary colour.
+void result_rows(const TourRecord& rec, const std::vector<std::string>& result) {
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(8, ImGui::GetStyle().ItemSpacing.y * 0.5f));
+  for (size_t i = 0; i < result.size(); ++i) {
+    const bool feedback = i >= rec.result.size();
+    if (feedback) ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
+    ImGui::TextUnformatted(result[i].c_str());
+    if (feedback) ImGui::PopStyleColor();
+  }
+  ImGui::PopStyleVar();
+}
+
+// Back, Reveal / Replay, Try again (once revealed), Next, and a refusal's
+// mark, for step n (the one this frame draws, even if a dot opened another).
+// Returns whether Try again was pressed.
+bool step_buttons(Demo& demo, const TourStepInfo& info, const TourRecord& rec, int n) {
+  const app::Tour& tour = demo.tour;
+  ImGui::BeginDisabled(n <= tour.first());
+  if (ImGui::Button((std::string(app::tr("< Back")) + "##back").c_str())) demo.tour_go(n - 1);
+  ImGui::EndDisabled();
+  probe_visible_item("tourButtons");
+  ImGui::SameLine();
+  if (!rec.revealed) {
+    push_button_colors(palette().accent);
+    if (ImGui::Button((std::string(app::tr("Reveal")) + "##reveal").c_str()) && send_draft(demo, info, rec))
+      demo.tour_reveal();
+    ImGui::PopStyleColor(4);
+  } else {
+    if (ImGui::Button((std::string(app::tr("Replay")) + "##replay").c_str())) demo.tour_replay();
+  }
+  probe_visible_item("tourButtons");
+  bool retry = false;
+  // Try again and Next go on the next line where a narrow frame has no room
+  if (rec.revealed && info.kind != AnswerKind::None) {
+    same_line_if_fits(button_width(app::tr("Try again")));
+    retry = ImGui::Button((std::string(app::tr("Try again")) + "##retry").c_str());
+    probe_visible_item("tourPicture.retry");
+  }
+  same_line_if_fits(button_width(app::tr("Next >")));
+  ImGui::BeginDisabled(n >= tour.last());
+  if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
+  ImGui::EndDisabled();
+  probe_visible_item("tourButtons");
+  if (!demo.tour_error.empty()) {
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+    ImGui::TextUnformatted(app::tr("refused (see below)"));
+    ImGui::PopStyleColor();
+  }
+  return retry;
+}
+
 }  // namespace
 
-// [SECTION] the panel
 std::string tour_description(Demo& demo) {
   if (!demo.tour.open()) return {};
   const int n = demo.tour.step();
@@ -547,138 +745,24 @@ void view_tour(Demo& demo) {
   const TourRecord& rec = tour.record(n);
   const bool keys = !ImGui::GetIO().WantTextInput && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
   probe_clear("tourButtons");
-
-  // Keys: Enter reveals, R replays, N / B next and back.
-  if (keys) {
-    if ((ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false)) && !rec.revealed) {
-      if (send_draft(demo, info, rec)) demo.tour_reveal();
-    }
-    else if (ImGui::IsKeyPressed(ImGuiKey_R, false) && rec.revealed) demo.tour_replay();
-    else if (ImGui::IsKeyPressed(ImGuiKey_N, false) && n < tour.last()) demo.tour_go(n + 1);
-    else if (ImGui::IsKeyPressed(ImGuiKey_B, false) && n > tour.first()) demo.tour_go(n - 1);
-    if (tour.step() != n) return;  // the next frame draws the new step
-  }
+  if (keys && step_keys(demo, info, rec)) return;  // the next frame draws the new step
 
   const float wrap = ImGui::GetContentRegionAvail().x;
-  const bool narrow = wrap < 420.f;
-  // header: dots, step count, leave
-  dots(demo);
-  // "step 2 of 8", where the row has room for it beside Leave (the dots say it too).
-  const char* leave = app::tr("Leave tour");
-  const std::string count = app::trf("step {0} of {1}", {std::to_string(n), std::to_string(app::kTourSteps)});
-  const float leave_w = ImGui::CalcTextSize(leave).x + 2 * ImGui::GetStyle().FramePadding.x + 16.f;
-  ImGui::SameLine(0, 10.f);
-  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(count.c_str()).x + ImGui::GetStyle().ItemSpacing.x + leave_w) {
-    ImGui::TextDisabled("%s", count.c_str());
-    ImGui::SameLine();
-  }
-  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - ImGui::CalcTextSize(leave).x - 16.f));
-  if (ImGui::SmallButton((std::string(leave) + "##leave").c_str())) {
-    demo.tour_close();
-    return;
-  }
-  probe_visible_item("tourButtons");
-
-  ImGui::PushFont(frame().fonts.bold);
-  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.title), wrap).c_str());
-  ImGui::PopFont();
-  // Before the reveal: the claim and the question. After it: the question,
-  // then the result in place of the claim (a small frame has room for one).
-  // (a frame under about 700 px tall keeps the claim's room for the picture)
-  const bool short_frame = ImGui::GetContentRegionAvail().y < 640.f;
-  const bool show_text = !rec.revealed || (!narrow && !short_frame);
-  if (show_text) ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.text), wrap).c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
-  ImGui::TextUnformatted(wrap_at_spaces(app::tr(info.question), wrap).c_str());
-  ImGui::PopStyleColor();
-
-  // the result's height, known before the widget so the plane can take the rest
-  std::vector<std::string> result;  // in the language shown now (the recap's picture is its table)
-  if (rec.revealed && info.kind != AnswerKind::None)
-    for (const app::Phrase& l : rec.result) result.push_back(l.str());
-  if (rec.revealed && !rec.feedback.empty()) result.push_back(rec.feedback.str());
-  if (rec.revealed && rec.score >= 0) {
-    result.push_back(app::trf("score {0} (1 = spot on)", {app::num(rec.score, 2)}));
-  }
-  float result_h = 0;
-  for (std::string& l : result) {
-    l = wrap_at_spaces(l, wrap);
-    result_h += wrapped_height(l, wrap) + ImGui::GetStyle().ItemSpacing.y * 0.5f;
-  }
-  // the buttons' row (two where a narrow frame wraps Try again and Next)
-  const auto button_w = [](const char* label) { return ImGui::CalcTextSize(label).x + 2.f * ImGui::GetStyle().FramePadding.x; };
-  float row_w = button_w(app::tr("< Back")) + button_w(app::tr(rec.revealed ? "Replay" : "Reveal")) +
-                button_w(app::tr("Next >")) + 3.f * ImGui::GetStyle().ItemSpacing.x;
-  if (rec.revealed && info.kind != AnswerKind::None) row_w += button_w(app::tr("Try again")) + ImGui::GetStyle().ItemSpacing.x;
-  const float buttons_h = (row_w > wrap ? 2.f : 1.f) * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y);
+  if (!header_row(demo)) return;
+  step_words(info, rec, wrap);
+  Below below;
+  const std::vector<std::string> result = result_lines(info, rec, wrap, &below.result);
+  below.buttons = buttons_height(info, rec, wrap);
+  // The line under the buttons: what this step's input takes.
   const bool touch = demo.coarse_pointer || ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
   const char* hint_key = input_hint(info, rec, touch);
   probe_string("tourPicture.hint", hint_key);
   const char* hint = app::tr(hint_key);
-  const float keys_h = wrapped_height(hint, wrap) + ImGui::GetStyle().ItemSpacing.y;
+  below.hint = wrapped_height(hint, wrap) + ImGui::GetStyle().ItemSpacing.y;
 
-  switch (info.kind) {
-    case AnswerKind::Point:
-    case AnswerKind::Points: {
-      if (info.kind == AnswerKind::Point && !rec.revealed) choice_widget(demo, info, rec, false);
-      // step two-heads keeps room for its arcs under the plane after the reveal
-      const float arcs_h = rec.revealed && info.kind == AnswerKind::Points ? kArcsRoom : 0.f;
-      const float room = ImGui::GetContentRegionAvail().y - result_h - buttons_h - keys_h - arcs_h - 20.f;
-      const float h = std::clamp(room, 90.f, 300.f);
-      plane_widget(demo, info, rec, h);
-      if (keys) plane_keys(demo, info, rec);
-      break;
-    }
-    case AnswerKind::Choice: choice_widget(demo, info, rec, keys); break;
-    case AnswerKind::Number: number_widget(demo, rec, keys); break;
-    case AnswerKind::Match: match_widget(demo, rec, keys); break;
-    case AnswerKind::Labels: labels_widget(demo, info, rec, keys); break;
-    default: break;
-  }
-
-  // the result, beside the guess
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(8, ImGui::GetStyle().ItemSpacing.y * 0.5f));
-  for (size_t i = 0; i < result.size(); ++i) {
-    const bool feedback = i >= rec.result.size();
-    if (feedback) ImGui::PushStyleColor(ImGuiCol_Text, palette().text_secondary);
-    ImGui::TextUnformatted(result[i].c_str());
-    if (feedback) ImGui::PopStyleColor();
-  }
-  ImGui::PopStyleVar();
-
-  // Back, Reveal / Replay, Next
-  ImGui::BeginDisabled(n <= tour.first());
-  if (ImGui::Button((std::string(app::tr("< Back")) + "##back").c_str())) demo.tour_go(n - 1);
-  ImGui::EndDisabled();
-  probe_visible_item("tourButtons");
-  ImGui::SameLine();
-  if (!rec.revealed) {
-    push_button_colors(palette().accent);
-    if (ImGui::Button((std::string(app::tr("Reveal")) + "##reveal").c_str()) && send_draft(demo, info, rec))
-      demo.tour_reveal();
-    ImGui::PopStyleColor(4);
-  } else {
-    if (ImGui::Button((std::string(app::tr("Replay")) + "##replay").c_str())) demo.tour_replay();
-  }
-  probe_visible_item("tourButtons");
-  bool retry = false;
-  // Try again and Next go on the next line where a narrow frame has no room
-  if (rec.revealed && info.kind != AnswerKind::None) {
-    same_line_if_fits(button_w(app::tr("Try again")));
-    retry = ImGui::Button((std::string(app::tr("Try again")) + "##retry").c_str());
-    probe_visible_item("tourPicture.retry");
-  }
-  same_line_if_fits(button_w(app::tr("Next >")));
-  ImGui::BeginDisabled(n >= tour.last());
-  if (ImGui::Button((std::string(app::tr("Next >")) + "##next").c_str())) demo.tour_go(n + 1);
-  ImGui::EndDisabled();
-  probe_visible_item("tourButtons");
-  if (!demo.tour_error.empty()) {
-    ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
-    ImGui::TextUnformatted(app::tr("refused (see below)"));
-    ImGui::PopStyleColor();
-  }
+  answer_widget(demo, info, rec, keys, below);
+  result_rows(rec, result);
+  const bool retry = step_buttons(demo, info, rec, n);
   text_disabled_wrapped("%s", hint);
   if (retry) {
     demo.tour_retry(n);

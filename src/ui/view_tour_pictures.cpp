@@ -50,6 +50,69 @@ struct Arc {
   std::string caption;
 };
 
+// The token each arc's head looks at most from its query (its weights' peak).
+std::vector<int> arc_ends(const Scene& s, const std::vector<Arc>& arcs) {
+  std::vector<int> looks(arcs.size());
+  for (size_t k = 0; k < arcs.size(); ++k) {
+    const auto& w = s.trace().heads[static_cast<size_t>(arcs[k].head)].weights.row(arcs[k].query);
+    Eigen::Index at = 0;
+    w.maxCoeff(&at);
+    looks[k] = static_cast<int>(at);
+  }
+  return looks;
+}
+
+// Each arc's label: its caption, the weight and the token it looks at.
+std::vector<TourLabel> arc_labels(const Scene& s, const std::vector<Arc>& arcs, const std::vector<int>& looks) {
+  std::vector<TourLabel> labels;
+  for (size_t k = 0; k < arcs.size(); ++k) {
+    const float weight = s.trace().heads[static_cast<size_t>(arcs[k].head)].weights(arcs[k].query, looks[k]);
+    labels.push_back({app::trf("{0}: weight {1} on {2}",
+                               {arcs[k].caption, app::num(weight, 2), s.tokens()[static_cast<size_t>(looks[k])].text}),
+                      head_text_color(arcs[k].head)});
+  }
+  return labels;
+}
+
+// Shorter arcs inside longer ones: each arc's rank among the spans (ties
+// by order), which sets how far it bulges.
+std::vector<int> span_ranks(const std::vector<Arc>& arcs, const std::vector<int>& looks) {
+  std::vector<int> rank(arcs.size(), 0);
+  for (size_t k = 0; k < arcs.size(); ++k)
+    for (size_t j = 0; j < arcs.size(); ++j) {
+      const int sk = std::abs(looks[k] - arcs[k].query), sj = std::abs(looks[j] - arcs[j].query);
+      if (sj < sk || (sj == sk && j < k)) ++rank[k];
+    }
+  return rank;
+}
+
+// One arc from a to b (a loop where they are one row) bulging right by
+// `bulge`, drawn up to t of its length, the arrow's head at b once whole.
+// Returns its apex, where its label points.
+ImVec2 draw_picture_arc(ImDrawList* dl, ImVec2 a, ImVec2 b, bool loop, float bulge, ImU32 col, float thick, float t) {
+  if (loop) {  // the head looks at the query itself
+    const ImVec2 c(a.x + 0.5f * bulge, a.y);
+    dl->PathArcTo(c, 0.5f * bulge, 3.14159265f, 3.14159265f + 2.f * 3.14159265f * t, 24);
+    dl->PathStroke(col, 0, thick);
+    return ImVec2(a.x + bulge, a.y);
+  }
+  // a cubic from a to b bulging right, drawn up to t of its length
+  const ImVec2 c1(a.x + bulge * 1.33f, a.y), c2(b.x + bulge * 1.33f, b.y);
+  const int n = 32;
+  const int upto = std::max(1, static_cast<int>(std::lround(n * t)));
+  auto at = [&](float u) {
+    const float v = 1.f - u;
+    return ImVec2(v * v * v * a.x + 3 * v * v * u * c1.x + 3 * v * u * u * c2.x + u * u * u * b.x,
+                  v * v * v * a.y + 3 * v * v * u * c1.y + 3 * v * u * u * c2.y + u * u * u * b.y);
+  };
+  for (int i = 0; i <= upto; ++i) dl->PathLineTo(at(static_cast<float>(i) / n));
+  dl->PathStroke(col, 0, thick);
+  if (t >= 1.f) {  // the arrow's head at the target
+    dl->AddTriangleFilled(ImVec2(b.x - 1.f, b.y), ImVec2(b.x + 8.f, b.y - 5.f), ImVec2(b.x + 8.f, b.y + 5.f), col);
+  }
+  return at(0.5f);
+}
+
 // Tokens one per row (any width fits), arcs on their right: head h's arc
 // from its query's row to the token its weights peak on, as thick as that
 // weight, bulging further right for each arc so none hides another.
@@ -58,15 +121,10 @@ void arcs_picture(const Demo& demo, const std::vector<Arc>& arcs, ImVec2 size, f
   const Scene& s = demo.scene;
   const auto& tokens = s.tokens();
   const int L = static_cast<int>(tokens.size());
+  const std::vector<int> looks = arc_ends(s, arcs);
   std::vector<bool> marked(static_cast<size_t>(L), false);
-  std::vector<int> looks(arcs.size());
-  for (size_t k = 0; k < arcs.size(); ++k) {
-    const auto& w = s.trace().heads[static_cast<size_t>(arcs[k].head)].weights.row(arcs[k].query);
-    Eigen::Index at = 0;
-    w.maxCoeff(&at);
-    looks[k] = static_cast<int>(at);
-    marked[static_cast<size_t>(arcs[k].query)] = marked[static_cast<size_t>(at)] = true;
-  }
+  for (size_t k = 0; k < arcs.size(); ++k)
+    marked[static_cast<size_t>(arcs[k].query)] = marked[static_cast<size_t>(looks[k])] = true;
   // One row per token; where the sentence does not fit at kMinRow a row,
   // only the tokens the arcs join, in the sentence's order.
   constexpr float kMinRow = 15.f;
@@ -94,59 +152,24 @@ void arcs_picture(const Demo& demo, const std::vector<Arc>& arcs, ImVec2 size, f
               marked[static_cast<size_t>(i)] ? palette().text : palette().text_faint, word);
   }
   std::vector<LabelRequest> requests;
-  std::vector<TourLabel> labels;
+  const std::vector<TourLabel> labels = arc_labels(s, arcs, looks);
   std::vector<Box> obstacles;
   // The labels go right of every arc: the arcs' spacing is what the widest
   // label leaves (12 to 44 px an arc).
-  for (size_t k = 0; k < arcs.size(); ++k) {
-    const float weight = s.trace().heads[static_cast<size_t>(arcs[k].head)].weights(arcs[k].query, looks[k]);
-    labels.push_back({app::trf("{0}: weight {1} on {2}",
-                               {arcs[k].caption, app::num(weight, 2), tokens[static_cast<size_t>(looks[k])].text}),
-                      head_text_color(arcs[k].head)});
-  }
   float label_w = 0;
   for (const TourLabel& l : labels) label_w = std::max(label_w, text_size(l.text).x);
   const float room = o.x + size.x - x_arc - 8.f;
   const float n_arcs = static_cast<float>(std::max<size_t>(arcs.size(), 1));
   const float step = std::clamp((room - label_w - 16.f) / n_arcs, 12.f, 44.f);
   const float labels_x = x_arc + step * n_arcs + 8.f;
-  // shorter arcs inside longer ones: the bulge grows with the span's rank
-  std::vector<int> rank(arcs.size(), 0);
-  for (size_t k = 0; k < arcs.size(); ++k)
-    for (size_t j = 0; j < arcs.size(); ++j) {
-      const int sk = std::abs(looks[k] - arcs[k].query), sj = std::abs(looks[j] - arcs[j].query);
-      if (sj < sk || (sj == sk && j < k)) ++rank[k];
-    }
+  const std::vector<int> rank = span_ranks(arcs, looks);
   for (size_t k = 0; k < arcs.size(); ++k) {
     const auto& w = s.trace().heads[static_cast<size_t>(arcs[k].head)].weights.row(arcs[k].query);
     const float weight = w[looks[k]];
     const ImVec2 a(x_arc, row_y(arcs[k].query)), b(x_arc, row_y(looks[k]));
-    const float bulge = step * static_cast<float>(rank[k] + 1);
     const ImU32 col = head_color(arcs[k].head);
-    const float thick = 1.5f + 4.f * weight;
-    ImVec2 apex;
-    if (looks[k] == arcs[k].query) {  // the head looks at the query itself: a loop
-      const ImVec2 c(a.x + 0.5f * bulge, a.y);
-      dl->PathArcTo(c, 0.5f * bulge, 3.14159265f, 3.14159265f + 2.f * 3.14159265f * t, 24);
-      dl->PathStroke(col, 0, thick);
-      apex = ImVec2(a.x + bulge, a.y);
-    } else {
-      // a cubic from a to b bulging right, drawn up to t of its length
-      const ImVec2 c1(a.x + bulge * 1.33f, a.y), c2(b.x + bulge * 1.33f, b.y);
-      const int n = 32;
-      const int upto = std::max(1, static_cast<int>(std::lround(n * t)));
-      auto at = [&](float u) {
-        const float v = 1.f - u;
-        return ImVec2(v * v * v * a.x + 3 * v * v * u * c1.x + 3 * v * u * u * c2.x + u * u * u * b.x,
-                      v * v * v * a.y + 3 * v * v * u * c1.y + 3 * v * u * u * c2.y + u * u * u * b.y);
-      };
-      for (int i = 0; i <= upto; ++i) dl->PathLineTo(at(static_cast<float>(i) / n));
-      dl->PathStroke(col, 0, thick);
-      if (t >= 1.f) {  // the arrow's head at the target
-        dl->AddTriangleFilled(ImVec2(b.x - 1.f, b.y), ImVec2(b.x + 8.f, b.y - 5.f), ImVec2(b.x + 8.f, b.y + 5.f), col);
-      }
-      apex = at(0.5f);
-    }
+    const ImVec2 apex = draw_picture_arc(dl, a, b, looks[k] == arcs[k].query, step * static_cast<float>(rank[k] + 1), col,
+                                         1.5f + 4.f * weight, t);
     dl->AddCircleFilled(a, 3.5f, col);
     obstacles.push_back({apex.x - 3.f, apex.y - 3.f, apex.x + 3.f, apex.y + 3.f});
     const ImVec2 ts = text_size(labels[k].text);

@@ -181,10 +181,9 @@ void roles_settings(Demo& demo) {
   help_marker(kTieHelp);
 }
 
-// Seed, the task, R and the tie (roles) or layers (text), learning rate and the speed cap: each but the last two a reset.
-void settings(Demo& demo) {
-  LiveTraining& tr = demo.training;
-  const LiveTraining& t = tr;
+// The seed, typed and sent with Enter: a reset from it.
+void seed_field(Demo& demo) {
+  const LiveTraining& t = demo.training;
   const char* seed = app::tr("seed");
   same_line_if_fits(ImGui::CalcTextSize(seed).x + 120.f);
   ImGui::AlignTextToFramePadding();
@@ -203,8 +202,12 @@ void settings(Demo& demo) {
   record_control_frame(false);
   pop_control_frames();
   ImGui::SetItemTooltip("%s", app::tr("type a seed (0 .. 4294967295) and press Enter to start again from it"));
+}
 
-  // The task: the made-up roles task or the language model on real English.
+// The task: the made-up roles task or the language model on real English
+// (a reset). Returns whether the text task is the one shown.
+bool task_choice(Demo& demo) {
+  const LiveTraining& t = demo.training;
   const char* task = app::tr("task");
   same_line_if_fits(ImGui::CalcTextSize(task).x + 200.f, 18.f);
   ImGui::AlignTextToFramePadding();
@@ -226,35 +229,41 @@ void settings(Demo& demo) {
   help_marker("roles: the made-up task whose targets the embeddings point at (subject, complement, ...). "
               "English text: a small language model predicting the next word of the Brown corpus; nobody "
               "tells its heads what to do. Its corpus (about 2 MB) is fetched the first time.");
-  if (text) {  // the text model's layers instead of R and the tie
-    same_line_if_fits(130.f, 18.f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(app::tr("layers"));
-    for (int layers : app::kTextLayers) {
-      ImGui::SameLine();
-      char label[16];
-      std::snprintf(label, sizeof label, "%d##layers", layers);
-      push_control_frames(2.f);
-      if (ImGui::RadioButton(label, t.layers() == layers) && t.layers() != layers) {
-        demo.train_reset_text(layers, t.seed(), t.lr());
-        request_frames(3);
-      }
-      record_control_frame(true);
-      pop_control_frames();
+  return text;
+}
+
+// The text model's layers, in place of R and the tie: each a reset.
+void text_settings(Demo& demo) {
+  const LiveTraining& t = demo.training;
+  same_line_if_fits(130.f, 18.f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(app::tr("layers"));
+  for (int layers : app::kTextLayers) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##layers", layers);
+    push_control_frames(2.f);
+    if (ImGui::RadioButton(label, t.layers() == layers) && t.layers() != layers) {
+      demo.train_reset_text(layers, t.seed(), t.lr());
+      request_frames(3);
     }
-  } else {
-    roles_settings(demo);
+    record_control_frame(true);
+    pop_control_frames();
   }
-  // Learning rate (live) and the speed cap, each value written beside its
-  // slider ("learning rate 1.0e-02"), where the thumb cannot cover it.
-  // The slider moves log10(lr) (ImGui's logarithmic sliders take their zero
-  // epsilon from the format's decimals, which breaks "%e"), and shows lr.
-  float log_lr = std::log10(t.lr());
-  // A slider is as wide as its row leaves beside its text (at most its own width).
-  const auto slider_width = [](float most, const char* text) {
-    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text).x - ImGui::GetStyle().ItemSpacing.x;
-    return std::clamp(room, 80.f, most);
-  };
+}
+
+// A slider is as wide as its row leaves beside its text (at most its own width).
+float slider_width(float most, const char* text) {
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text).x - ImGui::GetStyle().ItemSpacing.x;
+  return std::clamp(room, 80.f, most);
+}
+
+// Learning rate (live), its value written beside its slider ("learning rate
+// 1.0e-02"), where the thumb cannot cover it. The slider moves log10(lr)
+// (ImGui's logarithmic sliders take their zero epsilon from the format's
+// decimals, which breaks "%e"), and shows lr.
+void lr_slider(Demo& demo) {
+  float log_lr = std::log10(demo.training.lr());
   const float lr_lo = -5.f, lr_hi = 0.f;
   const std::string lr_widest_text = app::trf("learning rate {0}", {app::num_sci(1e-5, 1)});
   const char* lr_widest = lr_widest_text.c_str();
@@ -263,8 +272,13 @@ void settings(Demo& demo) {
   ImGui::SetItemTooltip("%s", app::tr("Adam's step size, applied from the next step (too large and a run diverges)"));
   ImGui::SameLine();
   ImGui::TextUnformatted(app::trf("learning rate {0}", {app::num_sci(demo.training.lr(), 1)}).c_str());
-  // The cap paces the page's own frames: where the runs train in the Worker
-  // there are no frames to pace, so it is shown off, saying why.
+}
+
+// The speed cap (live), its value beside its slider. The cap paces the
+// page's own frames: where the runs train in the Worker there are no frames
+// to pace, so it is shown off, saying why.
+void speed_cap(Demo& demo) {
+  LiveTraining& tr = demo.training;
   const bool frames_pace = !tr.remote();
   const std::string cap_widest_text =
       frames_pace ? app::trf("at most {0} steps / frame", {"256"}) : std::string(app::tr("no frames pace the Worker"));
@@ -292,6 +306,15 @@ void settings(Demo& demo) {
                                     {std::to_string(steps)}).c_str());
   else
     ImGui::TextDisabled("%s", cap_widest);
+}
+
+// Seed, the task, R and the tie (roles) or layers (text), learning rate and the speed cap: each but the last two a reset.
+void settings(Demo& demo) {
+  seed_field(demo);
+  if (task_choice(demo)) text_settings(demo);
+  else roles_settings(demo);
+  lr_slider(demo);
+  speed_cap(demo);
 }
 
 // Where training is: step, steps/s or paused.
@@ -430,24 +453,15 @@ void controls(Demo& demo) {
 //-----------------------------------------------------------------------------
 // [SECTION] the loss chart
 //-----------------------------------------------------------------------------
-// Lines of the chart: per run its curve up to the chart's step, its floor
-// dashed, its label at the curve's end; a legend keys colours to head counts.
-void loss_chart(Demo& demo, float width, float height) {
-  const LiveTraining& tr = demo.training;
-  const LiveTraining& t = tr;
-  const int64_t shown_step = tr.chart_step();
-  const Palette& pal = palette();
-  const ImU32 faint = pal.text_faint;
-  const ImU32 grid = pal.guide;
-
-  // Legend: one entry per run: untied, the solid line and the dashed floor;
-  // tied, the dotted line (its floor is its untied twin's).
-  // In a small frame (compact layout) the legend names the runs only, on
-  // one row: the curves' end labels give the losses and the plot the floors.
-  // The text task: held-out nats per word and the perplexity e^loss; no floors.
+// Legend: one entry per run: untied, the solid line and the dashed floor;
+// tied, the dotted line (its floor is its untied twin's).
+// In a small frame (compact layout) the legend names the runs only, on
+// one row: the curves' end labels give the losses and the plot the floors.
+// The text task: held-out nats per word and the perplexity e^loss; no floors.
+void chart_legend(const LiveTraining& t) {
   bool first = true;
   const bool short_legend = frame().compact;
-  const bool text = tr.text_task();
+  const bool text = t.text_task();
   for (const TrainRun& run : t.runs()) {
     const std::string loss = app::num(run.loss(), 3);
     std::string entry =
@@ -476,60 +490,63 @@ void loss_chart(Demo& demo, float width, float height) {
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(entry.c_str());
   }
+}
 
-  // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
-  constexpr float kMinChart = 120.f;
-  if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
-  // The curves' end labels ("4 heads 0.12"): their widest form sets the room right of the plot.
-  const auto end_label = [](int heads, bool tied, float loss) {
-    return app::trf(tied ? "{0} tied {1}" : "{0} {1}", {heads_words(heads), app::num(loss, 2)});
-  };
-  const float label_w = std::max(100.f, ImGui::CalcTextSize(end_label(4, t.runs_tie_qk(), 0.f).c_str()).x + 10.f);
-  // Room left for the loss numbers and the axis title turned upward, below
-  // for the step numbers and the axis title.
-  const float lh = ImGui::GetTextLineHeight();
-  const float left = 42.f + lh, bottom = 22.f + lh, top = 6.f;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("##losschart", ImVec2(width, height));
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 a(origin.x + left, origin.y + top), b(origin.x + width - label_w, origin.y + height - bottom);
-  probe("trainChart.rect", ImVec4(a.x, a.y, b.x, b.y));
+// A curve's end label ("4 heads 0.12"; tied: "4 heads tied 0.12").
+std::string end_label(int heads, bool tied, float loss) {
+  return app::trf(tied ? "{0} tied {1}" : "{0} {1}", {heads_words(heads), app::num(loss, 2)});
+}
 
-  // y: loss from 0 to the largest shown (at least 1: predicting zero), in quarters.
-  // The text task's losses (nats per word, about ln V = 8 at first): to 12, in whole nats.
+// The plot's frame on screen: the plot from a to b inside the chart's item
+// at origin, room below it for the steps (bottom), the loss scale y_max,
+// and the step axis.
+struct ChartFrame {
+  ImVec2 origin, a, b;
+  float lh = 0, bottom = 0, y_max = 1.f;
+  LogStepAxis axis{0.f, 1.f, 1};
+  // The loss's y on screen (clamped to the plot).
+  float Y(float loss) const { return b.y - std::clamp(loss / y_max, 0.f, 1.f) * (b.y - a.y); }
+};
+
+// y: loss from 0 to the largest shown (at least 1: predicting zero), in quarters.
+// The text task's losses (nats per word, about ln V = 8 at first): to 12, in whole nats.
+float loss_scale(const LiveTraining& t, int64_t shown_step) {
+  const bool text = t.text_task();
   const float y_cap = text ? 12.f : 4.f, y_unit = text ? 1.f : 4.f;
   float y_max = 1.f;
   for (const TrainRun& run : t.runs())
     for (const EvalPoint& e : run.history)
       if (e.step <= shown_step) y_max = std::max(y_max, std::min(e.loss, y_cap));
-  y_max = std::ceil(y_max * y_unit - 1e-3f) / y_unit;
-  const auto Y = [&](float loss) { return b.y - std::clamp(loss / y_max, 0.f, 1.f) * (b.y - a.y); };
-  // At least to step 1000, so the axis reads 1, 10, 100, 1000 from the start
-  // and the curves grow into a frame that does not rescale until then.
-  const LogStepAxis axis(a.x, b.x, std::max<int64_t>(kChartMinSteps, shown_step));
+  return std::ceil(y_max * y_unit - 1e-3f) / y_unit;
+}
 
+// The plot's background, grid, ticks and frame, and the axis titles: the
+// steps along the bottom, the loss up the left side.
+void chart_axes(ImDrawList* dl, const ChartFrame& f, bool text) {
+  const Palette& pal = palette();
+  const ImVec2 a = f.a, b = f.b;
   dl->AddRectFilled(a, b, pal.panel);
-  axis.draw_ticks(dl, a.y, b.y, grid, faint);
-  for (float v = 0.f; v <= y_max + 1e-4f; v += text ? 1.f : y_max > 2.f ? 0.5f : 0.25f) {
-    dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), grid);
+  f.axis.draw_ticks(dl, a.y, b.y, pal.guide, pal.text_faint);
+  for (float v = 0.f; v <= f.y_max + 1e-4f; v += text ? 1.f : f.y_max > 2.f ? 0.5f : 0.25f) {
+    dl->AddLine(ImVec2(a.x, f.Y(v)), ImVec2(b.x, f.Y(v)), pal.guide);
     const std::string tick = app::num(v, text ? 0 : 2);
     const ImVec2 ts = ImGui::CalcTextSize(tick.c_str());
-    dl->AddText(ImVec2(a.x - ts.x - 4.f, Y(v) - ts.y * 0.5f), faint, tick.c_str());
+    dl->AddText(ImVec2(a.x - ts.x - 4.f, f.Y(v) - ts.y * 0.5f), pal.text_faint, tick.c_str());
   }
   dl->AddRect(a, b, pal.panel_border);
-  // Axis titles: the steps along the bottom, the loss up the left side.
   const char* x_title = app::tr("training step (log scale)");
   const float xt = ImGui::CalcTextSize(x_title).x;
-  dl->AddText(ImVec2(0.5f * (a.x + b.x - xt), b.y + 2.f + lh + 2.f), pal.text_secondary, x_title);
+  dl->AddText(ImVec2(0.5f * (a.x + b.x - xt), b.y + 2.f + f.lh + 2.f), pal.text_secondary, x_title);
   const char* y_title = text ? app::tr("held-out nats per word") : app::tr("held-out loss");
   const float yt = ImGui::CalcTextSize(y_title).x;
-  draw_text_up(dl, ImVec2(origin.x, 0.5f * (a.y + b.y + yt)), pal.text_secondary, y_title);
+  draw_text_up(dl, ImVec2(f.origin.x, 0.5f * (a.y + b.y + yt)), pal.text_secondary, y_title);
+}
 
-  // Floors: dashed in the run's colour; runs sharing a floor interleave
-  // dashes. A tied run's floor is its untied twin's: drawn once.
-  const std::vector<TrainRun>& runs = t.runs();
-  for (size_t i = 0; i < runs.size() && !text; ++i) {
+// Floors: dashed in the run's colour; runs sharing a floor interleave
+// dashes. A tied run's floor is its untied twin's: drawn once. Then the
+// floor values, once per distinct floor, at the left inside the plot.
+void floors(ImDrawList* dl, const ChartFrame& f, const std::vector<TrainRun>& runs) {
+  for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].tie_qk) continue;
     int same = 0, before = 0;
     for (size_t j = 0; j < runs.size(); ++j)
@@ -538,35 +555,40 @@ void loss_chart(Demo& demo, float width, float height) {
         if (j < i) ++before;
       }
     const float dash = 7.f, gap = 3.f + (dash + 1.f) * static_cast<float>(same - 1);
-    const float y = Y(runs[i].floor) - (runs[i].floor <= 0.f ? 1.5f : 0.f);  // keep the 0 floor off the frame
-    dashed_line(dl, ImVec2(a.x, y), ImVec2(b.x, y), curve_color(runs[i].heads), 2.f, dash, gap,
+    const float y = f.Y(runs[i].floor) - (runs[i].floor <= 0.f ? 1.5f : 0.f);  // keep the 0 floor off the frame
+    dashed_line(dl, ImVec2(f.a.x, y), ImVec2(f.b.x, y), curve_color(runs[i].heads), 2.f, dash, gap,
                 static_cast<float>(before) * (dash + 1.f));
   }
-  // Floor values, once per distinct floor, at the left inside the plot.
   std::vector<float> labelled;
   for (const TrainRun& run : runs) {
-    if (run.tie_qk || text ||
-        std::any_of(labelled.begin(), labelled.end(), [&](float f) { return std::fabs(f - run.floor) < 1e-6f; }))
+    if (run.tie_qk ||
+        std::any_of(labelled.begin(), labelled.end(), [&](float fl) { return std::fabs(fl - run.floor) < 1e-6f; }))
       continue;
     labelled.push_back(run.floor);
     std::string who;
     for (const TrainRun& o : runs)
       if (!o.tie_qk && std::fabs(o.floor - run.floor) < 1e-6f) who += (who.empty() ? "" : ", ") + std::to_string(o.heads);
     const std::string floor = app::trf("floor {0} (H = {1})", {app::num(run.floor, 2), who});
-    const float ty = run.floor <= 0.f ? Y(0) - ImGui::GetTextLineHeight() - 3.f : Y(run.floor) - ImGui::GetTextLineHeight() - 1.f;
-    dl->AddText(ImVec2(a.x + 6.f, ty), faint, floor.c_str());
+    const float ty = run.floor <= 0.f ? f.Y(0) - ImGui::GetTextLineHeight() - 3.f : f.Y(run.floor) - ImGui::GetTextLineHeight() - 1.f;
+    dl->AddText(ImVec2(f.a.x + 6.f, ty), palette().text_faint, floor.c_str());
   }
+}
 
-  // Curves, and their end points for the labels.
-  struct End { float y; int heads; float loss; bool diverged; bool tied; };
-  std::vector<End> ends;
+// Where a curve ends: the label's y, the run and its last loss.
+struct CurveEnd { float y; int heads; float loss; bool diverged; bool tied; };
+
+// Each run's curve up to shown_step (tied: dotted, ending in a ring; a
+// diverged run: a cross where it stopped), recorded as probes. Returns
+// where the curves end.
+std::vector<CurveEnd> curves(ImDrawList* dl, const ChartFrame& f, const std::vector<TrainRun>& runs, int64_t shown_step) {
+  std::vector<CurveEnd> ends;
   std::vector<ImVec2> pts;
   for (const TrainRun& run : runs) {
     pts.clear();
     float last = 0.f;
     for (const EvalPoint& e : run.history) {
       if (e.step > shown_step) break;
-      pts.emplace_back(axis.x(e.step), Y(e.loss));
+      pts.emplace_back(f.axis.x(e.step), f.Y(e.loss));
       last = e.loss;
     }
     const ImU32 col = curve_color(run.heads);
@@ -579,8 +601,8 @@ void loss_chart(Demo& demo, float width, float height) {
       else dl->AddCircleFilled(pts.back(), 3.5f, col);
       if (run.diverged) {  // a cross where the run stopped
         const ImVec2 p = pts.back();
-        dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), pal.error, 2.f);
-        dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), pal.error, 2.f);
+        dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), palette().error, 2.f);
+        dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), palette().error, 2.f);
       }
       ends.push_back({pts.back().y, run.heads, last, run.diverged, run.tie_qk});
     }
@@ -588,49 +610,91 @@ void loss_chart(Demo& demo, float width, float height) {
       o.field("heads", run.heads).field("points", static_cast<int>(pts.size()));
       app::append_fixed(o.key("lastLoss"), last, 5);
       app::append_fixed(o.key("floor"), run.floor, 4);
-      app::append_fixed(o.key("floorY"), Y(run.floor), 1);
+      app::append_fixed(o.key("floorY"), f.Y(run.floor), 1);
       o.field("diverged", run.diverged);
     });
   }
+  return ends;
+}
 
-  // Labels right of the plot at each curve's end, pushed apart to stay legible.
-  std::sort(ends.begin(), ends.end(), [](const End& p, const End& q) { return p.y < q.y; });
-  float next_free = a.y - lh * 0.5f;
-  for (End& e : ends) {
+// Labels right of the plot at each curve's end, pushed apart to stay legible.
+void end_labels(ImDrawList* dl, const ChartFrame& f, std::vector<CurveEnd> ends) {
+  const float lh = f.lh;
+  std::sort(ends.begin(), ends.end(), [](const CurveEnd& p, const CurveEnd& q) { return p.y < q.y; });
+  float next_free = f.a.y - lh * 0.5f;
+  for (CurveEnd& e : ends) {
     float y = std::max(e.y - lh * 0.5f, next_free);
     next_free = y + lh;
     e.y = y;
   }
   for (auto it = ends.rbegin(); it != ends.rend(); ++it) {  // and back up if they ran off the bottom
-    const float limit = (it == ends.rbegin() ? b.y + bottom - lh : (it - 1)->y - lh);
+    const float limit = (it == ends.rbegin() ? f.b.y + f.bottom - lh : (it - 1)->y - lh);
     if (it->y > limit) it->y = limit;
   }
-  for (const End& e : ends) {
-    dl->AddText(ImVec2(b.x + 6.f, e.y), curve_color(e.heads), end_label(e.heads, e.tied, e.loss).c_str());
+  for (const CurveEnd& e : ends) {
+    dl->AddText(ImVec2(f.b.x + 6.f, e.y), curve_color(e.heads), end_label(e.heads, e.tied, e.loss).c_str());
   }
+}
 
-  // Hover: the nearest evaluation of every run at the mouse's step.
-  if (hovered) {
-    const float mx = ImGui::GetIO().MousePos.x;
-    dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), faint);
-    ImGui::BeginTooltip();
-    for (const TrainRun& run : runs) {
-      const EvalPoint* best = nullptr;
-      float best_d = 1e30f;
-      for (const EvalPoint& e : run.history) {
-        if (e.step > shown_step) break;
-        const float d = std::fabs(axis.x(e.step) - mx);
-        if (d < best_d) best_d = d, best = &e;
-      }
-      if (best == nullptr) continue;
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(curve_color(run.heads)));
-      ImGui::TextUnformatted(app::trf(run.tie_qk ? "{0} tied, step {1}: loss {2}" : "{0}, step {1}: loss {2}",
-                                      {heads_words(run.heads), std::to_string(best->step), app::num(best->loss, 4)})
-                                 .c_str());
-      ImGui::PopStyleColor();
+// Hover: a line at the mouse, and the nearest evaluation of every run at the mouse's step.
+void chart_hover(ImDrawList* dl, const ChartFrame& f, const std::vector<TrainRun>& runs, int64_t shown_step) {
+  const float mx = ImGui::GetIO().MousePos.x;
+  dl->AddLine(ImVec2(mx, f.a.y), ImVec2(mx, f.b.y), palette().text_faint);
+  ImGui::BeginTooltip();
+  for (const TrainRun& run : runs) {
+    const EvalPoint* best = nullptr;
+    float best_d = 1e30f;
+    for (const EvalPoint& e : run.history) {
+      if (e.step > shown_step) break;
+      const float d = std::fabs(f.axis.x(e.step) - mx);
+      if (d < best_d) best_d = d, best = &e;
     }
-    ImGui::EndTooltip();
+    if (best == nullptr) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(curve_color(run.heads)));
+    ImGui::TextUnformatted(app::trf(run.tie_qk ? "{0} tied, step {1}: loss {2}" : "{0}, step {1}: loss {2}",
+                                    {heads_words(run.heads), std::to_string(best->step), app::num(best->loss, 4)})
+                               .c_str());
+    ImGui::PopStyleColor();
   }
+  ImGui::EndTooltip();
+}
+
+// Lines of the chart: per run its curve up to the chart's step, its floor
+// dashed, its label at the curve's end; a legend keys colours to head counts.
+void loss_chart(Demo& demo, float width, float height) {
+  const LiveTraining& t = demo.training;
+  const int64_t shown_step = t.chart_step();
+  const bool text = t.text_task();
+  chart_legend(t);
+
+  // height < 0: down to -height px above the bottom of the window's room (at least kMinChart).
+  constexpr float kMinChart = 120.f;
+  if (height < 0.f) height = std::max(kMinChart, ImGui::GetContentRegionAvail().y + height);
+  // The curves' end labels: their widest form sets the room right of the plot.
+  const float label_w = std::max(100.f, ImGui::CalcTextSize(end_label(4, t.runs_tie_qk(), 0.f).c_str()).x + 10.f);
+  // Room left for the loss numbers and the axis title turned upward, below
+  // for the step numbers and the axis title.
+  ChartFrame f;
+  f.lh = ImGui::GetTextLineHeight();
+  const float left = 42.f + f.lh, top = 6.f;
+  f.bottom = 22.f + f.lh;
+  f.origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##losschart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  f.a = ImVec2(f.origin.x + left, f.origin.y + top);
+  f.b = ImVec2(f.origin.x + width - label_w, f.origin.y + height - f.bottom);
+  probe("trainChart.rect", ImVec4(f.a.x, f.a.y, f.b.x, f.b.y));
+  f.y_max = loss_scale(t, shown_step);
+  // At least to step 1000, so the axis reads 1, 10, 100, 1000 from the start
+  // and the curves grow into a frame that does not rescale until then.
+  f.axis = LogStepAxis(f.a.x, f.b.x, std::max<int64_t>(kChartMinSteps, shown_step));
+
+  chart_axes(dl, f, text);
+  const std::vector<TrainRun>& runs = t.runs();
+  if (!text) floors(dl, f, runs);
+  end_labels(dl, f, curves(dl, f, runs, shown_step));
+  if (hovered) chart_hover(dl, f, runs, shown_step);
 }
 
 }  // namespace

@@ -121,26 +121,28 @@ struct PlotLabel {
   LabelRequest request;
 };
 
-void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float progress) {
-  const auto [shown, tr, tokens, L, q, H, D, dh] = model_view(demo);
-  const app::ShownHead& sh = shown.head[static_cast<size_t>(h)];
-  const ValueMap& m = sh.map;
-  const HeadReadout& r = sh.readout;
-  const ViewState& vs = view_state();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+// A plot's place on screen (the panel from a to b, of `size`, centre c)
+// and its uniform scale s about the plane point (mx, my).
+struct PlotGeometry {
+  ImVec2 a, b, c, size;
+  float s = 1, mx = 0, my = 0;
+  ImVec2 to_screen(float x, float y) const { return ImVec2(c.x + (x - mx) * s, c.y - (y - my) * s); }  // y up
+  bool inside(ImVec2 v) const { return v.x >= a.x + 8 && v.x <= b.x - 8 && v.y >= a.y + 8 && v.y <= b.y - 8; }
+  ImVec2 to_rim(ImVec2 v) const {  // along the ray from the centre to v, onto the panel's inner rim
+    const float dx = v.x - c.x, dy = v.y - c.y;
+    const float k = std::min(std::fabs(dx) > 1e-3f ? (size.x * 0.5f - 10) / std::fabs(dx) : 1e9f,
+                             std::fabs(dy) > 1e-3f ? (size.y * 0.5f - 10) / std::fabs(dy) : 1e9f);
+    return ImVec2(c.x + dx * std::min(k, 1.f), c.y + dy * std::min(k, 1.f));
+  }
+};
 
-  const std::string caption = app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + sh.caption;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
-  ImGui::TextUnformatted(caption.c_str());
-  ImGui::PopStyleColor();
-
-  const ImVec2 a = ImGui::GetCursorScreenPos();
-  const ImVec2 b(a.x + size.x, a.y + size.y);
-  dl->AddRectFilled(a, b, palette().panel, 6.f);
-  dl->AddRect(a, b, palette().panel_border, 6.f);
-
-  // Uniform scale fitting the `fit` tokens (all, or the query's targets) and
-  // the output, with room for labels; tokens outside sit on the rim.
+// Uniform scale fitting the `fit` tokens (all, or the query's targets) and
+// the output, with room for labels; tokens outside sit on the rim.
+PlotGeometry plot_geometry(const ValueMap& m, const std::vector<int>& fit, ImVec2 a, ImVec2 size, bool zoom) {
+  PlotGeometry g;
+  g.a = a;
+  g.b = ImVec2(a.x + size.x, a.y + size.y);
+  g.size = size;
   float x0 = m.output(0), x1 = x0, y0 = m.output(1), y1 = y0;
   for (int j : fit) {
     x0 = std::min(x0, m.points(j, 0)); x1 = std::max(x1, m.points(j, 0));
@@ -148,92 +150,85 @@ void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float pr
   }
   const float pad = 30.f;
   const float sx = (size.x - 2 * pad) / std::max(x1 - x0, 1e-6f), sy = (size.y - 2 * pad) / std::max(y1 - y0, 1e-6f);
-  const float s = std::min(sx, sy) * (vs.zoom_targets ? 0.8f : 1.f);
-  const ImVec2 c((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
-  const float mx = (x0 + x1) * 0.5f, my = (y0 + y1) * 0.5f;
-  auto to_screen = [&](float x, float y) { return ImVec2(c.x + (x - mx) * s, c.y - (y - my) * s); };  // y up
-  auto inside = [&](ImVec2 v) { return v.x >= a.x + 8 && v.x <= b.x - 8 && v.y >= a.y + 8 && v.y <= b.y - 8; };
-  auto to_rim = [&](ImVec2 v) {  // along the ray from the centre to v, onto the panel's inner rim
-    const float dx = v.x - c.x, dy = v.y - c.y;
-    const float k = std::min(std::fabs(dx) > 1e-3f ? (size.x * 0.5f - 10) / std::fabs(dx) : 1e9f,
-                             std::fabs(dy) > 1e-3f ? (size.y * 0.5f - 10) / std::fabs(dy) : 1e9f);
-    return ImVec2(c.x + dx * std::min(k, 1.f), c.y + dy * std::min(k, 1.f));
-  };
-  dl->PushClipRect(a, b, true);
-  // The origin (the zero vector) as a faint cross.
-  const ImVec2 origin = to_screen(0, 0);
-  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), palette().axis);
-  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), palette().axis);
+  g.s = std::min(sx, sy) * (zoom ? 0.8f : 1.f);
+  g.c = ImVec2((g.a.x + g.b.x) * 0.5f, (g.a.y + g.b.y) * 0.5f);
+  g.mx = (x0 + x1) * 0.5f, g.my = (y0 + y1) * 0.5f;
+  return g;
+}
 
-  std::vector<ImVec2> p(static_cast<size_t>(L));
-  std::vector<bool> on_rim(static_cast<size_t>(L), false);
+// Every token's point on screen, pulled onto the rim where it falls outside.
+struct TokenPoints {
+  std::vector<ImVec2> p;
+  std::vector<bool> on_rim;
+};
+TokenPoints token_points(const ValueMap& m, const PlotGeometry& g, int L) {
+  TokenPoints t{std::vector<ImVec2>(static_cast<size_t>(L)), std::vector<bool>(static_cast<size_t>(L), false)};
   for (int j = 0; j < L; ++j) {
-    p[static_cast<size_t>(j)] = to_screen(m.points(j, 0), m.points(j, 1));
-    if (!inside(p[static_cast<size_t>(j)])) {
-      p[static_cast<size_t>(j)] = to_rim(p[static_cast<size_t>(j)]);
-      on_rim[static_cast<size_t>(j)] = true;
+    t.p[static_cast<size_t>(j)] = g.to_screen(m.points(j, 0), m.points(j, 1));
+    if (!g.inside(t.p[static_cast<size_t>(j)])) {
+      t.p[static_cast<size_t>(j)] = g.to_rim(t.p[static_cast<size_t>(j)]);
+      t.on_rim[static_cast<size_t>(j)] = true;
     }
   }
-  const ImVec2 out_end = to_screen(m.output(0), m.output(1));
+  return t;
+}
 
-  // The one head's midpoint of its targets, in this head's plane: where the
-  // split animation starts, and (when the one head measured as a midpoint)
-  // the ghost marker that stays while the sentence and query do.
-  ImVec2 out = out_end;
+// Where the output marker is drawn this frame, and the ghost: the one
+// head's midpoint of its targets, in this head's plane, where the split
+// animation starts, and (when the one head measured as a midpoint) the
+// ghost marker that stays while the sentence and query do.
+struct OutputAt {
+  ImVec2 out;
   bool ghost = false;
-  ImVec2 ghost_at(0, 0);
+  ImVec2 ghost_at{0, 0};
+};
+OutputAt output_at(const std::vector<ImVec2>& p, ImVec2 out_end, int H, int L, float progress) {
+  const ViewState& vs = view_state();
+  OutputAt o{out_end};
   if (H > 1 && !vs.split_from.empty()) {
     int n = 0;
     for (int t : vs.split_from)
-      if (t >= 0 && t < L) { ghost_at.x += p[static_cast<size_t>(t)].x; ghost_at.y += p[static_cast<size_t>(t)].y; ++n; }
+      if (t >= 0 && t < L) { o.ghost_at.x += p[static_cast<size_t>(t)].x; o.ghost_at.y += p[static_cast<size_t>(t)].y; ++n; }
     if (n > 0) {
-      ghost_at = ImVec2(ghost_at.x / n, ghost_at.y / n);
-      if (progress < 1.f) out = lerp(ghost_at, out_end, progress);
-      ghost = vs.split_from_midpoint && n >= 2;
+      o.ghost_at = ImVec2(o.ghost_at.x / n, o.ghost_at.y / n);
+      if (progress < 1.f) o.out = lerp(o.ghost_at, out_end, progress);
+      o.ghost = vs.split_from_midpoint && n >= 2;
     }
   }
+  return o;
+}
 
-  // One head, two targets: the segment between them, on which the midpoint lies.
+// The lines under the markers: one head's two targets joined (the midpoint
+// lies on that segment); faint rays from the origin to the targets and to
+// the output (the plane keeps angles, so the angle between two rays is the
+// one whose cosine the readout prints: "close to neither" is an angle you
+// can see); and lines from the output to what it mixes (thickness = weight).
+void plot_lines(ImDrawList* dl, const ModelView& v, int h, const std::vector<ImVec2>& p, ImVec2 origin, ImVec2 out,
+                float progress) {
+  const HeadReadout& r = v.m.head[static_cast<size_t>(h)].readout;
   if (r.targets.size() == 2)
     target_line(dl, p[static_cast<size_t>(r.targets[0])], p[static_cast<size_t>(r.targets[1])], head_color(h, 0.45f));
-
-  // Faint rays from the origin to the targets and to the output: the plane
-  // keeps angles, so the angle between two rays is the one whose cosine the
-  // readout prints ("close to neither" is an angle you can see).
   for (int t : r.targets) dl->AddLine(origin, p[static_cast<size_t>(t)], palette().guide, 1.f);
   dl->AddLine(origin, out, palette().guide_strong, 1.f);
-
-  // Lines from the output to what it mixes.
-  const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
-  for (int j = 0; j < L; ++j) {
-    const float wj = w(q, j);
+  const Mat& w = v.tr.heads[static_cast<size_t>(h)].weights;
+  for (int j = 0; j < v.L; ++j) {
+    const float wj = w(v.q, j);
     if (wj < 0.01f) continue;
     dl->AddLine(out, p[static_cast<size_t>(j)], head_color(h, (0.25f + 0.6f * wj) * progress), 1.f + 6.f * wj);
   }
+}
 
-  // Markers: every point (tokens sharing a value vector are one point with
-  // one merged label, "The, the"), the ghost, the output. Each marker's box
-  // is an obstacle no label may cover.
-  const float R = 9.f;  // the output marker's half-diagonal
-  const float kGhostR = 9.f;
+// Head h's markers (each box an obstacle no label may cover, each reported
+// as a probe) and the labels to place once every marker is down.
+struct PlotMarks {
+  int h = 0;
   std::vector<Box> obstacles;
-  const auto marker = [&](const char* kind, const std::string& word, ImVec2 c, float radius) {
+  std::vector<PlotLabel> labels;
+  void marker(const char* kind, const std::string& word, ImVec2 c, float radius) {
     obstacles.push_back(box_around(c, radius));
     probe_plot_item("valueSpace.markers", h, kind, word, to_vec4(obstacles.back()), false);
-  };
-  marker("origin", "", origin, 5.5f);
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const bool hovered_panel = ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
-  const auto is_target = [&](int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); };
-  std::vector<bool> done(static_cast<size_t>(L), false);
-  std::vector<int> order;  // targets first, so their labels are placed first
-  for (int j = 0; j < L; ++j)
-    if (is_target(j)) order.push_back(j);
-  for (int j = 0; j < L; ++j)
-    if (!is_target(j)) order.push_back(j);
-  std::vector<PlotLabel> labels;
-  const auto add_label = [&](std::string label, bool bold, ImU32 color, ImVec2 at, float marker_r, bool must,
-                             bool below) {
+  }
+  void add_label(std::string label, bool bold, ImU32 color, ImVec2 at, float marker_r, bool must, bool below) {
     ImGui::PushFont(bold ? frame().fonts.bold : frame().fonts.body);
     const ImVec2 ts = text_size(label);
     ImGui::PopFont();
@@ -241,11 +236,30 @@ void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float pr
     pl.request.ax = at.x, pl.request.ay = at.y, pl.request.w = ts.x, pl.request.h = ts.y;
     pl.request.gap = marker_r + 3.f, pl.request.must = must, pl.request.below_first = below;
     labels.push_back(std::move(pl));
-  };
-  // The output's label first (it wins any contest), then the ghost's.
-  const app::OutputMeasure& measured = sh.output;
-  add_label(app::trf("output: {0}", {measured.words}), true, palette().text, out, R + 1.f, true, true);
-  if (ghost) add_label(app::tr("1 head's midpoint"), false, palette().ghost, ghost_at, kGhostR + 1.f, true, true);
+  }
+};
+
+constexpr float kOutputR = 9.f;  // the output marker's half-diagonal
+constexpr float kGhostR = 9.f;
+
+// Every token's point (tokens sharing a value vector are one point with one
+// merged label, "The, the"), targets first so their labels are placed
+// first; a hovered point's tooltip gives its weight and coordinates.
+void token_markers(ImDrawList* dl, const ModelView& v, int h, const TokenPoints& pts, bool hovered_panel,
+                   PlotMarks& marks) {
+  const auto& [m, tr, tokens, L, q, H, D, dh] = v;
+  const HeadReadout& r = m.head[static_cast<size_t>(h)].readout;
+  const ValueMap& map = m.head[static_cast<size_t>(h)].map;
+  const Mat& w = tr.heads[static_cast<size_t>(h)].weights;
+  const std::vector<ImVec2>& p = pts.p;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const auto is_target = [&](int j) { return std::find(r.targets.begin(), r.targets.end(), j) != r.targets.end(); };
+  std::vector<bool> done(static_cast<size_t>(L), false);
+  std::vector<int> order;  // targets first, so their labels are placed first
+  for (int j = 0; j < L; ++j)
+    if (is_target(j)) order.push_back(j);
+  for (int j = 0; j < L; ++j)
+    if (!is_target(j)) order.push_back(j);
   for (int j : order) {
     if (done[static_cast<size_t>(j)]) continue;
     std::string label = tokens[static_cast<size_t>(j)].text;
@@ -267,46 +281,55 @@ void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float pr
       radius = 6.5f;
       dl->AddCircleFilled(pj, radius, head_color(h));
       dl->AddCircle(pj, radius, palette().point_ring, 0, 1.5f);
-    } else if (on_rim[static_cast<size_t>(j)]) {
+    } else if (pts.on_rim[static_cast<size_t>(j)]) {
       dl->AddCircle(pj, radius, palette().point_far, 0, 1.5f);  // beyond the zoomed view
     } else {
       dl->AddCircleFilled(pj, radius, palette().point);
     }
-    marker(target ? "target" : "token", label, pj, radius + 1.f);
-    add_label(label, target, target ? palette().text : palette().text_faint, pj, radius + 1.f, target, false);
+    marks.marker(target ? "target" : "token", label, pj, radius + 1.f);
+    marks.add_label(label, target, target ? palette().text : palette().text_faint, pj, radius + 1.f, target, false);
     if (hovered_panel && std::hypot(mouse.x - pj.x, mouse.y - pj.y) < 8.f) {
       ImGui::BeginTooltip();
       text(label);
       text(app::trf("weight from {0}: {1}", {tokens[static_cast<size_t>(q)].text, app::num(wsum, 4)}));
-      text(app::trf("in-plane point ({0}, {1})", {app::num(m.points(j, 0), 3), app::num(m.points(j, 1), 3)}));
+      text(app::trf("in-plane point ({0}, {1})", {app::num(map.points(j, 0), 3), app::num(map.points(j, 1), 3)}));
       ImGui::EndTooltip();
     }
   }
+}
 
-  // The ghost of the single head's midpoint (faint, to compare with), then
-  // the output marker on top.
-  if (ghost) {
-    dl->AddCircle(ghost_at, kGhostR, with_alpha(palette().ghost, 0.6f), 0, 2.f);
-    dl->AddCircleFilled(ghost_at, 2.5f, with_alpha(palette().ghost, 0.6f));
-    marker("ghost", "", ghost_at, kGhostR + 1.f);
+// The ghost of the single head's midpoint (faint, to compare with), then
+// the output marker on top, its tooltip when hovered.
+void output_marker(ImDrawList* dl, const ModelView& v, int h, const OutputAt& o, bool hovered_panel, PlotMarks& marks) {
+  const app::ShownHead& sh = v.m.head[static_cast<size_t>(h)];
+  const ImVec2 out = o.out;
+  const float R = kOutputR;
+  if (o.ghost) {
+    dl->AddCircle(o.ghost_at, kGhostR, with_alpha(palette().ghost, 0.6f), 0, 2.f);
+    dl->AddCircleFilled(o.ghost_at, 2.5f, with_alpha(palette().ghost, 0.6f));
+    marks.marker("ghost", "", o.ghost_at, kGhostR + 1.f);
   }
   dl->AddQuadFilled(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), head_color(h));
   dl->AddQuad(ImVec2(out.x, out.y - R), ImVec2(out.x + R, out.y), ImVec2(out.x, out.y + R), ImVec2(out.x - R, out.y), palette().marker_edge, 2.f);
-  marker("output", "", out, R + 1.f);
+  marks.marker("output", "", out, R + 1.f);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (hovered_panel && std::hypot(mouse.x - out.x, mouse.y - out.y) < R + 2) {
     ImGui::BeginTooltip();
-    text(app::trf("head {0}'s output for {1}: {2}", {std::to_string(h + 1), tokens[static_cast<size_t>(q)].text, measured.words}));
-    text(app::trf("in-plane point ({0}, {1})", {app::num(m.output(0), 3), app::num(m.output(1), 3)}));
+    text(app::trf("head {0}'s output for {1}: {2}", {std::to_string(h + 1), v.tokens[static_cast<size_t>(v.q)].text, sh.output.words}));
+    text(app::trf("in-plane point ({0}, {1})", {app::num(sh.map.output(0), 3), app::num(sh.map.output(1), 3)}));
     ImGui::EndTooltip();
   }
+}
 
-  // 2. The labels, placed clear of each other and of every marker.
+// The labels, placed clear of each other and of every marker inside the
+// panel from a to b (a leader line to one moved away from its point).
+void plot_labels(ImDrawList* dl, const PlotMarks& marks, ImVec2 a, ImVec2 b) {
   std::vector<LabelRequest> requests;
-  for (const PlotLabel& pl : labels) requests.push_back(pl.request);
-  const std::vector<Placement> placed = place_labels(requests, obstacles, {a.x + 3, a.y + 3, b.x - 3, b.y - 3});
-  for (size_t i = 0; i < labels.size(); ++i) {
+  for (const PlotLabel& pl : marks.labels) requests.push_back(pl.request);
+  const std::vector<Placement> placed = place_labels(requests, marks.obstacles, {a.x + 3, a.y + 3, b.x - 3, b.y - 3});
+  for (size_t i = 0; i < marks.labels.size(); ++i) {
     if (!placed[i].placed) continue;
-    const PlotLabel& pl = labels[i];
+    const PlotLabel& pl = marks.labels[i];
     const Box& rb = placed[i].rect;
     if (placed[i].leader) {
       float ex, ey;
@@ -318,18 +341,65 @@ void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float pr
     ImGui::PushFont(pl.bold ? frame().fonts.bold : frame().fonts.body);
     draw_text(dl, ImVec2(rb.x0, rb.y0), pl.color, pl.text);
     ImGui::PopFont();
-    probe_plot_item("valueSpace.labels", h, pl.bold ? "bold" : "body", pl.text, to_vec4(rb), placed[i].leader);
+    probe_plot_item("valueSpace.labels", marks.h, pl.bold ? "bold" : "body", pl.text, to_vec4(rb), placed[i].leader);
   }
+}
+
+// Under the plot: what the output is, and how much of it the plane holds.
+void plot_footer(const app::ShownHead& sh, float width) {
+  const std::string foot = app::trf("output {0}", {sh.verdict});
+  // Wrapped at spaces only: ImGui's wrap also breaks after a ',' (a decimal comma).
+  ImGui::TextUnformatted(wrap_at_spaces(foot, width).c_str());
+  const std::string plane = app::trf("drawn in the plane of the two targets' values, which holds {0}% of this output",
+                                     {app::num(100.f * sh.map.output_in_plane, 0)});
+  ImGui::TextDisabled("%s", wrap_at_spaces(plane, width).c_str());
+}
+
+// Head h's plot: its caption, the panel with the origin, the lines, the
+// markers and the labels, and its footer.
+void panel(Demo& demo, int h, const std::vector<int>& fit, ImVec2 size, float progress) {
+  const ModelView v = model_view(demo);
+  const app::ShownHead& sh = v.m.head[static_cast<size_t>(h)];
+  const ValueMap& m = sh.map;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  const std::string caption = app::trf("Head {0}", {std::to_string(h + 1)}) + " \xc2\xb7 " + sh.caption;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(head_text_color(h)));
+  ImGui::TextUnformatted(caption.c_str());
+  ImGui::PopStyleColor();
+
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  const ImVec2 b(a.x + size.x, a.y + size.y);
+  dl->AddRectFilled(a, b, palette().panel, 6.f);
+  dl->AddRect(a, b, palette().panel_border, 6.f);
+  const PlotGeometry g = plot_geometry(m, fit, a, size, view_state().zoom_targets);
+  dl->PushClipRect(a, b, true);
+  // The origin (the zero vector) as a faint cross.
+  const ImVec2 origin = g.to_screen(0, 0);
+  dl->AddLine(ImVec2(origin.x - 5, origin.y), ImVec2(origin.x + 5, origin.y), palette().axis);
+  dl->AddLine(ImVec2(origin.x, origin.y - 5), ImVec2(origin.x, origin.y + 5), palette().axis);
+
+  const TokenPoints pts = token_points(m, g, v.L);
+  const OutputAt o = output_at(pts.p, g.to_screen(m.output(0), m.output(1)), v.H, v.L, progress);
+  plot_lines(dl, v, h, pts.p, origin, o.out, progress);
+
+  // Markers: every point, the ghost, the output; the output's label first
+  // (it wins any contest), then the ghost's, then the points'.
+  PlotMarks marks;
+  marks.h = h;
+  marks.marker("origin", "", origin, 5.5f);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool hovered_panel = ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+  marks.add_label(app::trf("output: {0}", {sh.output.words}), true, palette().text, o.out, kOutputR + 1.f, true, true);
+  if (o.ghost) marks.add_label(app::tr("1 head's midpoint"), false, palette().ghost, o.ghost_at, kGhostR + 1.f, true, true);
+  token_markers(dl, v, h, pts, hovered_panel, marks);
+  output_marker(dl, v, h, o, hovered_panel, marks);
+  plot_labels(dl, marks, a, b);
 
   dl->PopClipRect();
   probe("valueSpace.plots", ImVec4(a.x, a.y, b.x, b.y));
   ImGui::Dummy(size);
-  const std::string foot = app::trf("output {0}", {sh.verdict});
-  // Wrapped at spaces only: ImGui's wrap also breaks after a ',' (a decimal comma).
-  ImGui::TextUnformatted(wrap_at_spaces(foot, size.x).c_str());
-  const std::string plane = app::trf("drawn in the plane of the two targets' values, which holds {0}% of this output",
-                                     {app::num(100.f * m.output_in_plane, 0)});
-  ImGui::TextDisabled("%s", wrap_at_spaces(plane, size.x).c_str());
+  plot_footer(sh, size.x);
 }
 
 }  // namespace
