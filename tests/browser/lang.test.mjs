@@ -218,7 +218,7 @@ async function langTests({ browser, url, watch, artifacts }) {
             if (phase === 'after') {
               await tour.evaluate(() => window.headroom.tour.reveal());
               // step 7 trains 250 steps before its reveal: wait until its numbers are in
-              if (n === 7) await tour.waitForFunction(() => (window.headroom.tour.state().steps[6].measured || {}).steps >= 250, null, { timeout: 120_000 });
+              if (n === 7) await tour.waitForFunction(() => (window.headroom.tour.state().steps[6].measured || {}).steps >= 250, null, { timeout: 400_000 });  // a step budget: 250 steps, however long a loaded machine takes (the suite limit bounds it)
               // step 8 starts the text model: its pending reveal is what is checked here (tour.test.mjs waits for the marks)
               if (n === 8) await tour.evaluate(() => window.headroom.train.pause());
             }
