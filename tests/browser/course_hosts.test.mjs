@@ -393,12 +393,15 @@ async function hostTests({ browser, watch, ARTIFACTS, s, APP, PLAIN, MODULE, hos
     const page = await newPage('compact-click', { width: 540, height: 560 });
     await page.goto(`${APP}/embed.html`);
     await page.evaluate(() => window.headroom.ready);
-    await sleep(400);
+    // Until the frame loop settles (debug.idle), not a fixed 400 ms: at load 7
+    // the tab's first frame came later and the strip had 0 chips.
+    const settled = () => page.evaluate(() => window.headroom.debug.idle(10_000));
+    await settled();
     const click = async ([x0, y0, x1, y1]) => {
       await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2);
       await page.mouse.down();
       await page.mouse.up();
-      await sleep(400);
+      await settled();
     };
     const l0 = await page.evaluate(() => window.headroom.debug.layout());
     assert(l0.views.length === 8 && l0.tokens.length === 0, `views ${l0.views.length}, tokens ${l0.tokens.length} before`);
