@@ -135,9 +135,12 @@ void install_touch(const char* canvas) {
   emscripten_set_touchcancel_callback(canvas, nullptr, EM_TRUE, on_touch);
 }
 
-void sync_page(app::Demo& demo) {
+void read_page_media(app::Demo& demo) {
   demo.set_reduced_motion(js_reduced_motion() != 0);
   demo.coarse_pointer = js_coarse_pointer() != 0;
+}
+
+void sync_page(app::Demo& demo) {
   static std::string last;
   static const char* last_name = nullptr;
   std::string text = demo.tour.open() ? ui::tour_description(demo) : app::describe_shown(demo.shown());

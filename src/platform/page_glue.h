@@ -7,10 +7,11 @@
 // view under the finger cannot follow (at that end, or a view that fits):
 // that one is left to the browser, which scrolls the page (out of an
 // iframe, the host page), as the wheel does at a view's end (guest.cpp);
-// sync_page() hands
-// prefers-reduced-motion to the app (Demo::set_reduced_motion) and, when the demo's state
-// in words changes, writes it into the page's aria-live region
-// (#headroom-state) and the canvas's aria-label.
+// read_page_media() hands prefers-reduced-motion (Demo::set_reduced_motion)
+// and a coarse pointer (Demo::coarse_pointer) to the app before a frame is
+// drawn, so the first frame already names taps on a phone; sync_page(), after
+// the frame, writes the demo's state in words, when it changes, into the
+// page's aria-live region (#headroom-state) and the canvas's aria-label.
 // Does not: hold demo logic or draw.
 //
 // Build: web only (cmake/web.cmake).
@@ -21,6 +22,7 @@
 namespace headroom::platform {
 
 void install_touch(const char* canvas_selector);
+void read_page_media(app::Demo& demo);
 void sync_page(app::Demo& demo);
 
 }  // namespace headroom::platform

@@ -229,6 +229,9 @@ void render_frame(bool must_paint) {
   auto& gs = headroom::platform::guest();
   if (!g.first_frame_done) js_startup_mark("frame1-start");
   auto& demo = headroom::platform::demo();
+  // The media queries before the tick and the frame: read after the frame
+  // (as they were), a phone's first frame named keys, not taps.
+  headroom::platform::read_page_media(demo);
   if (demo.tick()) headroom::ui::request_frames(2);  // stress or training: keep going every frame
   if (demo.theme != g.theme) {
     g.theme = demo.theme;
@@ -244,7 +247,7 @@ void render_frame(bool must_paint) {
   ImGui::NewFrame();
 
   headroom::ui::draw_ui(demo);
-  headroom::platform::sync_page(demo);  // aria text, reduced motion
+  headroom::platform::sync_page(demo);  // aria text
   headroom::platform::guest_after_frame();
 
   ImGui::Render();
