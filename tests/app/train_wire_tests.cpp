@@ -217,3 +217,19 @@ TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back tra
   REQUIRE(local.step(2));
   CHECK(runs_of(l.page.state_json()) == runs_of(local.state_json()));
 }
+
+TEST_CASE("remote: after a reset the count is the new runs' 0 before the program answers, so 'the rest to step N' asks for N") {
+  Linked l;
+  REQUIRE(l.page.step(20));
+  REQUIRE(l.page.step_count() == 20);
+  REQUIRE(l.program.step_count() == 20);
+  l.connected = false;  // the program has not answered the reset yet
+  REQUIRE(l.page.reset(7, 2, 0.05f));
+  CHECK(l.page.step_count() == 0);
+  const int64_t rest = 250 - l.page.step_count();
+  l.connected = true;
+  REQUIRE(l.page.reset(7, 2, 0.05f));
+  REQUIRE(l.page.step(static_cast<int>(rest)));
+  CHECK(l.page.step_count() == 250);
+  CHECK(l.program.step_count() == 250);
+}

@@ -393,6 +393,11 @@ void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
   mirror_.seed = seed;
   mirror_.relations = r;
   mirror_.lr = lr;
+  // The new runs start at step 0: until the program's first state arrives,
+  // the old runs' count is not theirs (the tour asked for "250 minus the
+  // count" steps right after taking a learner back from the text model,
+  // got the text run's count, and waited for step 250 forever).
+  mirror_.step = 0;
   const bool first = !remote_started_;
   ensure_remote_started();  // sends these settings the first time
   if (!first) send_reset();
