@@ -95,7 +95,8 @@
 // compare runs on one machine).
 //
 // Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
-// (PAGE_LOAD_ONLY=1: the page-load, page-size, page-paint and course-page lines alone, for comparing builds)
+// (PAGE_LOAD_ONLY=1: the page-load, page-size, page-paint and course-page lines alone, for comparing builds;
+// PAGE_LOAD_ONLY=phases: the page-load and page-size lines alone, what tests/browser/text.test.mjs checks)
 import path from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -438,6 +439,7 @@ async function main() {
       gz += sizes[1];
     }
     console.log(JSON.stringify({ variant: 'page-size', files, rawBytes: raw, gzipBytes: gz }));
+    if (process.env.PAGE_LOAD_ONLY === 'phases') return;
     console.log(JSON.stringify(await paintLine(browser, url, 'index.html', { width: 1280, height: 800 })));
     console.log(JSON.stringify(await paintLine(browser, url, 'embed.html', { width: 640, height: 560 })));
     const pid = process.pid;  // (the browser's processes are this one's descendants)

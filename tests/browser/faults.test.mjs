@@ -23,7 +23,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng } from './png.mjs';
-import { assert, test } from './harness.mjs';
+import { CLOCK, assert, test } from './harness.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -214,7 +214,7 @@ async function faultTests({ browser, watch, artifacts }) {
       const s2 = await page.evaluate(() => window.headroom.getState());
       assert(answered && s2.frames > f0, `after the paste the page did not answer a key (heads ${s2.heads}, frames ${f0} -> ${s2.frames})`);
       await context.close();
-    });
+    }, CLOCK);
 
     await test('faults: 12 frames on one course page: all start, memory reported, frames out of view draw nothing', async () => {
       const rssBefore = chromiumRssMiB();

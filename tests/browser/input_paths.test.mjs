@@ -25,7 +25,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodePng } from './png.mjs';
-import { assert, test } from './harness.mjs';
+import { CLOCK, assert, test } from './harness.mjs';
 import { runSuite } from './suite_main.mjs';
 
 const LESSON = 'The researcher who wrote the paper said it was wrong.';
@@ -133,7 +133,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     const later = await page.evaluate(() => window.headroom.getState().frames);
     assert(later === frames, `the page kept drawing while idle: ${frames} -> ${later} frames`);
     await context.close();
-  });
+  }, CLOCK);
 
   await test('phone: a tap on each view button shows that button alone selected 500 ms later', async () => {
     const { context, page } = await open(browser, url, watch, 'phone-views',
@@ -151,7 +151,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
       assert(odd === i && margin > 20, `tapped view button ${i}: the screenshot shows ${odd} as the odd one out (margin ${margin.toFixed(1)})`);
     }
     await context.close();
-  });
+  }, CLOCK);
 
   await test('phone: a tap on "(?)" opens its help, the next tap elsewhere closes it', async () => {
     const { context, page } = await open(browser, url, watch, 'phone-help',
@@ -174,7 +174,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     assert(after.every((v) => v === 0), `the help stays open after a tap elsewhere: ${JSON.stringify(after)}`);
     assert(dist(closed.mean(popup), before.mean(popup)) < 1, 'the popup\'s place on screen did not come back');
     await context.close();
-  });
+  }, CLOCK);
 
   await test('1366 x 768: a refused sentence keeps the full layout and marks the field until it is edited', async () => {
     const { context, page } = await open(browser, url, watch, 'refusal', { viewport: { width: 1366, height: 768 } });
@@ -232,7 +232,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     assert(s.heads === 4 && s.tokens.includes('right'), `after Enter then "4": ${s.heads} heads, tokens ${s.tokens}`);
     assert(oddOneOut(img, rects)[0] === 2, 'the screen does not show "4" selected');
     await context.close();
-  });
+  }, CLOCK);
 
   const frames = [
     ['1366 x 768 full page', 'index.html', { viewport: { width: 1366, height: 768 } }],
@@ -329,7 +329,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     const q = (await page.evaluate(() => window.headroom.getState())).query;
     assert(q !== s.query && after.markers.every((m) => m.kind !== 'ghost'), `query ${s.query} -> ${q}: ghosts ${JSON.stringify(after.markers.filter((m) => m.kind === 'ghost'))}`);
     await context.close();
-  });
+  }, CLOCK);
 
   await test('a 720 x 560 frame: the compact Train tab trains, and its switch shows the trained weights (mouse)', async () => {
     const { context, page } = await open(browser, `${url}embed.html#heads=2`, watch, 'compact-train', { viewport: { width: 720, height: 560 } });
@@ -507,7 +507,7 @@ async function inputPathTests({ browser, url, watch, artifacts }) {
     const s = await page.evaluate(() => window.headroom.getState());
     assert(s.heads === 1, `"2" with no focus changed the embed: ${s.heads} heads`);
     await context.close();
-  });
+  }, CLOCK);
 }
 
 await runSuite('input paths', inputPathTests, 720_000);  // about 14 tests, several at DPR 3 on SwiftShader

@@ -48,7 +48,7 @@ export async function runSuite(label, body, timeoutMs,
       await body({ browser, url: `http://127.0.0.1:${server.address().port}/`, watch, forget,
         artifacts: ARTIFACTS, site: SITE, server });
       await test(`${label}: no page errors, console errors${httpErrors ? ', HTTP errors' : ''}, dialogs or crashes`,
-        async () => assert(problems.length === 0, problems.map((p) => p.text).join('\n')));
+        async () => assert(problems.length === 0, problems.map((p) => p.text).join('\n')), { always: true });
     } finally {
       await browser.close();
       server.close();

@@ -13,7 +13,8 @@
 // English one's left to right; check that the sentence field shows the
 // current sentence after setSentence, applyHash and a hash change, and that
 // what a user types there survives a click on a token; run the page-load
-// bench (tests/bench/page_load.mjs) for one load and check its JSON lines.
+// bench (tests/bench/page_load.mjs) for one load, its phase and size lines
+// alone (PAGE_LOAD_ONLY=phases), and check them.
 // Does not: judge the bench's numbers (./build.sh bench reports them), or
 // need fonts beyond Debian's fonts-droid-fallback (CJK) and
 // fonts-noto-color-emoji (build.sh installs them; DejaVu has Arabic).
@@ -130,7 +131,8 @@ async function textTests({ browser, url, watch, artifacts }) {
 
     await test('page-load bench: one load gives every phase and the bytes fetched', async () => {
       const { stdout } = await promisify(execFile)(process.execPath,
-        [path.join(ROOT, 'tests/bench/page_load.mjs'), SITE, '1'], { timeout: 120_000 });
+        [path.join(ROOT, 'tests/bench/page_load.mjs'), SITE, '1'],
+        { timeout: 120_000, env: { ...process.env, PAGE_LOAD_ONLY: 'phases' } });
       const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
       const load = lines.find((l) => l.variant === 'page-load');
       const size = lines.find((l) => l.variant === 'page-size');
