@@ -12,13 +12,14 @@
 #include "app/state/tables.h"
 #include "app/state/url_state.h"
 #include "json_read.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::has;
 using namespace headroom::app;
 
 namespace {
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // What a refusal must leave alone.
 struct Snapshot {

@@ -7,8 +7,12 @@
 #include <string>
 
 #include "app/lang/describe.h"
+#include "../common/scene_lookup.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::cos_to;
+using headroom::testing::has;
 
 namespace {
 std::string two(double v) {
@@ -16,13 +20,6 @@ std::string two(double v) {
   std::snprintf(b, sizeof b, "%.2f", v);
   return b;
 }
-double cos_to(Scene& s, int h, int token) {
-  const HeadTrace& ht = s.trace().heads[static_cast<size_t>(h)];
-  const Eigen::VectorXd o = ht.out.row(s.query()).transpose().cast<double>();
-  const Eigen::VectorXd v = ht.v.row(token).transpose().cast<double>();
-  return o.dot(v) / (o.norm() * v.norm());
-}
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 }  // namespace
 
 TEST_CASE("one head: the weights and 'close to neither' with the real cosines") {

@@ -17,8 +17,10 @@
 #include "app/lang/refusals.h"
 #include "app/state/tables.h"
 #include "app/state/url_state.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::has;
 
 namespace {
 // Back to English after each case: the shown language is global, like ImGui's context.
@@ -26,7 +28,6 @@ struct English {
   ~English() { (void)app::set_language("en"); }
 };
 const std::string& token(Scene& s, int i) { return s.tokens()[static_cast<size_t>(i)].text; }
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // Runs `body` once per shipped language other than English, with a Demo showing it.
 template <typename F>

@@ -9,19 +9,14 @@
 #include <string>
 
 #include "app/lang/output_kind.h"
+#include "../common/scene_lookup.h"
 
 using namespace headroom;
+using headroom::testing::cos_to;
 using app::OutputKind;
 
 namespace {
 
-// cos(o_h[query], v_h[token]) from the trace, in double.
-double cos_to(Scene& s, int h, int token) {
-  const HeadTrace& ht = s.trace().heads[static_cast<size_t>(h)];
-  const Eigen::VectorXd o = ht.out.row(s.query()).transpose().cast<double>();
-  const Eigen::VectorXd v = ht.v.row(token).transpose().cast<double>();
-  return o.dot(v) / (o.norm() * v.norm());
-}
 
 double weight(Scene& s, int h, int token) { return s.trace().heads[static_cast<size_t>(h)].weights(s.query(), token); }
 

@@ -25,14 +25,14 @@
 using namespace headroom;
 
 namespace {
-struct Row {
+struct RefusalRow {
   const char* code;
   const char* english;
 };
 // Every table's rows, in one list.
-const std::vector<Row>& table_rows() {
+const std::vector<RefusalRow>& table_rows() {
 #define HEADROOM_REFUSAL_ROW(code, english) {#code, english},
-  static const std::vector<Row> rows = {HEADROOM_ENGINE_REFUSALS(HEADROOM_REFUSAL_ROW) HEADROOM_APP_REFUSALS(
+  static const std::vector<RefusalRow> rows = {HEADROOM_ENGINE_REFUSALS(HEADROOM_REFUSAL_ROW) HEADROOM_APP_REFUSALS(
       HEADROOM_REFUSAL_ROW) HEADROOM_JS_REFUSALS(HEADROOM_REFUSAL_ROW)};
 #undef HEADROOM_REFUSAL_ROW
   return rows;
@@ -56,7 +56,7 @@ const app::Language& language_of(const std::string& code) {
 
 TEST_CASE("every refusal code has a message in every catalogue, with its placeholders") {
   std::set<std::string> codes;
-  for (const Row& r : table_rows()) {
+  for (const RefusalRow& r : table_rows()) {
     CAPTURE(r.code);
     CHECK(codes.insert(r.code).second);  // a code names one refusal
     const Refusal* found = app::find_refusal(r.code);  // how a code from the wire or JS is read

@@ -23,13 +23,14 @@
 #include "app/training/live_training.h"
 #include "app/wire/train_wire.h"
 #include "json_read.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::bytes;
 using namespace headroom::app;
 
 namespace {
 
-const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // "the researcher who wrote the paper said it was wrong ." with query 7
 // ("it") splitting between "researcher" (1) and "paper" (5): made-up numbers.

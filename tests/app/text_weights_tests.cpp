@@ -30,13 +30,14 @@
 #include "engine/train/text_trainer.h"
 #include "json_read.h"
 #include "text_corpus_fixture.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::bytes;
 using namespace headroom::app;
 
 namespace {
 
-const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // A small text model made here (not by a trainer): 2 layers of 2 heads.
 TextWeights small_weights() {

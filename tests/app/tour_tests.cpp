@@ -14,17 +14,14 @@
 #include "app/lang/describe.h"
 #include "app/state/url_state.h"
 #include "json_read.h"
+#include "../common/scene_lookup.h"
 
 using namespace headroom;
+using headroom::testing::index_of;
 using namespace headroom::app;
 
 namespace {
 
-int index_of(const Scene& s, const char* w) {
-  for (size_t i = 0; i < s.tokens().size(); ++i)
-    if (s.tokens()[i].text == w) return static_cast<int>(i);
-  return -1;
-}
 
 jsonr::Value tour_state(const Demo& d) {
   jsonr::Value v;

@@ -21,13 +21,14 @@
 #include "app/training/live_training.h"
 #include "app/wire/train_wire.h"
 #include "json_read.h"
+#include "../common/text_bits.h"
 
 using namespace headroom;
+using headroom::testing::bytes;
 using namespace headroom::app;
 
 namespace {
 
-const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // The program and the page, linked.
 struct Linked {

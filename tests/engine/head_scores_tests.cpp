@@ -15,16 +15,16 @@ using namespace headroom;
 
 namespace {
 
-constexpr float kTol = 1e-6f;
+constexpr float kScoresTol = 1e-6f;
 
 // "the big dog saw the cat . it ran ." : sentences start at 0 and 7.
 //  0 the/at 1 big/jj 2 dog/nn 3 saw/vbd 4 the/at 5 cat/nn 6 ./. 7 it/pps 8 ran/vbd 9 ./.
-constexpr int kL = 10;
+constexpr int kScoresL = 10;
 TextCorpus tagged_corpus() {
   const std::vector<std::string> words = {"<unk>", "<num>", "the", "big", "dog", "saw", "cat", ".", "it", "ran"};
   const std::vector<uint16_t> ids = {2, 3, 4, 5, 2, 6, 7, 8, 9, 7};
   TextCorpus c;
-  REQUIRE(make_text_corpus(words, ids, {CorpusDocument{"d", 0, kL, 0, true}}, c).is_ok());
+  REQUIRE(make_text_corpus(words, ids, {CorpusDocument{"d", 0, kScoresL, 0, true}}, c).is_ok());
   c.tags = {"at", "jj", "nn", "vbd", ".", "pps"};
   c.tag = {0, 1, 2, 3, 0, 2, 4, 5, 3, 4};
   c.sentence_start = {1, 0, 0, 0, 0, 0, 0, 1, 0, 0};
@@ -35,7 +35,7 @@ TextCorpus tagged_corpus() {
 using Targets = std::map<int, std::vector<int>>;
 std::map<std::string, Targets> hand_targets() {
   std::map<std::string, Targets> t;
-  for (int i = 1; i < kL; ++i) t["previous"][i] = {i - 1}, t["self"][i] = {i};
+  for (int i = 1; i < kScoresL; ++i) t["previous"][i] = {i - 1}, t["self"][i] = {i};
   for (int i : {1, 2, 3, 4, 5, 6}) t["start"][i] = {0};
   for (int i : {8, 9}) t["start"][i] = {7};
   t["duplicate"] = {{4, {0}}, {9, {6}}};                  // the, .
@@ -68,7 +68,7 @@ std::string reference_label(const std::map<std::string, Ref>& r) {
   float best = -1;
   for (const char* k : kHeadKinds) {
     auto it = r.find(k);
-    if (it != r.end() && it->second.score >= 2 * it->second.baseline && it->second.score > best + kTol)
+    if (it != r.end() && it->second.score >= 2 * it->second.baseline && it->second.score > best + kScoresTol)
       best = it->second.score, label = k;
   }
   return label;
@@ -88,8 +88,8 @@ void check_against_reference(const HeadSlot& slot, const Mat& P) {
   for (size_t k = 0; k < slot.scores.size(); ++k) {
     CAPTURE(slot.scores[k].first);
     const Ref& r = ref.at(slot.scores[k].first);
-    CHECK(slot.scores[k].second == doctest::Approx(r.score).epsilon(kTol));
-    CHECK(slot.baselines[k].second == doctest::Approx(r.baseline).epsilon(kTol));
+    CHECK(slot.scores[k].second == doctest::Approx(r.score).epsilon(kScoresTol));
+    CHECK(slot.baselines[k].second == doctest::Approx(r.baseline).epsilon(kScoresTol));
   }
   CHECK(slot.label == reference_label(ref));
 }
@@ -97,8 +97,8 @@ void check_against_reference(const HeadSlot& slot, const Mat& P) {
 // Row i: weight spread evenly over `targets(i)`, or all on itself when empty.
 template <class F>
 Mat head_from(F targets) {
-  Mat P = Mat::Zero(kL, kL);
-  for (int i = 0; i < kL; ++i) {
+  Mat P = Mat::Zero(kScoresL, kScoresL);
+  for (int i = 0; i < kScoresL; ++i) {
     const std::vector<int> t = targets(i);
     if (t.empty()) P(i, i) = 1;
     for (int j : t) P(i, j) += 1.f / static_cast<float>(t.size());
@@ -117,7 +117,7 @@ float score_of(const HeadSlot& s, const std::string& kind) {
 TEST_CASE("head scores: a previous-token head scores previous 1.0 and labels itself previous") {
   const TextCorpus c = tagged_corpus();
   ScoreSample s;
-  text_score_sample(c, {0}, kL, s);
+  text_score_sample(c, {0}, kScoresL, s);
   const Mat P = head_from([](int i) { return i > 0 ? std::vector<int>{i - 1} : std::vector<int>{}; });
   const HeadSlot slot = measure(s, P);
   check_against_reference(slot, P);
@@ -128,30 +128,30 @@ TEST_CASE("head scores: a previous-token head scores previous 1.0 and labels its
   double h10 = 0;
   for (int n = 1; n <= 10; ++n) h10 += 1.0 / n;
   CHECK(slot.baselines[0].first == "previous");
-  CHECK(slot.baselines[0].second == doctest::Approx((h10 - 1) / 9).epsilon(kTol));
+  CHECK(slot.baselines[0].second == doctest::Approx((h10 - 1) / 9).epsilon(kScoresTol));
   // determiner-noun's by hand: (2/3 + 1/6) / 2 = 5/12
   for (const auto& [k, v] : slot.baselines)
-    if (k == "determiner-noun") CHECK(v == doctest::Approx(5.0 / 12).epsilon(kTol));
+    if (k == "determiner-noun") CHECK(v == doctest::Approx(5.0 / 12).epsilon(kScoresTol));
 }
 
 TEST_CASE("head scores: a uniform head scores its baseline everywhere and labels itself mixed") {
   const TextCorpus c = tagged_corpus();
   ScoreSample s;
-  text_score_sample(c, {0}, kL, s);
-  Mat P = Mat::Zero(kL, kL);
-  for (int i = 0; i < kL; ++i)
+  text_score_sample(c, {0}, kScoresL, s);
+  Mat P = Mat::Zero(kScoresL, kScoresL);
+  for (int i = 0; i < kScoresL; ++i)
     for (int j = 0; j <= i; ++j) P(i, j) = 1.f / static_cast<float>(i + 1);
   const HeadSlot slot = measure(s, P);
   check_against_reference(slot, P);
   for (size_t k = 0; k < slot.scores.size(); ++k)
-    CHECK(slot.scores[k].second == doctest::Approx(slot.baselines[k].second).epsilon(kTol));
+    CHECK(slot.scores[k].second == doctest::Approx(slot.baselines[k].second).epsilon(kScoresTol));
   CHECK(slot.label == "mixed");
 }
 
 TEST_CASE("head scores: each tag relation scores 1.0 and labels a head built to follow it") {
   const TextCorpus c = tagged_corpus();
   ScoreSample s;
-  text_score_sample(c, {0}, kL, s);
+  text_score_sample(c, {0}, kScoresL, s);
   const auto table = hand_targets();
   for (const char* kind : {"determiner-noun", "verb-subject", "pronoun-noun", "punctuation", "start", "duplicate"}) {
     CAPTURE(kind);
@@ -159,7 +159,7 @@ TEST_CASE("head scores: each tag relation scores 1.0 and labels a head built to 
     const Mat P = head_from([&](int i) { return t.count(i) ? t.at(i) : std::vector<int>{}; });
     const HeadSlot slot = measure(s, P);
     check_against_reference(slot, P);
-    CHECK(score_of(slot, kind) == doctest::Approx(1.0f).epsilon(kTol));
+    CHECK(score_of(slot, kind) == doctest::Approx(1.0f).epsilon(kScoresTol));
     CHECK(slot.label == kind);
   }
 }

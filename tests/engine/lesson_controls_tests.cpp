@@ -10,16 +10,13 @@
 
 #include "engine/lesson/scene.h"
 #include "reference.h"
+#include "../common/scene_lookup.h"
 
 using namespace headroom;
+using headroom::testing::index_of;
 
 namespace {
 
-int index_of(const Scene& s, const char* word) {
-  for (size_t i = 0; i < s.tokens().size(); ++i)
-    if (s.tokens()[i].text == word) return static_cast<int>(i);
-  return -1;
-}
 
 // The reference for "carried": the same definition as readout.h, written with
 // the normal equations in double precision. W_O^T c^T = y^T is solved with an

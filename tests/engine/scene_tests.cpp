@@ -13,8 +13,10 @@
 
 #include "engine/lesson/scene.h"
 #include "reference.h"
+#include "../common/scene_lookup.h"
 
 using namespace headroom;
+using headroom::testing::index_of;
 
 namespace {
 
@@ -32,11 +34,6 @@ const LessonCase kCases[] = {
     {"The chef who cooked the meal for the critic claimed it was perfect.", "claimed", "chef", "it"},
 };
 
-int index_of(const Scene& s, const char* word) {
-  for (size_t i = 0; i < s.tokens().size(); ++i)
-    if (s.tokens()[i].text == word) return static_cast<int>(i);
-  return -1;
-}
 
 double cosine(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return a.dot(b) / (a.norm() * b.norm()); }
 

@@ -21,19 +21,21 @@
 #include <vector>
 
 #include "engine/lesson/scene.h"
+#include "../common/scene_lookup.h"
 
 using namespace headroom;
+using headroom::testing::index_of;
 
 namespace {
 
-struct Row {
+struct TargetRow {
   const char* sentence;
   const char* query;  // the query word (its first occurrence)
   const char* expected;  // "relation=word ..." in relation order, "" for none
 };
 
 // clang-format off
-const Row kTable[] = {
+const TargetRow kTable[] = {
     {"The researcher who wrote the paper said it was wrong.", "said", "subject=researcher complement=it"},
     {"The researcher who wrote the paper said it was wrong.", "it", "antecedent=paper"},
     {"The researcher who wrote the paper said it was wrong.", "researcher", ""},
@@ -93,11 +95,6 @@ bool determiner_or_mark(const std::string& w) {
   return false;
 }
 
-int index_of(const Scene& s, const char* word) {
-  for (size_t i = 0; i < s.tokens().size(); ++i)
-    if (s.tokens()[i].text == word) return static_cast<int>(i);
-  return -1;
-}
 
 // The query's leading fitting pointer relationships, as "relation=word ...".
 std::string fitting_targets(const Scene& s, int q) {
@@ -138,7 +135,7 @@ TEST_CASE("targets table: each query gets the relationships that fit its word (a
   REQUIRE(n >= 30);
   int right = 0;
   std::string misses;
-  for (const Row& row : kTable) {
+  for (const TargetRow& row : kTable) {
     Scene s;
     REQUIRE(s.set_sentence(row.sentence).is_ok());
     const int q = index_of(s, row.query);

@@ -8,7 +8,7 @@
 // position embeddings, causal multi-head attention layers on a residual
 // stream, unembedding + bias, mean cross-entropy over scored rows. Gradients
 // are its central finite differences in double, every entry of every
-// parameter matrix nudged by +-kFdStep. Tolerances are named; a failing CHECK
+// parameter matrix nudged by +-kTextFdStep. Tolerances are named; a failing CHECK
 // prints the worst difference through CAPTURE.
 #include <doctest/doctest.h>
 
@@ -30,15 +30,15 @@ namespace {
 
 // Float gradients against double finite differences, relative to the
 // largest magnitude of that matrix's reference gradient.
-constexpr double kGradRelTol = 5e-4;
+constexpr double kTextGradRelTol = 5e-4;
 // Central-difference step in double.
-constexpr double kFdStep = 1e-5;
+constexpr double kTextFdStep = 1e-5;
 // Two backends' float results (summation order, FMA or not, exp variants).
-constexpr double kBackendRelTol = 5e-5;
+constexpr double kTextBackendRelTol = 5e-5;
 // A float cross-entropy (softmax kernel, float logs) against double.
 constexpr double kLossRelTol = 2e-6;
 
-constexpr Backend kBackends[] = {Backend::Eigen, Backend::Scalar, Backend::Simd};
+constexpr Backend kTextBackends[] = {Backend::Eigen, Backend::Scalar, Backend::Simd};
 
 // The text model in double, from the formula. `m` lists the parameters in
 // text_param_list's order. With ko_layer >= 0, head ko_head of that layer is
@@ -142,7 +142,7 @@ TEST_CASE("causal forward_batch: rows sum to 1, zero above the diagonal, equal t
   const int B = 3, L = 6, D = 8, H = 2;
   const Mat x = ref::random_mat(B * L, D, 41);
   const AttentionWeights w = ref::random_weights(D, H, 42, 0.9f);
-  for (Backend b : kBackends) {
+  for (Backend b : kTextBackends) {
     CAPTURE(backend_name(b));
     BatchTrace t;
     REQUIRE(forward_batch(x, B, w, t, b, true).is_ok());
@@ -170,7 +170,7 @@ TEST_CASE("causal attention: a later token never changes an earlier row's output
   const int L = 7, D = 8, H = 4;
   Mat x = ref::random_mat(L, D, 51);
   const AttentionWeights w = ref::random_weights(D, H, 52, 1.f);
-  for (Backend b : kBackends) {
+  for (Backend b : kTextBackends) {
     BatchTrace before, after;
     REQUIRE(forward_batch(x, 1, w, before, b, true).is_ok());
     Mat x2 = x;
@@ -219,7 +219,7 @@ TEST_CASE("softmax_cross_entropy: loss and dZ against double, unscored rows, ref
     sum += mx + std::log(s) - z(i, t[i]);
     for (int v = 0; v < V; ++v) dz_ref(i, v) = (std::exp(z(i, v) - mx) / s - (v == t[i])) / scored;
   }
-  for (Backend b : kBackends) {
+  for (Backend b : kTextBackends) {
     CAPTURE(backend_name(b));
     CrossEntropy ce;
     Mat dz;
@@ -253,7 +253,7 @@ TEST_CASE("matmul, matmul_tn, matmul_nt on every backend equal the double produc
         const Mat a = ref::random_mat(M, K, 81 + M), b = ref::random_mat(K, N, 82 + N);
         const Mat at = a.transpose(), bt = b.transpose();
         const MatD want = ref::naive_gemm(a, b);
-        for (Backend be : kBackends) {
+        for (Backend be : kTextBackends) {
           CAPTURE(M); CAPTURE(N); CAPTURE(K); CAPTURE(backend_name(be));
           MatmulWork w;
           Mat c;
@@ -293,16 +293,16 @@ TEST_CASE("text model: every gradient equals central differences in double (caus
       for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
           const double keep = m(i, j);
-          m(i, j) = keep + kFdStep;
+          m(i, j) = keep + kTextFdStep;
           const double up = naive_text_loss(c.shape, md, ids, targets, c.B);
-          m(i, j) = keep - kFdStep;
+          m(i, j) = keep - kTextFdStep;
           const double down = naive_text_loss(c.shape, md, ids, targets, c.B);
           m(i, j) = keep;
-          g(i, j) = (up - down) / (2 * kFdStep);
+          g(i, j) = (up - down) / (2 * kTextFdStep);
         }
       fd.push_back(std::move(g));
     }
-    for (Backend b : kBackends) {
+    for (Backend b : kTextBackends) {
       CAPTURE(backend_name(b));
       TextWork work;
       TextGrads g;
@@ -315,7 +315,7 @@ TEST_CASE("text model: every gradient equals central differences in double (caus
         CAPTURE(k);
         const double d = ref::rel_diff(*gl[k], fd[k]);
         CAPTURE(d);
-        CHECK(d <= kGradRelTol);
+        CHECK(d <= kTextGradRelTol);
         CHECK(fd[k].cwiseAbs().maxCoeff() > 1e-6);  // every matrix's gradient is seen (none trivially 0)
       }
     }
@@ -336,8 +336,8 @@ TEST_CASE("text model: backends agree; a perturbation moves the loss; an unused 
   const auto le = text_grad_list(ge), ls = text_grad_list(gs), lv = text_grad_list(gv);
   for (size_t k = 0; k < le.size(); ++k) {
     CAPTURE(k);
-    CHECK(ref::rel_diff(*lv[k], *ls[k]) <= kBackendRelTol);
-    CHECK(ref::rel_diff(*le[k], *ls[k]) <= kBackendRelTol);
+    CHECK(ref::rel_diff(*lv[k], *ls[k]) <= kTextBackendRelTol);
+    CHECK(ref::rel_diff(*le[k], *ls[k]) <= kTextBackendRelTol);
   }
   CHECK(ce.loss == doctest::Approx(cs.loss).epsilon(1e-6));
   // ids never used as input: their embedding rows get exactly zero gradient
@@ -378,7 +378,7 @@ TEST_CASE("knockout: equals the naive model with that head's output zeroed, on e
         CHECK(std::abs(want - whole) > 1e-4);  // the head mattered: the check below is not vacuous
         TextParams q = p;
         REQUIRE(knock_out_head(q, l, h).is_ok());
-        for (Backend b : kBackends) {
+        for (Backend b : kTextBackends) {
           CAPTURE(backend_name(b));
           TextWork work;
           CrossEntropy ce;
@@ -431,7 +431,7 @@ TEST_CASE("knockout: every head of a layer knocked out is the model without that
     TextParams one = p;
     one.shape.layers = 1;
     one.layers = {p.layers[static_cast<size_t>(1 - gone)]};
-    for (Backend b : kBackends) {
+    for (Backend b : kTextBackends) {
       CAPTURE(backend_name(b));
       TextWork work;
       CrossEntropy knocked, without;

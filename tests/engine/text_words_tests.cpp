@@ -31,7 +31,7 @@ int id_of(const std::string& w) {
   return -1;
 }
 
-struct Row {
+struct WordsRow {
   const char* typed;
   std::vector<std::string> words;   // as typed
   std::vector<std::string> tokens;  // as the corpus spells them ("<unk>", "<num>" for those)
@@ -40,7 +40,7 @@ struct Row {
 }  // namespace
 
 TEST_CASE("corpus_ids: the corpus' tokens, the words as typed, <num> and <unk>") {
-  const std::vector<Row> rows = {
+  const std::vector<WordsRow> rows = {
       {"The researcher said it was wrong.",
        {"The", "researcher", "said", "it", "was", "wrong", "."},
        {"the", "researcher", "said", "it", "was", "wrong", "."}},
@@ -62,7 +62,7 @@ TEST_CASE("corpus_ids: the corpus' tokens, the words as typed, <num> and <unk>")
       {"", {}, {}},
       {" \t\n", {}, {}},
   };
-  for (const Row& r : rows) {
+  for (const WordsRow& r : rows) {
     CAPTURE(std::string(r.typed));
     std::vector<std::string> words = {"stale"};
     std::vector<bool> unknown = {true, true};

@@ -25,7 +25,7 @@ using namespace headroom;
 
 namespace {
 
-constexpr int D = kTaskDModel, k = kTaskContentDims;
+constexpr int kTaskD = kTaskDModel, kTaskK = kTaskContentDims;
 
 uint64_t fnv_bytes(const void* p, size_t n, uint64_t h = 0xcbf29ce484222325ull) {
   const unsigned char* c = static_cast<const unsigned char*>(p);
@@ -143,10 +143,10 @@ TEST_CASE("content and structure come from independent streams") {
   s.content ^= 0xABCDEF;
   REQUIRE(generate_task_batch(cfg, s, 0, 64, b).is_ok());
   // Everything but the content block (and the targets, which copy content) is unchanged.
-  CHECK(a.x.rightCols(D - k) == b.x.rightCols(D - k));
+  CHECK(a.x.rightCols(kTaskD - kTaskK) == b.x.rightCols(kTaskD - kTaskK));
   CHECK(a.mask == b.mask);
   CHECK(a.related == b.related);
-  CHECK((a.x.leftCols(k) - b.x.leftCols(k)).cwiseAbs().maxCoeff() > 0.1f);
+  CHECK((a.x.leftCols(kTaskK) - b.x.leftCols(kTaskK)).cwiseAbs().maxCoeff() > 0.1f);
 
   // Across many tokens, no content coordinate correlates with a role bit,
   // a position or pointer column, or being a query / a target.
@@ -168,16 +168,16 @@ TEST_CASE("content and structure come from independent streams") {
   const Eigen::VectorXf target = Eigen::Map<const Eigen::VectorXf>(is_target.data(), n);
   const double bound = 5.0 / std::sqrt(static_cast<double>(n));  // 5 sigma
   double worst = 0;
-  for (int c = 0; c < k; ++c) {
+  for (int c = 0; c < kTaskK; ++c) {
     const Eigen::VectorXf content = big.x.col(c);
-    for (int s2 = k; s2 < D; ++s2)
+    for (int s2 = kTaskK; s2 < kTaskD; ++s2)
       if ((big.x.col(s2).array() != big.x(0, s2)).any()) worst = std::max(worst, std::fabs(corr(content, big.x.col(s2))));
     worst = std::max(worst, std::fabs(corr(content, mask)));
     worst = std::max(worst, std::fabs(corr(content, target)));
   }
   CHECK(worst < bound);
   // and the contents are unit vectors
-  CHECK((big.x.leftCols(k).rowwise().norm().array() - 1.f).abs().maxCoeff() < 1e-5f);
+  CHECK((big.x.leftCols(kTaskK).rowwise().norm().array() - 1.f).abs().maxCoeff() < 1e-5f);
 }
 
 TEST_CASE("queries, slots, pointers and targets follow the rules") {
@@ -209,9 +209,9 @@ TEST_CASE("queries, slots, pointers and targets follow the rules") {
             REQUIRE(t < L);
             CHECK(seen.insert(t).second);  // distinct, and not the query
             // slot r's target columns hold the related token's content
-            CHECK(b.target.block(row, r * k, 1, k) == b.x.block(static_cast<Eigen::Index>(e) * L + t, 0, 1, k));
+            CHECK(b.target.block(row, r * kTaskK, 1, kTaskK) == b.x.block(static_cast<Eigen::Index>(e) * L + t, 0, 1, kTaskK));
           }
-          CHECK(b.target.rightCols(kTaskOutputDims - R * k).row(row).isZero());
+          CHECK(b.target.rightCols(kTaskOutputDims - R * kTaskK).row(row).isZero());
           subject_positions.insert(b.related[static_cast<size_t>(row * R)]);
           // the subject and complement pointers hold p(target)
           float p[embed::kCode];
@@ -253,9 +253,9 @@ TEST_CASE("coreference is findable only by content: the agreement stream moves i
   const Eigen::Index A = kTaskAgreementColumn;
   // everything outside the agreement block is bit-identical...
   CHECK(a.x.leftCols(A) == b.x.leftCols(A));
-  CHECK(a.x.rightCols(D - A - 16) == b.x.rightCols(D - A - 16));
+  CHECK(a.x.rightCols(kTaskD - A - 16) == b.x.rightCols(kTaskD - A - 16));
   CHECK(a.mask == b.mask);
-  CHECK(a.target.leftCols(3 * k) == b.target.leftCols(3 * k));
+  CHECK(a.target.leftCols(3 * kTaskK) == b.target.leftCols(3 * kTaskK));
   // ...and the antecedents moved, the targets following the features
   int moved = 0, queries = 0;
   for (int e = 0; e < 300; ++e)
@@ -269,7 +269,7 @@ TEST_CASE("coreference is findable only by content: the agreement stream moves i
       CHECK(ta == agreeing_token(a, e, q));
       CHECK(tb == agreeing_token(b, e, q));
       moved += ta != tb;
-      CHECK(b.target.block(row, 3 * k, 1, k) == b.x.block(static_cast<Eigen::Index>(e) * L + tb, 0, 1, k));
+      CHECK(b.target.block(row, 3 * kTaskK, 1, kTaskK) == b.x.block(static_cast<Eigen::Index>(e) * L + tb, 0, 1, kTaskK));
     }
   // a new pairing keeps a query's antecedent about 1 time in 8 (1 of ~8 allowed tokens)
   CHECK(moved > queries * 3 / 4);
