@@ -200,10 +200,10 @@ async function langTests({ browser, url, watch, artifacts }) {
   for (const code of Object.keys(LESSONS)) {
     await test(`${code}: the tour (every step before and after its reveal) and view=train at ${SIZES.join(', ')} x 560: every string the language's, no missing glyph, no cut text, no inner scrolling`, async () => {
       const bad = [];
-      // One page per view, resized: the tour's training step trains once.
+      // One page per view, resized: each tour step is revealed once and
+      // looked at in every width, so the training step trains once.
       const train = await open(code, SIZES[0], { hash: '&view=train' });
       await train.evaluate(() => window.headroom.train.step(3));
-      const tour = await open(code, SIZES[0], { hash: '&tour=1' });
       for (const width of SIZES) {
         const at = (what) => `${width} x 560 ${what}`;
         await train.setViewportSize({ width, height: 560 });
@@ -211,17 +211,21 @@ async function langTests({ browser, url, watch, artifacts }) {
         bad.push(...await lacks(train, at('view=train')));
         for (const m of misfits(await train.evaluate(() => window.headroom.debug.fit()), { noScroll: true })) bad.push(at(`view=train: ${m}`));
         if (width === 540) await train.screenshot({ path: path.join(artifacts, `lang-${code}-train-540.png`) });
-        await tour.setViewportSize({ width, height: 560 });
-        for (let n = 1; n <= 9; ++n) {
-          await tour.evaluate((k) => window.headroom.tour.go(k), n);
-          for (const phase of ['before', 'after']) {
-            if (phase === 'after') {
-              await tour.evaluate(() => window.headroom.tour.reveal());
-              // step 7 trains 250 steps before its reveal: wait until its numbers are in
-              if (n === 7) await tour.waitForFunction(() => (window.headroom.tour.state().steps[6].measured || {}).steps >= 250, null, { timeout: 400_000 });  // a step budget: 250 steps, however long a loaded machine takes (the suite limit bounds it)
-              // step 8 starts the text model: its pending reveal is what is checked here (tour.test.mjs waits for the marks)
-              if (n === 8) await tour.evaluate(() => window.headroom.train.pause());
-            }
+      }
+      const tour = await open(code, SIZES[0], { hash: '&tour=1' });
+      for (let n = 1; n <= 9; ++n) {
+        await tour.evaluate((k) => window.headroom.tour.go(k), n);
+        for (const phase of ['before', 'after']) {
+          if (phase === 'after') {
+            await tour.evaluate(() => window.headroom.tour.reveal());
+            // step 7 trains 250 steps before its reveal: wait until its numbers are in
+            if (n === 7) await tour.waitForFunction(() => (window.headroom.tour.state().steps[6].measured || {}).steps >= 250, null, { timeout: 400_000 });  // a step budget: 250 steps, however long a loaded machine takes (the suite limit bounds it)
+            // step 8 starts the text model: its pending reveal is what is checked here (tour.test.mjs waits for the marks)
+            if (n === 8) await tour.evaluate(() => window.headroom.train.pause());
+          }
+          for (const width of SIZES) {
+            const at = (what) => `${width} x 560 ${what}`;
+            await tour.setViewportSize({ width, height: 560 });
             await settle(tour);
             bad.push(...await lacks(tour, at(`tour step ${n} ${phase}`)));
             for (const m of misfits(await tour.evaluate(() => window.headroom.debug.fit()), { noScroll: true })) bad.push(at(`tour step ${n} ${phase}: ${m}`));

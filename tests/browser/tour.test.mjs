@@ -258,26 +258,34 @@ async function tourTests({ browser, url, watch, artifacts }) {
 
   await test(`fit: every step before and after its reveal at ${SIZES.map((s) => s.join(' x ')).join(', ')}, and view=train`, async () => {
     const bad = [];
-    for (const size of SIZES) {
-      const page = await open(`fit-${size[0]}`, '#tour=1', size);
-      for (let n = 1; n <= 9; ++n) {
-        await page.evaluate((k) => window.headroom.tour.go(k), n);
-        for (const phase of ['before', 'after']) {
-          if (phase === 'after') await page.evaluate(() => window.headroom.tour.reveal());
-          if (phase === 'after' && n === 8) await page.evaluate(() => window.headroom.train.pause());  // the text model
-          await idle(page);
-          for (const m of misfits(await page.evaluate(() => window.headroom.debug.fit()))) bad.push(`${size.join('x')} step ${n} ${phase}: ${m}`);
-          if (size[0] === 720) await page.screenshot({ path: path.join(artifacts, `tour-720-step${n}-${phase}.png`) });
-        }
+    // One page, resized: each step is revealed once and looked at in every
+    // size (a page per size trained the training step three times).
+    const page = await open('fit', '#tour=1', SIZES[0]);
+    const inEverySize = async (what, look) => {
+      for (const size of SIZES) {
+        await page.setViewportSize({ width: size[0], height: size[1] });
+        await idle(page);
+        for (const m of await look(size)) bad.push(`${size.join('x')} ${what}: ${m}`);
       }
-      await page.evaluate(() => window.headroom.applyHash('view=train'));
-      await page.evaluate(() => window.headroom.tour.go(1));  // still open: leave it through the UI
-      await click(page, (await layout(page)).tourButtons[0]);
-      await sleep(300);
-      // view=train scrolls by design (a chart and a table); nothing may be cut sideways
-      for (const m of misfits(await page.evaluate(() => window.headroom.debug.fit()), false)) bad.push(`${size.join('x')} view=train: ${m}`);
-      await page.context().close();
+    };
+    for (let n = 1; n <= 9; ++n) {
+      await page.evaluate((k) => window.headroom.tour.go(k), n);
+      for (const phase of ['before', 'after']) {
+        if (phase === 'after') await page.evaluate(() => window.headroom.tour.reveal());
+        if (phase === 'after' && n === 8) await page.evaluate(() => window.headroom.train.pause());  // the text model
+        await inEverySize(`step ${n} ${phase}`, async (size) => {
+          if (size[0] === 720) await page.screenshot({ path: path.join(artifacts, `tour-720-step${n}-${phase}.png`) });
+          return misfits(await page.evaluate(() => window.headroom.debug.fit()));
+        });
+      }
     }
+    await page.evaluate(() => window.headroom.applyHash('view=train'));
+    await page.evaluate(() => window.headroom.tour.go(1));  // still open: leave it through the UI
+    await click(page, (await layout(page)).tourButtons[0]);
+    await sleep(300);
+    // view=train scrolls by design (a chart and a table); nothing may be cut sideways
+    await inEverySize('view=train', async () => misfits(await page.evaluate(() => window.headroom.debug.fit()), false));
+    await page.context().close();
     assert(bad.length === 0, bad.join('\n'));
   });
 
