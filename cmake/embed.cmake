@@ -9,8 +9,9 @@
 # headroom_embed_font(<header> <name> <ttf> <ranges>) first subsets <ttf> to
 # the code point ranges (pairs of first/last, as ImGui's glyph ranges) with
 # fonttools' pyftsubset (Debian `fonttools`), then embeds the subset as above;
-# headroom_embed_font_text(<header> <name> <ttf> <files>) subsets to the
-# characters of text files instead (the catalogues' CJK glyphs);
+# headroom_subset_font_text(<ttf> <subset> <files>) subsets to the
+# characters of text files instead, into a file of the site (the
+# catalogues' CJK glyphs);
 # headroom_embed_ranges(<header> <ranges>) writes the same ranges as
 # HEADROOM_FONT_RANGES for ImGui, so the font and the atlas ask for one list.
 # Does not: compress, or write anything outside the build folder.
@@ -86,19 +87,18 @@ function(headroom_embed_font header name ttf ranges)
   headroom_embed_binary(${header} ${name} ${dir}/${name}.subset.ttf)
 endfunction()
 
-# headroom_embed_font_text(<header> <name> <ttf> <text files...>): <ttf>
-# subset to exactly the characters of the text files (the catalogues: the
-# glyphs a language outside the UI font's ranges needs), embedded as above.
-function(headroom_embed_font_text header name ttf)
+# headroom_subset_font_text(<ttf> <subset> <text files...>): <ttf> subset
+# to exactly the characters of the text files (the catalogues: the glyphs a
+# language outside the UI font's ranges needs) into <subset>, a file the
+# site ships (cmake/web.cmake), not embedded.
+function(headroom_subset_font_text ttf subset)
   set(text "")
   foreach(f ${ARGN})
     file(READ ${f} t)
     string(APPEND text "${t}")
   endforeach()
-  get_filename_component(dir ${header} DIRECTORY)
-  file(WRITE ${dir}/${name}.chars.txt "${text}")
-  headroom_subset_font(${ttf} ${dir}/${name}.subset.ttf --text-file=${dir}/${name}.chars.txt)
-  headroom_embed_binary(${header} ${name} ${dir}/${name}.subset.ttf)
+  file(WRITE ${subset}.chars.txt "${text}")
+  headroom_subset_font(${ttf} ${subset} --text-file=${subset}.chars.txt)
 endfunction()
 
 function(headroom_embed_ranges header ranges)
