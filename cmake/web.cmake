@@ -7,7 +7,9 @@
 # headroom_app and headroom_engine into headroom.js + headroom.wasm in
 # HEADROOM_WEB_DIR, and copy web/* (page, loader) beside them, so that folder
 # is a static site; the pages and their CSS are written there by the
-# first_picture program (run under node), with the default state drawn in.
+# first_picture program (run under node), with the default state drawn in;
+# the languages the page fetches when chosen go to lang/ (the catalogues
+# but English's, which alone is compiled in, and the CJK glyphs' font).
 # Does not: fetch ImGui (build.sh does, or pass -DIMGUI_DIR=...), emit an .html
 # (Debian's emcc crashes on -o .html at -O1+; the page lives in web/), or use
 # any Emscripten port (ports download at build time).
