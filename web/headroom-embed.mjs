@@ -121,7 +121,7 @@ function setOrderOf(tables) {
 // setOrder) into `errors`; returns the index of the field after a language
 // that is being fetched (state.langLoading: the rest waits for it, so a
 // query or a sentence lands on the new language's lesson as in a link), or
-// setOrder.length.
+// null when every field is applied.
 function applySet(data, errors, from = 0) {
   if (from === 0) {
     const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !own(kSetVerbs, k));
@@ -144,7 +144,7 @@ function applySet(data, errors, from = 0) {
     if (typeof value !== 'string') { errors.push(`${field} must be a string`); continue; }
     verb(api.applyHash, `${key}=${encodeURIComponent(value)}`);
   }
-  return setOrder.length;
+  return null;
 }
 
 // The refusal of a language that did not come (its fetch failed), or null.
@@ -208,13 +208,12 @@ function applyTour(data) {
 async function answerSet(event, data, id) {
   const errors = [];
   const { source, origin } = event;
-  quiet = true;
-  let next = applySet(data, errors);
-  quiet = false;
-  while (next < setOrder.length) {
-    await api.languageSettled();
-    const late = languageError();
-    if (late) errors.push(late);
+  for (let next = 0; next !== null;) {
+    if (next > 0) {  // after a language being fetched: shown, or why not
+      await api.languageSettled();
+      const late = languageError();
+      if (late) errors.push(late);
+    }
     quiet = true;
     next = applySet(data, errors, next);
     quiet = false;

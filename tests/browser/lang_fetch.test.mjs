@@ -19,7 +19,9 @@
 // lang-fetch-zh.png); (d) a catalogue that fails to load (a route answers
 // 404) keeps the language shown and shows why (state.error and errorCode
 // lang_unfetched, worded in the language shown, and the text twin), and the
-// same choice made again once the file is there shows it.
+// same choice made again once the file is there shows it; a host page's
+// headroom:set with such a language is answered with the error, the
+// language kept and the message's other fields applied.
 // Does not: check the catalogues' words (lang.test.mjs, catalogue_keys.mjs).
 //
 // Run: node tests/browser/lang_fetch.test.mjs    (after ./build.sh build)
@@ -156,6 +158,32 @@ async function langFetchTests({ browser, url, watch, forget, artifacts, site }) 
     assert(fr.lang === 'fr' && fr.error === null && fr.tokens[fr.query] === 'dit', `chosen again: ${JSON.stringify([fr.lang, fr.error])}`);
     await page.waitForFunction(() => location.hash.includes('lang=fr'), null, { timeout: 5_000 });
     forget('lang-fetch-404');  // the 404 is the point (the browser logs it as a console error)
+    await context.close();
+  });
+
+  await test('(e) a host page: headroom:set with a language that fails to load replies with the error, the language kept and the other fields applied', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 640 } });
+    const page = await context.newPage();
+    watch(page, 'lang-fetch-host');
+    await page.route('**/lang/fr.po', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await page.route(`${url}lang-fetch-host.html`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>
+      <iframe id="f" src="${url}embed.html#lang=de" width="720" height="560"></iframe>
+      <script>
+        window.got = [];
+        addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push(e.data); });
+      </script>` }));
+    await page.goto(`${url}lang-fetch-host.html`);
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'headroom:ready'), null, { timeout: 60_000 });
+    const answer = await page.evaluate(() => new Promise((resolve) => {
+      const f = document.getElementById('f');
+      const on = (e) => { if (e.source === f.contentWindow && e.data.id === 7) { removeEventListener('message', on); resolve(e.data); } };
+      addEventListener('message', on);
+      f.contentWindow.postMessage({ type: 'headroom:set', id: 7, lang: 'fr', heads: 2 }, '*');
+    }));
+    assert(answer.type === 'headroom:state' && answer.state.lang === 'de' && answer.state.langLoading === null &&
+      answer.state.heads === 2 && answer.error && answer.error.includes('404') && answer.error.includes('"fr"'),
+      `reply: ${JSON.stringify([answer.state.lang, answer.state.langLoading, answer.state.heads, answer.error])}`);
+    forget('lang-fetch-host');  // the 404 is the point
     await context.close();
   });
 }
