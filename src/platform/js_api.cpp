@@ -210,6 +210,38 @@ EMSCRIPTEN_KEEPALIVE int headroom_set_language(const char* code) {
   return demo().set_language(code ? code : "") ? 1 : 0;
 }
 
+// The language chosen whose catalogue the page is to fetch ("" when none:
+// app::Demo::lang_loading); web/headroom.mjs asks after every verb.
+EMSCRIPTEN_KEEPALIVE const char* headroom_lang_loading() { return demo().lang_loading.c_str(); }
+
+// The page fetched `code`'s catalogue (`n` bytes of its .po text at `po`):
+// added, and shown when it is the one chosen (app::Demo::language_arrived).
+// Returns 1 when the language shown changed.
+EMSCRIPTEN_KEEPALIVE int headroom_language_arrived(const char* code, const char* po, int n) {
+  wake();
+  return demo().language_arrived(code ? code : "", std::string_view(po ? po : "", po && n > 0 ? static_cast<size_t>(n) : 0))
+             ? 1 : 0;
+}
+
+// The page could not fetch `code`'s catalogue (why: "HTTP 404", ...): the
+// language shown stays and the state's error says so (app::Demo::language_failed).
+EMSCRIPTEN_KEEPALIVE void headroom_language_failed(const char* code, const char* why) {
+  wake();
+  demo().language_failed(code ? code : "", why ? why : "");
+}
+
+// The extra font (the catalogues' CJK glyphs, ui.h set_extra_font): 1 when
+// the shown language needs it and it is not here; the page then fetches it
+// once and hands its `n` bytes over (the atlas is rebuilt on the next frame).
+EMSCRIPTEN_KEEPALIVE int headroom_extra_font_wanted() { return headroom::ui::extra_font_wanted() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE void headroom_extra_font(const uint8_t* p, int n) {
+  wake();
+  headroom::ui::set_extra_font(std::vector<unsigned char>(p, p + (n > 0 ? n : 0)));
+}
+// For tests (headroom.debug.fonts): the extra font's size and the atlas's glyphs from it.
+EMSCRIPTEN_KEEPALIVE int headroom_extra_font_bytes() { return headroom::ui::extra_font_bytes(); }
+EMSCRIPTEN_KEEPALIVE int headroom_extra_font_glyphs() { return headroom::ui::extra_font_glyphs(); }
+
 namespace {
 // A JS number as a float: one beyond float's range becomes the infinity it
 // rounds toward (a plain cast would be undefined behaviour), so the verb

@@ -13,6 +13,8 @@
 
 #include <string_view>
 
+#include <vector>
+
 #include "app/state/demo.h"
 #include "imgui.h"
 
@@ -25,10 +27,23 @@ void setup_style(bool dark);
 // Fonts for a display with `density` physical pixels per CSS pixel. The
 // platform rebuilds the font texture after calling this.
 void setup_fonts(float density);
-// Whether the shown language (app/lang/lang.h) changed since setup_fonts: the
-// platform then sets the fonts up again (a language outside Latin-1 adds
-// its glyphs to the atlas).
+// Whether the shown language (app/lang/lang.h) or the extra font changed
+// since setup_fonts: the platform then sets the fonts up again (a language
+// outside Latin-1 adds its glyphs to the atlas).
 bool fonts_stale();
+// The font for the catalogues' glyphs outside the UI fonts' ranges (CJK:
+// cmake/web.cmake subsets it to the catalogues' characters and ships it as
+// its own file): the page fetches it once a language that needs it is
+// shown (extra_font_wanted) and hands the bytes over here; until then those
+// glyphs are drawn by the browser (text.h). Kept for the program's life.
+void set_extra_font(std::vector<unsigned char> ttf);
+// Whether the shown language has glyphs outside the UI fonts' ranges and
+// the extra font is not here yet.
+bool extra_font_wanted();
+// The extra font's bytes (0: none yet) and how many of its glyphs the
+// atlas holds (the shown language's, merged by setup_fonts): for tests.
+int extra_font_bytes();
+int extra_font_glyphs();
 
 // Between ImGui::NewFrame() and ImGui::Render().
 void draw_ui(app::Demo& demo);

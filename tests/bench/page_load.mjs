@@ -96,7 +96,8 @@
 //
 // Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
 // (PAGE_LOAD_ONLY=1: the page-load, page-size, page-paint and course-page lines alone, for comparing builds;
-// PAGE_LOAD_ONLY=phases: the page-load and page-size lines alone, what tests/browser/text.test.mjs checks)
+// PAGE_LOAD_ONLY=phases: the page-load and page-size lines alone, what tests/browser/text.test.mjs checks;
+// PAGE_HASH=lang=de: the page-load and page-size lines for index.html#lang=de, its catalogue included)
 import path from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -187,7 +188,7 @@ async function loadOnce(browser, url) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.addInitScript(wrapWebAssembly);
-    await page.goto(url);
+    await page.goto(process.env.PAGE_HASH ? `${url}#${process.env.PAGE_HASH}` : url);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
     await page.evaluate(() => window.headroom.ready);
     await page.waitForFunction(() => performance.getEntriesByName('headroom:first-frame-presented').length > 0,

@@ -13,7 +13,8 @@
 // the targets the issue names (an independent list here, not read from the
 // catalogues); save the 720 x 560 view as build/test-artifacts/lang-<code>-720.png.
 // Then setLanguage: a refused code keeps the language and says why (in the
-// shown language); an accepted one switches the lesson and the hash.
+// shown language); an accepted one not fetched yet is waited for
+// (state.langLoading, languageSettled), then switches the lesson and the hash.
 // Every view in every language: each compact tab (view=lesson and
 // view=train's), the full layout's cards (a wide page, with two heads, a
 // head knocked out, the tie on and trained runs, so the lesson controls,
@@ -129,8 +130,13 @@ async function langTests({ browser, url, watch, artifacts }) {
     const train = await page.evaluate(() => window.headroom.train.step('x'));
     assert(train.errorCode === 'js_steps' && train.error && train.error.includes('10000'),
       `train.step('x'): ${train.errorCode}, ${train.error}`);
-    const de = await page.evaluate(() => window.headroom.setLanguage('de'));
-    assert(de.lang === 'de' && de.error === null && de.errorCode === '' && de.tokens[de.query] === 'sagte',
+    // German's catalogue is not in the wasm: the verb answers at once, still
+    // in French, waiting for it; languageSettled() once German is shown.
+    const asked = await page.evaluate(() => window.headroom.setLanguage('de'));
+    assert(asked.lang === 'fr' && asked.langLoading === 'de' && asked.error === null,
+      `setLanguage('de') before its catalogue came: ${JSON.stringify([asked.lang, asked.langLoading, asked.error])}`);
+    const de = await page.evaluate(() => window.headroom.languageSettled());
+    assert(de.lang === 'de' && de.langLoading === null && de.error === null && de.errorCode === '' && de.tokens[de.query] === 'sagte',
       `setLanguage('de'): ${JSON.stringify([de.lang, de.error, de.errorCode, de.tokens])}`);
     const hash = await page.evaluate(() => window.headroom.hash());
     assert(hash.includes('lang=de') && !hash.includes('sentence='), `hash ${hash}`);
@@ -295,7 +301,7 @@ async function langTests({ browser, url, watch, artifacts }) {
     assert(buttonsTop > planeBottom + 10, `no room for the result between the plane (${planeBottom}) and the buttons (${buttonsTop})`);
     const clip = { x: 0, y: planeBottom, width: 720, height: buttonsTop - planeBottom };
     const before = decodePng(await page.screenshot({ path: path.join(artifacts, 'lang-tour-reveal-en.png') }));
-    await page.evaluate(() => window.headroom.setLanguage('de'));
+    await page.evaluate(() => { window.headroom.setLanguage('de'); return window.headroom.languageSettled(); });
     await settle(page);
     const s = await state(page);
     const de = await resultOf();

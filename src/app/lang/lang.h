@@ -1,5 +1,6 @@
 // lang.h: the interface in the course's language: one string catalogue per
-// language, built in, and the one language shown.
+// language, built in or added when the page has fetched it, and the one
+// language shown.
 //
 // Does: read the catalogues compiled in from src/app/lang/<code>.po (one
 // file per language; the format is in the README, "Languages": gettext's
@@ -58,8 +59,17 @@ const std::vector<Language>& languages();
 // The shown language (English until set_language).
 const Language& language();
 // Shows `code` ("de"); refuses an unknown code and keeps the language
-// (language_status).
+// (language_status), and refuses a known one whose catalogue is not here
+// yet (lang_not_here: the Demo fetches it first, Demo::set_language).
 Status set_language(std::string_view code);
+// Whether `code`'s catalogue is here: compiled in (every one natively and
+// in the tests; English alone in the site's wasm, app/lang/catalogues/)
+// or added.
+bool catalogue_here(std::string_view code);
+// Adds the catalogue of a known language the page fetched (the text of
+// its .po file); refuses an unknown code (language_status) or a malformed
+// file (parse_catalogue's refusal), and keeps one already here.
+Status add_catalogue(std::string_view code, std::string_view po);
 // "en, de, es, fr or zh": the codes, for messages.
 std::string language_codes();
 // The refusal of an unknown code (not_a_language, app/lang/refusals.h):

@@ -55,6 +55,9 @@
   X(download_no_run, "no training run has {0} heads to download") \
   X(not_a_choice, "{0}={1} is not a {2} ({3})") \
   X(not_a_language, "lang={0} is not a language of this page ({1})") \
+  X(lang_not_here, "the catalogue of lang={0} is not loaded yet") \
+  X(lang_unfetched, "the catalogue of lang={0} could not be fetched ({1}); the language shown is kept") \
+  X(lang_unreadable, "the catalogue of lang={0} could not be read ({1}); the language shown is kept") \
   X(png_by_page, "a picture (png) is made by the page, not by the app") \
   X(no_export, "view \"{0}\" has no export") \
   X(png_too_big, "the picture would be {0} x {1} pixels, more than this browser's WebGL can draw") \

@@ -37,14 +37,40 @@ void Demo::clear_error() { (void)apply(Status::ok()); }
 bool Demo::set_language(std::string_view code) {
   // A page still on its language's lesson follows the language to the new
   // one's lesson; a sentence of the user's own stays.
-  if (code == language().code) return apply(Status::ok());  // nothing changes
+  if (code == language().code) {  // nothing changes; a wait for another language ends
+    lang_loading.clear();
+    return apply(Status::ok());
+  }
+  const std::vector<std::string>& codes = language_code_list();
+  if (!catalogue_here(code) && std::find(codes.begin(), codes.end(), code) != codes.end()) {
+    lang_loading = std::string(code);  // the page fetches it: language_arrived
+    return apply(Status::ok());
+  }
   const bool on_lesson = scene.text() == language().lesson.sentence;
-  if (!apply(app::set_language(code))) return false;
+  if (!apply(app::set_language(code))) return false;  // an unknown code: the state, and any wait, stay
+  lang_loading.clear();
   if (on_lesson) {
     const Lesson& l = language().lesson;
     (void)apply(scene.set_lesson(l.sentence, l.targets));
   }
   return true;
+}
+
+bool Demo::language_arrived(std::string_view code, std::string_view po) {
+  const Status added = add_catalogue(code, po);
+  if (lang_loading != code) return false;  // not waited for (any more): kept for later
+  lang_loading.clear();
+  if (!added) {
+    (void)apply(Status::fail(refusals::lang_unreadable, shown_value(code), StatusArg::refusal(added)));
+    return false;
+  }
+  return set_language(code);
+}
+
+void Demo::language_failed(std::string_view code, std::string_view why) {
+  if (lang_loading != code) return;
+  lang_loading.clear();
+  (void)apply(Status::fail(refusals::lang_unfetched, shown_value(code), shown_value(why)));
 }
 
 bool Demo::set_heads(int heads) {

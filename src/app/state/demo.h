@@ -113,8 +113,22 @@ struct Demo final : TourHost {
   bool set_tab(std::string_view tab);      // one of kTabs
   // The interface's language (app/lang/lang.h; hash lang=): a refused code keeps
   // the language. A page on the old language's lesson sentence opens the new
-  // one's, with its query and targets as the catalogue names them.
+  // one's, with its query and targets as the catalogue names them. A known
+  // language whose catalogue is not here yet (the site's wasm has English's
+  // alone) is accepted and waited for: lang_loading names it, the language
+  // shown stays until language_arrived (the page fetches the file); a later
+  // choice replaces the wait.
   bool set_language(std::string_view code);
+  // The language being waited for ("" when none): getState().langLoading.
+  std::string lang_loading;
+  // The page fetched `code`'s catalogue (the .po text): added, and shown if
+  // it is still the one waited for; a file that does not parse is that
+  // language's refusal (lang_unreadable). Returns whether the language shown changed.
+  bool language_arrived(std::string_view code, std::string_view po);
+  // The page could not fetch `code`'s catalogue (`why`: the page's words,
+  // "HTTP 404"): the wait ends with the refusal lang_unfetched, the language
+  // shown stays.
+  void language_failed(std::string_view code, std::string_view why);
   void set_reduced_motion(bool reduce);
   // Records a refusal made outside the verbs (the JS side's type checks:
   // a code of the JS table, app/lang/refusals.h).

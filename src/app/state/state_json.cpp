@@ -115,8 +115,11 @@ std::string state_json(Demo& demo) {
     append_model_weights(o.key("modelWeights"), demo.training);
     append_model(o.key("model"), demo.shown());
     // lang: the shown language's code; missingStrings: the strings it
-    // lacked so far (shown in English instead; app/lang/lang.h)
+    // lacked so far (shown in English instead; app/lang/lang.h);
+    // langLoading: the language chosen whose catalogue the page is
+    // fetching (null when none; Demo::set_language)
     o.field("lang", language().code).field("missingStrings", missing_strings());
+    o.string_or_null("langLoading", demo.lang_loading);
     // error: the last refusal in the shown language; errorCode: its code
     // (a refusal table's, app/lang/refusals.h), "" when there is none
     o.string_or_null("error", demo.error).field("errorCode", demo.error_code);
