@@ -96,10 +96,12 @@ bool finite_json(const std::string& json, std::string* why = nullptr) {
   // by the last key, or by parent.key
   // (the training state's corpus is null until one is loaded, layers on the
   // roles task, knockout until a text head is knocked out, splits on the
-  // roles task; a text head's scores, label, labelScore and baselines are
-  // measured when its run is reset, so a null there is a bug like any other)
+  // roles task; langLoading while no language is being fetched; a text
+  // head's scores, label, labelScore and baselines are measured when its run
+  // is reset, so a null there is a bug like any other)
   const std::vector<std::string> nullable = {"error", "note", "notice", "message", "nearest", "outputInPlane",
-                                            "modelWeights.step", "corpus", "layers", "knockout", "splits"};
+                                            "modelWeights.step", "corpus", "layers", "knockout", "splits",
+                                            "langLoading"};
   bool ok = true;
   auto walk = [&](auto&& self, const jsonr::Value& x, const std::string& parent, const std::string& key) -> void {
     const std::string path = parent + "." + key;
