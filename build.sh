@@ -298,7 +298,7 @@ build_native() {
 # The wasm suites live in the site's configuration (CMakeLists.txt: out of
 # `all` there), so they link the engine and app objects the site was built from.
 build_wasm_tests() {
-  cmake --build "$BUILD/wasm-web" -j "$JOBS" --target engine_tests app_tests ui_tests first_picture_tests
+  cmake --build "$BUILD/wasm-web" -j "$JOBS" --target headroom_suite_programs
 }
 
 # ASan + UBSan (and libFuzzer coverage) build of the native suites, with clang:
@@ -402,23 +402,30 @@ run_tests() {
     rm -f "$BUILD/test-logs/$name".{xml,rc,t0,t1}
   done
 
-  suite_start
-  step "the site (build/wasm-web -> build/web/)"
-  local site=0 site_seconds
-  if build_web; then site=1; fi
-  site_seconds=$((SECONDS - SUITE_T0))
-
-  step "native, wasm and ASan + UBSan suites: one after another at idle priority, beside the browser suites labelled 'beside'; their logs follow the browser suites'"
+  # The chain starts with the site's build: its native suites at idle
+  # priority take the CPU the site's build leaves (its configure, its
+  # single-threaded links and wasm-opt); its wasm suites wait for the site.
+  local site_done="$BUILD/test-logs/site.done"
+  rm -f "$site_done"
+  step "native, wasm and ASan + UBSan suites: one after another at idle priority, beside the site's build and the browser suites labelled 'beside'; their logs follow the browser suites'"
   ( renice -n 19 -p "$BASHPID" >/dev/null || true  # this subshell and all it starts
     # SCHED_IDLE where chrt is there: the chain takes only CPU the browser
     # suites leave (nice 19 alone still took a share from them).
     chrt -i -p 0 "$BASHPID" >/dev/null 2>&1 || true
     bg_suite native build_native "$BUILD/native"
+    until [[ -f "$site_done" ]] || ! kill -0 $$ 2>/dev/null; do sleep 1; done
     # The wasm suites live in the site's configuration (out of `all` there).
-    if ((site)); then bg_suite wasm build_wasm_tests "$BUILD/wasm-web" -R '_wasm$'; fi
+    if [[ "$(cat "$site_done")" == 1 ]]; then bg_suite wasm build_wasm_tests "$BUILD/wasm-web" -R '_wasm$'; fi
     bg_suite asan build_native_asan "$BUILD/native-asan"
   ) &
   local chain=$!
+
+  suite_start
+  step "the site (build/wasm-web -> build/web/)"
+  local site=0 site_seconds
+  if build_web; then site=1; fi
+  echo "$site" >"$site_done"
+  site_seconds=$((SECONDS - SUITE_T0))
 
   # The browser suites in two parts (tests/browser/CMakeLists.txt labels):
   # those labelled `beside` run while the chain builds and tests (a browser
