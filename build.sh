@@ -44,9 +44,10 @@ usage: ./build.sh [build|test|fuzz|soak|bench|--help]
                       tour), and the
                       native suites again
                       under ASan + UBSan with a short run of each libFuzzer
-                      target (clang, build/native-asan); the site first,
-                      then the browser suites, with the native, wasm and
-                      ASan suites beside them at idle priority, then the
+                      target (clang, build/native-asan); the site first
+                      (the native suites start beside it), then the browser
+                      suites, with the native, wasm and ASan suites beside
+                      them at idle priority, then the
                       browser suites that time on the wall clock (CTest
                       label alone) by themselves; each suite's time
                       and the total; ends with "N passed, N failed"
