@@ -256,7 +256,14 @@ async function tourTests({ browser, url, watch, artifacts }) {
     await page.context().close();
   });
 
-  await test(`fit: every step before and after its reveal at ${SIZES.map((s) => s.join(' x ')).join(', ')}, and view=train`, async () => {
+  // English's share of lang.test.mjs's walk (it walks the other languages
+  // only): no string without its catalogue entry, no glyph the atlas lacks.
+  const unwritten = async (page) => {
+    const s = await page.evaluate(() => window.headroom.getState());
+    return [...(s.missingStrings !== 0 ? [`${s.missingStrings} strings without a catalogue entry`] : []),
+            ...(s.missingGlyphs !== 0 ? [`${s.missingGlyphs} missing glyphs`] : [])];
+  };
+  await test(`fit: every step before and after its reveal at ${SIZES.map((s) => s.join(' x ')).join(', ')}, and view=train: nothing cut, no inner scrolling, no missing string or glyph`, async () => {
     const bad = [];
     // One page, resized: each step is revealed once and looked at in every
     // size (a page per size trained the training step three times).
@@ -275,7 +282,7 @@ async function tourTests({ browser, url, watch, artifacts }) {
         if (phase === 'after' && n === 8) await page.evaluate(() => window.headroom.train.pause());  // the text model
         await inEverySize(`step ${n} ${phase}`, async (size) => {
           if (size[0] === 720) await page.screenshot({ path: path.join(artifacts, `tour-720-step${n}-${phase}.png`) });
-          return misfits(await page.evaluate(() => window.headroom.debug.fit()));
+          return [...misfits(await page.evaluate(() => window.headroom.debug.fit())), ...await unwritten(page)];
         });
       }
     }
