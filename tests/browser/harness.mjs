@@ -5,8 +5,8 @@
 // seconds; a case that times something on the wall clock says so
 // (options.clock, or the CLOCK constant), and HEADROOM_CASES=clock runs those
 // cases alone, HEADROOM_CASES=rest the others (unset: all), so CTest can run a
-// suite's clock cases with the machine to itself and the rest beside other
-// work (tests/browser/CMakeLists.txt, `split`; options.always: in both);
+// suite's clock cases after every other browser suite and the rest with them
+// (tests/browser/CMakeLists.txt, `split`; options.always: in both);
 // `finish(main, ms)` runs
 // the suite under a time limit and ends with "N passed, N failed" (what
 // build.sh counts), exiting non-zero on any failure. CHROMIUM_ARGS are the
