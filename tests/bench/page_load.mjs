@@ -99,7 +99,8 @@
 // PAGE_LOAD_ONLY=phases: the page-load and page-size lines alone, what tests/browser/text.test.mjs checks;
 // PAGE_HASH=lang=de: the page-load and page-size lines for index.html#lang=de, its catalogue included;
 // PAGE_LOAD_ONLY=train: the training lines alone (train-play, train-steps, train-play-tasks), the Worker
-// path only, for comparing two builds' training)
+// path only, for comparing two builds' training; TRAIN_PARTS=1..3 with it: the runs in that many Workers
+// whatever navigator.hardwareConcurrency says)
 import path from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -251,6 +252,8 @@ async function onTrainPage(browser, url, csp, use) {
         await route.fulfill({ response: r, headers: { ...r.headers(), 'content-security-policy': csp } });
       });
     }
+    // TRAIN_PARTS=n: the runs train in n Workers whatever the cores (headroom-train-link.mjs trainParts)
+    if (process.env.TRAIN_PARTS) await context.addInitScript((n) => { window.headroomTrainParts = n; }, Number(process.env.TRAIN_PARTS));
     const page = await context.newPage();
     await page.goto(`${url}index.html#view=train`);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
