@@ -35,6 +35,21 @@
 // so it is not taken for dead. Held (the page hidden or out
 // of view), nothing is pinged: the Worker then costs no CPU at all. Each
 // train verb's Promise resolves once the program has answered it (answered()).
+// How many Workers train the roles runs (headroom-train.mjs "parts"): one
+// per run (three: 1, 2 and 4 heads) where the machine has a core for each
+// beside the page's own thread, which draws (and, with software GL,
+// rasterises) what they report: navigator.hardwareConcurrency - 1 of them,
+// at most 3; one Worker interleaving the runs step by step where it has two
+// cores or fewer. globalThis.headroomTrainParts (1 to 3), set before
+// training is first used, overrides the choice (tests and benches compare
+// the counts on one machine); not part of the API.
+export function trainParts() {
+  const asked = Number(globalThis.headroomTrainParts);
+  if (Number.isInteger(asked) && asked >= 1 && asked <= 3) return asked;
+  const cores = Number(globalThis.navigator && navigator.hardwareConcurrency) || 1;
+  return Math.max(1, Math.min(3, cores - 1));
+}
+
 const kRestarts = 2;
 const kQuietMs = 1500;
 const kSilentMs = 4000;
@@ -61,11 +76,12 @@ function settle(s, seq) {
   for (const wt of due) s.waiters.splice(s.waiters.indexOf(wt), 1);
   for (const [, resolve] of due) resolve();
 }
-const take = (s, buf) => s.withBytes(s.w, buf, (p, n) => s.w._headroom_train_take_wire(p, n));
+const take = (s, buf, part = 0, parts = 1) =>
+  s.withBytes(s.w, buf, (p, n) => s.w._headroom_train_take_part_wire(p, n, part, parts));
 const heard = (s) => { s.lastHeard = performance.now(); s.pinged = 0; };
 const onPost = (s, m) => {
   if (m.weights) take(s, m.weights);
-  if (m.wire) take(s, m.wire);
+  if (m.wire) take(s, m.wire, m.part, m.parts);  // a team's Worker: its share of the runs
 };
 // The program's snapshot of a run, as the file a download saves.
 function saveSnapshot(s, text) {
@@ -145,7 +161,7 @@ async function start(s) {
   s.starting = true;
   try {
     const { startTraining } = await import('./headroom-train.mjs');
-    s.program = await startTraining({ base: s.base, wire: true, fallback: false,
+    s.program = await startTraining({ base: s.base, wire: true, fallback: false, parts: trainParts(),
       onState: (_state, m) => onPost(s, m), onError: (why) => died(s, why), onHeard: () => heard(s) });
   } catch (e) {
     s.starting = false;

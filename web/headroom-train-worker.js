@@ -41,6 +41,16 @@
 //                                            heads measured without that head (layer and
 //                                            head from 1); the state carries it (knockout),
 //                                            or ok false and the state's error says why
+//   {id, verb: 'share', args: [part, parts]}  this program trains only its share of
+//                                            the runs (engine/train/trainer.h "Shares"),
+//                                            from a fresh start; headroom-train.mjs's team
+//                                            of Workers sends it first, then
+//   {type: 'peers'} with a MessagePort         one per other Worker of the team: each
+//                                            slice of play ends by posting this program's
+//                                            step there, and play never runs more than
+//                                            LEAD steps past the slowest peer's step (so
+//                                            the runs stay side by side); wire posts then
+//                                            also carry `step`
 //   {id, verb: 'snapshot', args: [heads, tied]} answered with `snapshot` (its JSON
 //                                            text), or ok false, `error` (why not, in
 //                                            English) and `refusal` (the same as status
@@ -64,6 +74,7 @@
   const POST_EVERY_MS = 33;
   const WEIGHTS_EVERY_MS = 250;
   const STEP_PIECE = 4, BEAT_MS = 500;  // step(n): steps per piece, heartbeat interval
+  const LEAD = 4;  // steps play may run ahead of the slowest peer of a team
 
   function driverState(scope, sliceMs) {
     return {
@@ -80,6 +91,9 @@
       rate: [],           // [time, steps] of the last second of play
       queued: false,
       channel: new MessageChannel(),  // a yield that is not clamped like setTimeout
+      peers: [],          // [port, its last step] per other Worker of a team
+      waiting: false,     // play stands until a peer catches up
+      solo: false,        // the text task: trained here alone, whatever the peers do
     };
   }
 
@@ -105,7 +119,7 @@
   }
   function postWire(d, extra, forceWeights) {
     const w = d.w;
-    const m = { type: 'state', postedMs: d.lastPost, ...extra };
+    const m = { type: 'state', postedMs: d.lastPost, step: w._headroom_train_step_count(), ...extra };
     m.wire = wireBytes(d, w._headroom_train_state_wire(stepsPerSecond(d), d.playing ? 1 : 0));
     if (d.want) {
       const step = w._headroom_train_step_count();
@@ -122,16 +136,35 @@
   function queueSlice(d) {
     if (d.playing && !d.held && !d.queued) { d.queued = true; d.channel.port2.postMessage(0); }
   }
+  // The step play may not pass: LEAD past the slowest peer's (-1: no peers, no bound).
+  // The text task trains in the team's first Worker alone (d.solo): no bound.
+  const bound = (d) => (d.peers.length && !d.solo ? Math.min(...d.peers.map((p) => p[1])) + LEAD : -1);
+  function tellPeers(d) {
+    const step = d.w._headroom_train_step_count();
+    for (const p of d.peers) p[0].postMessage(step);
+  }
   function slice(d) {
     d.queued = false;
     if (!d.playing || d.held) return;
-    const steps = d.w._headroom_train_for(d.sliceMs);
+    const until = bound(d);
+    d.waiting = until >= 0 && d.w._headroom_train_step_count() >= until;
+    if (d.waiting) return;  // a peer's step wakes it
+    const steps = d.w._headroom_train_for(d.sliceMs, until);
     const now = performance.now();
     d.rate.push([now, steps]);
     while (d.rate.length > 2 && now - d.rate[0][0] > 1000) d.rate.shift();
-    if (steps === 0) d.playing = false;  // every run has diverged
+    if (steps === 0) d.playing = false;  // every run has diverged (the bound was checked above)
+    tellPeers(d);
     if (!d.playing || now - d.lastPost >= POST_EVERY_MS) post(d);
     queueSlice(d);
+  }
+  function addPeer(d, port) {
+    const peer = [port, 0];
+    d.peers.push(peer);
+    port.onmessage = (e) => {
+      peer[1] = e.data;
+      if (d.waiting) { d.waiting = false; queueSlice(d); }
+    };
   }
 
   async function start(d, wasmUrl) {
@@ -205,14 +238,18 @@
       // tie: -1 keep, 0 / 1, 2 = not a boolean (the program refuses it, saying why)
       reset: (seed, r, lr, tie) => {
         d.weightsStep = -1;  // new weights, even at the same step
-        return d.w._headroom_train_reset(seed, r, lr,
+        const ok = d.w._headroom_train_reset(seed, r, lr,
           tie === undefined ? -1 : typeof tie !== 'boolean' ? 2 : tie ? 1 : 0) === 1;
+        if (ok) d.solo = false;
+        return ok;
       },
       text: async (layers, seed, lr) => {
         d.weightsStep = -1;
         if (typeof layers !== 'number' || typeof seed !== 'number' || typeof lr !== 'number') return false;
         await loadCorpus(d);
-        return d.w._headroom_train_reset_text(layers, seed, lr) === 1;
+        const ok = d.w._headroom_train_reset_text(layers, seed, lr) === 1;
+        if (ok) d.solo = true;
+        return ok;
       },
       step: (n) => stepInPieces(d, n),
       play: () => {
@@ -236,6 +273,7 @@
       },
       knockout: (heads, layer, head) => d.w._headroom_train_knockout(heads, layer, head) === 1,
       snapshot: (heads, tied) => snapshot(d, heads, tied),
+      share: (part, parts) => d.w._headroom_train_share(part, parts) === 1,
     };
   }
 
@@ -252,6 +290,7 @@
   async function handle(d, verbs, e) {
     const m = e.data || {};
     if (m.type === 'init') { await init(d, m); return; }
+    if (m.type === 'peers') { for (const port of e.ports) addPeer(d, port); return; }
     if (!d.w) {
       d.scope.postMessage({ type: 'failed', id: m.id, message: 'the training program has not started' });
       return;
@@ -261,6 +300,7 @@
     const out = verb ? await verb(...(Array.isArray(m.args) ? m.args : [])) : false;
     const extra = typeof out === 'object' && out ? { id: m.id, ok: true, ...out } : { id: m.id, ok: out };
     post(d, extra, m.verb === 'weights');
+    if (m.verb === 'step' || m.verb === 'reset' || m.verb === 'share') tellPeers(d);
     queueSlice(d);
   }
 

@@ -28,6 +28,16 @@
 // then train in their own wasm), onError(message) (the Worker failed after
 // it started: a crash, out of memory), onHeard(message) (every message the
 // program posts, heartbeats included: a watchdog's sign of life).
+// parts (with wire; default 1): how many Workers train the roles runs, each
+// its share (engine/train/trainer.h "Shares": run i of the full list in
+// Worker i % parts), side by side (the driver's peers: play never runs more
+// than a few steps past the slowest Worker's step, and pause brings every
+// Worker to the same step); call() then goes to every Worker and resolves
+// once all have answered, with the first Worker's answer (a snapshot: the
+// Worker that has the run); the text task trains in the first Worker alone,
+// and while it does every call goes there. Each post reaches onState with
+// `part` and `parts` added, for the page's mirror to merge (the curves are
+// the same bit for bit however many Workers train them).
 // Does not: draw, or wire itself into the page's views (headroom.mjs's
 // headroom-train-link.mjs does, for the pages).
 
@@ -84,20 +94,69 @@ function connect(port, where, wasmUrl, onState, stop, wire = false, onError = ()
   });
 }
 
+// The first Worker's step after every Worker answered `answers` (the wire
+// posts carry each Worker's step): the laggards step up to the leader's.
+async function catchUp(programs, answers) {
+  const steps = answers.map((a) => a.message.step);
+  const top = Math.max(...steps);
+  await Promise.all(programs.map((p, i) => (steps[i] < top ? p.call('step', top - steps[i]) : null)));
+}
+
+// Several Workers as one program (see "parts" above): `programs` started, `workers` theirs.
+async function team(programs, workers) {
+  const n = programs.length;
+  for (let i = 0; i < n; ++i) {
+    for (let j = i + 1; j < n; ++j) {
+      const c = new MessageChannel();
+      workers[i].postMessage({ type: 'peers' }, [c.port1]);
+      workers[j].postMessage({ type: 'peers' }, [c.port2]);
+    }
+  }
+  const shares = await Promise.all(programs.map((p, i) => p.call('share', i, n)));
+  if (!shares.every((a) => a.ok)) throw new Error('a training Worker refused its share of the runs');
+  let text = false;  // the text task trains in the first Worker alone
+  const call = async (verb, ...args) => {
+    const all = !text && verb !== 'text' && verb !== 'knockout' || verb === 'reset';
+    const to = all ? programs : [programs[0]];
+    const answers = await Promise.all(to.map((p) => p.call(verb, ...args)));
+    if (verb === 'text' && answers[0].ok) text = true;
+    if (verb === 'reset' && answers[0].ok) text = false;
+    if (verb === 'pause' && all) await catchUp(to, answers);
+    return verb === 'snapshot' ? answers.find((a) => a.ok) || answers[0] : answers[0];
+  };
+  return { where: programs[0].where, startMs: Math.max(...programs.map((p) => p.startMs)),
+    stop: () => programs.forEach((p) => p.stop()), call, parts: n };
+}
+
+// `parts` Workers of the fetched scripts (a blob URL), started; one team of them when more than one.
+async function startWorkers(blob, parts, wasmUrl, onState, wire, onError, onHeard) {
+  const workers = [], starting = [];
+  try {
+    for (let i = 0; i < parts; ++i) {
+      const worker = new Worker(blob);
+      workers.push(worker);
+      const post = parts === 1 ? onState : (state, m) => onState(state, { ...m, part: i, parts });
+      starting.push(connect(worker, 'worker', wasmUrl, post, () => worker.terminate(), wire, onError, onHeard));
+    }
+    const programs = await Promise.all(starting);
+    return parts === 1 ? programs[0] : await team(programs, workers);
+  } catch (e) {
+    for (const worker of workers) worker.terminate();
+    throw e;
+  }
+}
+
 export async function startTraining({ base = here, onState = () => {}, wire = false, fallback = true,
-                                      onError = () => {}, onHeard = () => {} } = {}) {
+                                      onError = () => {}, onHeard = () => {}, parts = 1 } = {}) {
   const glueUrl = new URL('headroom-train.js', base), driverUrl = new URL('headroom-train-worker.js', base);
   const wasmUrl = new URL('headroom-train.wasm', base).href;
   let why;
   try {
     const [glue, driver] = await Promise.all([text(glueUrl), text(driverUrl)]);
     const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
-    const worker = new Worker(blob);
+    const n = wire ? Math.max(1, Math.min(3, Math.floor(Number(parts)) || 1)) : 1;
     try {
-      return await connect(worker, 'worker', wasmUrl, onState, () => worker.terminate(), wire, onError, onHeard);
-    } catch (e) {
-      worker.terminate();
-      throw e;
+      return await startWorkers(blob, n, wasmUrl, onState, wire, onError, onHeard);
     } finally {
       URL.revokeObjectURL(blob);
     }

@@ -384,8 +384,10 @@ constexpr double kTrainFrameMs = 100.0;
 double g_train_drawn_ms = -1e9;
 }  // namespace
 
-EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
-  const headroom::Status s = demo().training.take_wire(p, n < 0 ? 0 : static_cast<size_t>(n));
+// From part `part` of `parts` Workers that each train a share of the runs
+// (app/training/live_training.h "Shares"); take_wire is part 0 of 1.
+EMSCRIPTEN_KEEPALIVE int headroom_train_take_part_wire(const uint8_t* p, int n, int part, int parts) {
+  const headroom::Status s = demo().training.take_wire(p, n < 0 ? 0 : static_cast<size_t>(n), part, parts);
   if (!s) {
     EM_ASM({ console.error("headroom: " + UTF8ToString($0)); }, s.error.c_str());
     return 0;
@@ -397,6 +399,10 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
     wake();
   }
   return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int headroom_train_take_wire(const uint8_t* p, int n) {
+  return headroom_train_take_part_wire(p, n, 0, 1);
 }
 
 EMSCRIPTEN_KEEPALIVE void headroom_train_where(const char* where) { demo().training.set_where(where ? where : ""); }

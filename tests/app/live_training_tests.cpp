@@ -178,24 +178,31 @@ TEST_CASE("tick: paused trains nothing; running fits units into the frame budget
   CHECK(parse_state(t)["stepsPerFrame"].num == 0);
   CHECK(t.pacer().estimate_ms(0) == doctest::Approx(4.0));
   // The next frame goes on with the evaluation: 3 chunks of 4 ms (the first
-  // measured, then predicted at 4).
+  // measured, then predicted at 4), one per run (step 1 is before
+  // kFullEvalFrom: the held-out subset is one chunk), so step 1 completes.
   CHECK(t.tick(false));
   CHECK(t.units_last_frame() == 3);
-  CHECK(t.trainer().next_unit() == TrainUnit::kEval);
-  for (const TrainRun& run : t.trainer().runs()) CHECK(run.steps == 0);  // run 1: 3 of 4 chunks
+  CHECK(t.steps_last_frame() == 1);
+  CHECK(t.trainer().step_count() == 1);
+  CHECK(t.trainer().next_unit() == TrainUnit::kTrain);
+  for (const TrainRun& run : t.trainer().runs()) CHECK(run.steps == 1);
   CHECK(t.pacer().estimate_ms(1) == doctest::Approx(4.0));
+  // A frame of step 2's training units: a step in progress again.
+  CHECK(t.tick(false));
+  CHECK(t.units_last_frame() == 3);
+  CHECK(t.trainer().mid_step());
   // Free units: the speed cap (in whole steps) ends the frame; the step in
   // progress counts as one.
   c.tick = 0;
   REQUIRE(t.set_max_steps_per_frame(5).is_ok());
   CHECK(t.tick(false));
   CHECK(t.steps_last_frame() == 5);
-  CHECK(t.trainer().step_count() == 5);
+  CHECK(t.trainer().step_count() == 6);
   CHECK_FALSE(t.trainer().mid_step());
-  CHECK(t.chart_step() == 5);
+  CHECK(t.chart_step() == 6);
   REQUIRE(t.set_max_steps_per_frame(1).is_ok());
   CHECK(t.tick(false));
-  CHECK(t.trainer().step_count() == 6);
+  CHECK(t.trainer().step_count() == 7);
   // Frames 250 ms apart, one step each, for 1.5 s: about 4 steps/s.
   const int64_t s0 = t.trainer().step_count();
   const double t_start = c.t + 1000;  // after a pause in frames: a new window

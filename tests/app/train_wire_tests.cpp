@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -235,4 +236,66 @@ TEST_CASE("remote: after a reset the count is the new runs' 0 before the program
   REQUIRE(l.page.step(static_cast<int>(rest)));
   CHECK(l.page.step_count() == 20);
   CHECK(l.program.step_count() == 20);
+}
+
+namespace {
+// The page linked to `parts` programs, each training its share of the runs
+// (live_training.h "Shares"), each post handed to the page with its part,
+// as headroom-train.mjs's team does.
+struct Team {
+  std::vector<std::unique_ptr<LiveTraining>> programs;
+  LiveTraining page;
+  explicit Team(int parts) {
+    for (int i = 0; i < parts; ++i) {
+      programs.push_back(std::make_unique<LiveTraining>());
+      REQUIRE(programs.back()->set_share({i, parts}));
+    }
+    REQUIRE(page.use_remote([this](const TrainCommand& c) { on_command(c); }));
+  }
+  void on_command(const TrainCommand& c) {
+    const std::string verb = c.verb;
+    if (verb == "start") return;
+    const int parts = static_cast<int>(programs.size());
+    for (int i = 0; i < parts; ++i) {  // each answers (posts its state) in turn
+      LiveTraining& p = *programs[static_cast<size_t>(i)];
+      if (verb == "reset") REQUIRE(p.reset(static_cast<int64_t>(c.a), static_cast<int>(c.b), static_cast<float>(c.c), c.d == 1));
+      if (verb == "step") REQUIRE(p.step(static_cast<int>(c.a)));
+      if (verb == "lr") REQUIRE(p.set_lr(static_cast<float>(c.a)));
+      const std::string wire = encode_state(p.trainer(), 10.0 + i, false, p.errors());
+      REQUIRE(page.take_wire(bytes(wire), wire.size(), i, parts));
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("remote: runs trained in shares by several programs reach the page as one program's, bit for bit") {
+  CHECK_FALSE(LiveTraining().set_share({2, 2}));
+  for (bool tie : {false, true})
+    for (int parts = 2; parts <= kMaxRunShares; ++parts) {
+      CAPTURE(tie);
+      CAPTURE(parts);
+      Team team(parts);
+      LiveTraining local;  // one program, every run
+      REQUIRE(team.page.reset(31, 2, 0.01f, tie));
+      REQUIRE(local.reset(31, 2, 0.01f, tie));
+      REQUIRE(team.page.step(5));
+      REQUIRE(local.step(5));
+      REQUIRE(team.page.set_lr(0.004f));
+      REQUIRE(local.set_lr(0.004f));
+      REQUIRE(team.page.step(4));
+      REQUIRE(local.step(4));
+      CHECK(team.page.step_count() == 9);
+      CHECK(team.page.runs().size() == local.runs().size());
+      CHECK(runs_of(team.page.state_json()) == runs_of(local.state_json()));
+      CHECK(team.page.steps_per_second() == 10.0);  // the slowest part's
+      for (int i = 0; i < parts; ++i)  // each program holds only its share
+        CHECK(team.programs[static_cast<size_t>(i)]->runs().size() < local.runs().size());
+    }
+  // a part that is not one is refused, and the state is kept
+  Team team(2);
+  REQUIRE(team.page.step(2));
+  const std::string before = team.page.state_json();
+  const std::string wire = encode_state(team.programs[0]->trainer(), 0.0, false, {});
+  CHECK_FALSE(team.page.take_wire(bytes(wire), wire.size(), 2, 2));
+  CHECK(team.page.state_json() == before);
 }

@@ -97,7 +97,10 @@
 // Run: node tests/bench/page_load.mjs [site=build/web] [loads=5]
 // (PAGE_LOAD_ONLY=1: the page-load, page-size, page-paint and course-page lines alone, for comparing builds;
 // PAGE_LOAD_ONLY=phases: the page-load and page-size lines alone, what tests/browser/text.test.mjs checks;
-// PAGE_HASH=lang=de: the page-load and page-size lines for index.html#lang=de, its catalogue included)
+// PAGE_HASH=lang=de: the page-load and page-size lines for index.html#lang=de, its catalogue included;
+// PAGE_LOAD_ONLY=train: the training lines alone (train-play, train-steps, train-play-tasks), the Worker
+// path only, for comparing two builds' training; TRAIN_PARTS=1..3 with it: the runs in that many Workers
+// whatever navigator.hardwareConcurrency says)
 import path from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -249,6 +252,8 @@ async function onTrainPage(browser, url, csp, use) {
         await route.fulfill({ response: r, headers: { ...r.headers(), 'content-security-policy': csp } });
       });
     }
+    // TRAIN_PARTS=n: the runs train in n Workers whatever the cores (headroom-train-link.mjs trainParts)
+    if (process.env.TRAIN_PARTS) await context.addInitScript((n) => { window.headroomTrainParts = n; }, Number(process.env.TRAIN_PARTS));
     const page = await context.newPage();
     await page.goto(`${url}index.html#view=train`);
     await page.waitForFunction(() => window.headroom, null, { timeout: 60_000 });
@@ -418,11 +423,32 @@ const median = (xs) => {
 };
 const round = (x) => Math.round(x * 10) / 10;
 
+// The training lines: train-play and train-steps for each [label, csp] path
+// (csp null: the Worker), then train-play-tasks (the Worker).
+async function trainLines(browser, url, paths) {
+  const plays = Math.min(LOADS, 3);
+  for (const [label, csp] of paths) {
+    const rs = [];
+    for (let i = 0; i < plays; i++) rs.push(await playOnce(browser, url, csp));
+    const med = (k) => { const v = rs.map((r) => r[k]).filter((x) => x !== null); return v.length ? round(median(v)) : null; };
+    console.log(JSON.stringify({ variant: 'train-play', path: label, loads: plays, splitMs: med('splitMs'),
+      splitStep: med('splitStep'), stepsPerSecond: med('stepsPerSecond'), longestTaskMs: med('longestTaskMs'),
+      drawnPerSecond: med('drawnPerSecond'), paintedPerSecond: med('paintedPerSecond'),
+      where: rs[0].where }));
+    const ss = [];
+    for (let i = 0; i < plays; i++) ss.push(await stepsOnce(browser, url, csp, STEPS_ALONE));
+    console.log(JSON.stringify({ variant: 'train-steps', path: label, loads: plays, steps: STEPS_ALONE,
+      stepsPerSecond: round(median(ss.map((r) => r.stepsPerSecond))), where: ss[0].where }));
+  }
+  console.log(JSON.stringify({ variant: 'train-play-tasks', path: 'worker', ...await tracedPlay(browser, url) }));
+}
+
 async function main() {
   const server = await serveStatic(SITE, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
+    if (process.env.PAGE_LOAD_ONLY === 'train') { await trainLines(browser, url, [['worker', null]]); return; }
     const runs = [];
     for (let i = 0; i < LOADS; i++) runs.push(await loadOnce(browser, url));
     const line = { variant: 'page-load', loads: LOADS };
@@ -474,21 +500,7 @@ async function main() {
       resetMs: round(median(texts.map((t) => t.resetMs))),
       fetchedAtLoad: runs.some((r) => r.files.some((f) => f.endsWith('brown.bin'))) }));
 
-    const plays = Math.min(LOADS, 3);
-    for (const [label, csp] of [['worker', null], ['main thread', "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'"]]) {
-      const rs = [];
-      for (let i = 0; i < plays; i++) rs.push(await playOnce(browser, url, csp));
-      const med = (k) => { const v = rs.map((r) => r[k]).filter((x) => x !== null); return v.length ? round(median(v)) : null; };
-      console.log(JSON.stringify({ variant: 'train-play', path: label, loads: plays, splitMs: med('splitMs'),
-        splitStep: med('splitStep'), stepsPerSecond: med('stepsPerSecond'), longestTaskMs: med('longestTaskMs'),
-        drawnPerSecond: med('drawnPerSecond'), paintedPerSecond: med('paintedPerSecond'),
-        where: rs[0].where }));
-      const ss = [];
-      for (let i = 0; i < plays; i++) ss.push(await stepsOnce(browser, url, csp, STEPS_ALONE));
-      console.log(JSON.stringify({ variant: 'train-steps', path: label, loads: plays, steps: STEPS_ALONE,
-        stepsPerSecond: round(median(ss.map((r) => r.stepsPerSecond))), where: ss[0].where }));
-    }
-    console.log(JSON.stringify({ variant: 'train-play-tasks', path: 'worker', ...await tracedPlay(browser, url) }));
+    await trainLines(browser, url, [['worker', null], ['main thread', "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'"]]);
   } finally {
     await browser.close();
     server.close();

@@ -10,7 +10,10 @@
 // step the held-out check undoes was never counted (a run's steps never go
 // back, unit by unit) and leaves the last good step's weights; a
 // snapshot's loss and gradients match a naive double-precision reference
-// (central differences for the gradients).
+// (central differences for the gradients); a held-out point's loss matches
+// the same reference on the examples it was measured on (the fixed subset
+// before kFullEvalFrom, the whole set after) and the evaluation schedule
+// keeps its shape.
 //
 // Index:
 //   [SECTION] settings, refusals and the starting point
@@ -22,11 +25,13 @@
 //   [SECTION] history
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
 
 #include "engine/lesson/scene.h"
+#include "engine/train/history.h"
 #include "engine/train/trainer.h"
 
 using namespace headroom;
@@ -331,8 +336,9 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
   }
   CHECK(steps == 21);
   CHECK(trains == 21 * 3);
-  // evaluated steps 1..8, 10, 12, 15, 18: 12 steps x 3 runs x 4 chunks
-  CHECK(evals == 12 * 3 * (kHeldOutExamples / kTrainBatch));
+  // evaluated steps 1..8, 10, 12, 15, 18: 12 steps x 3 runs x the subset's
+  // chunks (every point before kFullEvalFrom is on the held-out subset)
+  CHECK(evals == 12 * 3 * (kHeldOutSubset / kTrainBatch));
   // mixed: 3 units, then step(2) (finishes step 1, then step 2), then the
   // rate set once step 7 has begun: it applies from step 8, as in `whole`
   for (int i = 0; i < 3; ++i) CHECK_FALSE(mixed.run_unit());
@@ -346,7 +352,7 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
   while (!mixed.run_unit()) {
   }
   CHECK(mixed.step_count() == 7);
-  for (int i = 0; i < 5; ++i) mixed.run_unit();
+  for (int i = 0; i < 3; ++i) mixed.run_unit();  // each run's training unit
   // a snapshot mid-step: runs already trained are one step ahead
   TrainSnapshot snap;
   REQUIRE(mixed.snapshot(1, snap).is_ok());
@@ -354,8 +360,14 @@ TEST_CASE("trainer: units (one run's step, one held-out chunk) give the same cur
   REQUIRE(mixed.snapshot(4, snap).is_ok());
   CHECK(snap.step == 8);
   // ... but a run counts step 8 (an evaluation step) only once its held-out
-  // check has passed: none has yet (run 1 is in its second chunk)
+  // check has passed: none has yet (no run's evaluation has run); then run
+  // 1's (one chunk: step 8 is before kFullEvalFrom) counts it for run 1 alone
   for (const TrainRun& run : mixed.runs()) CHECK(run.steps == 7);
+  REQUIRE(kHeldOutSubset == kTrainBatch);
+  CHECK_FALSE(mixed.run_unit());
+  CHECK(mixed.runs()[0].steps == 8);
+  CHECK(mixed.runs()[1].steps == 7);
+  CHECK(mixed.runs()[2].steps == 7);
   // the mid-step snapshot is the one whole steps give at step 8
   Trainer at8;
   REQUIRE(at8.reset(5, 2, 3e-3f).is_ok());
@@ -634,4 +646,130 @@ TEST_CASE("trainer: the history is thinned to every second point, first and last
   CHECK(h[2].step == 30);
   CHECK(h.back().step == static_cast<int64_t>(kMaxHistory * 10));
   for (size_t j = 1; j < h.size(); ++j) CHECK(h[j].step > h[j - 1].step);
+}
+
+namespace {
+// The held-out stream's purpose under the seed (trainer.cpp's kHeldOutPurpose).
+constexpr uint64_t kHeldOutStream = 2;
+
+// The naive loss of `run`'s weights (double, one example at a time) over the
+// held-out examples 0 .. count - 1, generated here from the seed's stream.
+double naive_held_out_loss(const Trainer& t, int heads, int count) {
+  TaskConfig cfg;
+  cfg.relations = t.relations();
+  cfg.tokens = kTrainTokens;
+  cfg.queries = kTrainQueries;
+  TaskBatch set;
+  REQUIRE(generate_task_batch(cfg, task_streams(static_cast<uint64_t>(t.seed()), kHeldOutStream), 0, count, set).is_ok());
+  const AttentionWeights* w = t.weights(heads);
+  REQUIRE(w != nullptr);
+  TrainSnapshot s;
+  s.heads = heads;
+  s.batch = count;
+  s.tokens = kTrainTokens;
+  s.d_model = kTaskDModel;
+  s.outputs = kTaskOutputDims;
+  s.x = set.x;
+  s.target = set.target;
+  s.mask = set.mask;
+  s.loss_scale = task_loss_scale(cfg);
+  return naive_loss(s, join_columns(w->wq).cast<double>(), join_columns(w->wk).cast<double>(),
+                    join_columns(w->wv).cast<double>(), w->wo.cast<double>());
+}
+}  // namespace
+
+TEST_CASE("trainer: early points are measured on the held-out set's first examples, later ones on all of it") {
+  static_assert(kHeldOutSubset < kHeldOutExamples, "the early points use a proper subset");
+  for (int64_t s : {int64_t{0}, int64_t{1}, kFullEvalFrom - 1}) CHECK(held_out_examples_at(s) == kHeldOutSubset);
+  for (int64_t s : {kFullEvalFrom, kFullEvalFrom + 1, int64_t{100000}}) CHECK(held_out_examples_at(s) == kHeldOutExamples);
+
+  Trainer t;
+  REQUIRE(t.reset(9, 2, kDefaultLr).is_ok());
+  // Each point against the naive reference on the examples it says it used,
+  // and not on the others: step 0 and the last point before kFullEvalFrom on
+  // the subset, the first point from kFullEvalFrom on on the whole set.
+  auto check_latest = [&](int expected_examples) {
+    for (int heads : kTrainHeads) {
+      const EvalPoint& p = t.run(heads)->latest();
+      CHECK(p.step == t.step_count());
+      CHECK(held_out_examples_at(p.step) == expected_examples);
+      const double used = naive_held_out_loss(t, heads, expected_examples);
+      const double other = naive_held_out_loss(t, heads, kHeldOutSubset + kHeldOutExamples - expected_examples);
+      INFO("H = " << heads << ", step " << p.step << ": point " << p.loss << ", naive on its " << expected_examples
+                  << " examples " << used << ", on the other count " << other);
+      CHECK(p.loss == doctest::Approx(used).epsilon(1e-4));
+      CHECK(std::fabs(used - other) > 1e-3 * used);  // the two counts are told apart
+    }
+  };
+  check_latest(kHeldOutSubset);
+  // the last evaluation step before kFullEvalFrom, and the first from it on
+  int64_t last_early = 0, first_full = 0;
+  for (int64_t s = 1; first_full == 0; s = next_eval_step(s, kEvalGap)) (s < kFullEvalFrom ? last_early : first_full) = s;
+  REQUIRE(t.step(static_cast<int>(last_early)).is_ok());
+  check_latest(kHeldOutSubset);
+  REQUIRE(t.step(static_cast<int>(first_full - last_early)).is_ok());
+  check_latest(kHeldOutExamples);
+  // the history's points: the schedule's steps, none skipped, none added
+  std::vector<int64_t> expected = {0};
+  for (int64_t s = 1; s <= first_full; s = next_eval_step(s, kEvalGap)) expected.push_back(s);
+  std::vector<int64_t> got;
+  for (const EvalPoint& p : t.run(2)->history) got.push_back(p.step);
+  CHECK(got == expected);
+}
+
+TEST_CASE("trainer: the evaluation schedule: every step to 8, then gaps of at most a quarter, capped by the gap") {
+  std::vector<int64_t> steps;
+  for (int64_t s = 1; s <= 5000; s = next_eval_step(s, kEvalGap)) steps.push_back(s);
+  for (int64_t s = 1; s <= 8; ++s) CHECK(steps[static_cast<size_t>(s - 1)] == s);
+  for (size_t j = 1; j < steps.size(); ++j) {
+    const int64_t a = steps[j - 1], b = steps[j];
+    CHECK(b > a);
+    CHECK(b - a <= kEvalGap);
+    CHECK(b <= std::max(a + 1, a * 5 / 4));
+  }
+  // the early points the subset serves: 19 of the first 80 steps evaluate
+  CHECK(std::count_if(steps.begin(), steps.end(), [](int64_t s) { return s <= 80; }) == 19);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] shares: the runs trained in several programs
+//-----------------------------------------------------------------------------
+TEST_CASE("trainer: a run trained in a share follows the whole trainer's curve bit for bit") {
+  CHECK_FALSE(Trainer().set_share({0, 0}).is_ok());
+  CHECK_FALSE(Trainer().set_share({3, 3}).is_ok());
+  CHECK_FALSE(Trainer().set_share({0, kMaxRunShares + 1}).is_ok());
+  CHECK_FALSE(Trainer().set_share({-1, 2}).is_ok());
+  for (bool tie : {false, true}) {
+    Trainer whole;
+    REQUIRE(whole.reset(13, 2, 3e-3f, tie).is_ok());
+    REQUIRE(whole.step(12).is_ok());
+    for (int parts = 1; parts <= kMaxRunShares; ++parts) {
+      size_t held = 0;
+      for (int part = 0; part < parts; ++part) {
+        CAPTURE(tie);
+        CAPTURE(part);
+        CAPTURE(parts);
+        Trainer t;
+        REQUIRE(t.set_share({part, parts}).is_ok());
+        REQUIRE(t.reset(13, 2, 3e-3f, tie).is_ok());
+        REQUIRE(t.step(12).is_ok());
+        CHECK(t.step_count() == whole.step_count());
+        for (size_t i = 0; i < whole.runs().size(); ++i) {
+          const TrainRun& ref = whole.runs()[i];
+          const TrainRun* r = t.run(ref.heads, ref.tie_qk);
+          CHECK((r != nullptr) == (static_cast<int>(i) % parts == part));  // run i is part i % parts's
+          if (!r) continue;
+          ++held;
+          REQUIRE(r->history.size() == ref.history.size());
+          for (size_t j = 0; j < ref.history.size(); ++j) {
+            CHECK(r->history[j].step == ref.history[j].step);
+            CHECK(r->history[j].loss == ref.history[j].loss);
+            CHECK(r->history[j].weight_on == ref.history[j].weight_on);
+          }
+          CHECK(t.weights(ref.heads, ref.tie_qk)->wo == whole.weights(ref.heads, ref.tie_qk)->wo);
+        }
+      }
+      CHECK(held == whole.runs().size());  // every run in exactly one part
+    }
+  }
 }

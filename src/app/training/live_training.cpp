@@ -30,8 +30,11 @@ LiveTraining::LiveTraining(Clock now) : now_(std::move(now)) { publish(); }
 const Trainer& LiveTraining::trainer() const {
   if (!trainer_) {
     trainer_ = std::make_unique<Trainer>();
-    // The defaults with the recorded tie (the defaults are in range: it cannot fail).
-    if (tie_) (void)trainer_->reset(kDefaultSeed, kDefaultRelations, kDefaultLr, true);
+    // The defaults with the recorded tie and share (the defaults are in
+    // range and the share was checked: it cannot fail).
+    const bool shared = share_.parts != 1;
+    (void)trainer_->set_share(share_);
+    if (tie_ || shared) (void)trainer_->reset(kDefaultSeed, kDefaultRelations, kDefaultLr, tie_);
   }
   return *trainer_;
 }
@@ -440,8 +443,17 @@ int64_t LiveTraining::step_count() const {
 
 bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : !text_on_ && trainer().tie_qk(); }
 
-Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
+Status LiveTraining::set_share(RunShare share) {
+  if (Status s = check_run_share(share); !s) return refuse(std::move(s));
+  share_ = share;
+  if (!trainer_) return Status::ok();  // the lazy build takes it
+  (void)t().set_share(share);
+  return reset(trainer_->seed(), trainer_->relations(), trainer_->lr(), trainer_->tie_qk());
+}
+
+Status LiveTraining::take_wire(const uint8_t* data, size_t n, int part, int parts) {
   if (!remote_) return Status::fail(refusals::runs_here);
+  if (Status s = check_run_share({part, parts}); !s) return s;
   WireKind kind{};
   if (Status s = decode_kind(data, n, kind); !s) return s;
   if (kind == WireKind::kTextWeights) {
@@ -459,7 +471,12 @@ Status LiveTraining::take_wire(const uint8_t* data, size_t n) {
   }
   TrainMirror m;
   if (Status s = decode_state(data, n, m); !s) return s;
-  mirror_ = std::move(m);
+  if (part_mirrors_.size() != static_cast<size_t>(parts)) part_mirrors_.assign(static_cast<size_t>(parts), std::nullopt);
+  part_mirrors_[static_cast<size_t>(part)] = std::move(m);
+  std::vector<TrainMirror> came;
+  for (const std::optional<TrainMirror>& p : part_mirrors_)
+    if (p) came.push_back(*p);
+  mirror_ = parts == 1 ? std::move(came.front()) : merge_parts(came);
   has_mirror_ = true;
   fresh_ = true;
   if (gate_.due(now_(), reduced_motion_)) {
@@ -479,6 +496,7 @@ void LiveTraining::restarted(Status notice) {
   const bool was_running = mirror_.running;
   notice_ = std::move(notice);
   has_mirror_ = false;
+  part_mirrors_.clear();
   fresh_ = false;
   mirror_.runs.clear();
   mirror_.running = false;
@@ -504,6 +522,7 @@ void LiveTraining::fall_back(std::string why) {
   send_ = nullptr;
   has_mirror_ = fresh_ = false;
   mirror_ = TrainMirror{};
+  part_mirrors_.clear();
   weights_ = TrainedWeights{};
   text_came_.reset();
   wanted_heads_ = 0;

@@ -67,6 +67,12 @@
 // corpus_failed(why) records a fetch that failed; without a corpus
 // reset_text is refused with that failure's message and the task stays as it
 // was. Remote, the program fetches the corpus itself ("text" command).
+// Shares (engine/train/trainer.h "Shares"): where the runs train in several
+// programs at once, each program's LiveTraining holds a share of the roles
+// runs (set_share, from the next reset on; the text task trains in part 0
+// alone), and the page takes each program's states with its part
+// (take_wire(..., part, parts)) into one mirror (train_wire.h merge_parts),
+// so every read below sees every run, as from one program.
 // Knockout (knockout(heads, layer, head), the text task only): the run with
 // `heads` heads measured with and without one head (engine/train/
 // text_trainer.h "Knockout"), layer and head counted from 1 as perHead
@@ -212,7 +218,12 @@ class LiveTraining {
   bool use_remote(Sender send);
   bool remote() const { return remote_; }
   // A state or weights message from the program; a refused one changes nothing.
-  Status take_wire(const uint8_t* data, size_t n);
+  // From part `part` of `parts` programs that train shares of the runs
+  // (see "Shares"); a bad part is refused.
+  Status take_wire(const uint8_t* data, size_t n, int part = 0, int parts = 1);
+  // The share of the roles runs trained here (see "Shares"): validated, then
+  // the runs here start afresh holding it, with the current settings.
+  Status set_share(RunShare share);
   void hold(bool held);
   void restarted(Status notice);
   void fall_back(std::string why);
@@ -353,6 +364,8 @@ class LiveTraining {
   mutable bool remote_started_ = false;
   bool has_mirror_ = false, fresh_ = false;
   TrainMirror mirror_;
+  std::vector<std::optional<TrainMirror>> part_mirrors_;  // per part, its last state (see "Shares")
+  RunShare share_;               // the share trained here
   TrainedWeights weights_;       // the last weights that came (heads 0: none)
   long long weights_serial_ = 0;
   std::shared_ptr<const TextWeights> text_came_;  // the last text weights that came

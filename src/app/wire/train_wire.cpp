@@ -1,6 +1,7 @@
 // train_wire.cpp: the training program's messages to the page (see train_wire.h).
 #include "app/wire/train_wire.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -391,6 +392,29 @@ std::string encode_text_weights(const TextWeights& tw) {
   w.mat(p.pos);
   for (const AttentionWeights& aw : p.layers) put_layer(w, aw);
   return std::move(w.out);
+}
+
+TrainMirror merge_parts(const std::vector<TrainMirror>& parts) {
+  TrainMirror out = parts.front();
+  if (out.text) return out;
+  out.runs.clear();
+  out.errors.clear();
+  for (const TrainMirror& p : parts) {
+    out.step = std::min(out.step, p.step);
+    out.steps_per_second = std::min(out.steps_per_second, p.steps_per_second);
+    out.running = out.running || p.running;
+    out.runs.insert(out.runs.end(), p.runs.begin(), p.runs.end());
+    for (const Status& e : p.errors) {
+      const bool seen = std::any_of(out.errors.begin(), out.errors.end(),
+                                    [&](const Status& o) { return o.code() == e.code() && o.error == e.error; });
+      if (!seen) out.errors.push_back(e);
+    }
+  }
+  // The full list's order: untied before tied, then by head count (kTrainHeads ascends).
+  std::stable_sort(out.runs.begin(), out.runs.end(), [](const TrainRun& a, const TrainRun& b) {
+    return a.tie_qk != b.tie_qk ? !a.tie_qk : a.heads < b.heads;
+  });
+  return out;
 }
 
 Status decode_kind(const uint8_t* data, size_t n, WireKind& kind) {

@@ -46,6 +46,9 @@
 //   words it in its own language): str code ("" ok), u32 args, per arg u8
 //   kind (StatusArg::Kind), str text, u32 items, per item str, and for a
 //   refusal inside, its status (at most 4 deep).
+// merge_parts: the states of programs that each train a share of the runs
+// (engine/train/trainer.h "Shares") as one state, as one program with every
+// run would have sent it.
 // Does not: choose when to send (the Worker's driver does), know about
 // JavaScript or postMessage, or train anything.
 #pragma once
@@ -130,6 +133,16 @@ std::string encode_text_weights(const TextWeights& w);
 // in its own language. decode_status refuses a cut or unknown one.
 std::string encode_status(const Status& s);
 Status decode_status(const uint8_t* data, size_t n, Status& out);
+
+// The states of the parts that train shares of the runs (each decoded from
+// its own post; parts that have not posted yet left out by the caller) as
+// one: the settings, task, corpus, knockout and splits of the first part;
+// the runs of every part in the full list's order (untied 1, 2, 4, then
+// tied); the step and steps/s the slowest part's (the chart shows no point
+// past that step); running while any part runs; each part's errors, a
+// repeated one once. The text task trains in the first part alone: its
+// state is taken as it is. `parts` must not be empty.
+TrainMirror merge_parts(const std::vector<TrainMirror>& parts);
 
 // The kind of a message (refused when it is not one of ours).
 Status decode_kind(const uint8_t* data, size_t n, WireKind& kind);

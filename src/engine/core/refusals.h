@@ -67,6 +67,7 @@
   X(seed_range, "seed must be a whole number from 0 to {0}, got {1}") \
   X(r_choice, "r must be {0} related tokens, got {1}") \
   X(step_count, "step(n) takes n from 1 to {0}, got {1}") \
+  X(run_share, "a share of the training runs is part 0 to parts - 1 of 1 to {2} parts, got part {0} of {1}") \
   X(no_tied_runs, "there are no tied runs: reset with the query/key tie on first") \
   X(no_run, "no training run has {0} heads (runs: 1, 2, 4)") \
   X(no_tied_run, "no tied training run has {0} heads (runs: 1, 2, 4)") \

@@ -28,6 +28,12 @@ constexpr int D = kTaskDModel;
 // Stream ids under the seed (task_streams / mix_seed purposes).
 constexpr uint64_t kTrainPurpose = 1, kHeldOutPurpose = 2, kInitPurpose = 3;
 
+static_assert(kHeldOutExamples % kTrainBatch == 0 && kHeldOutSubset % kTrainBatch == 0,
+              "the held-out set and its subset are whole chunks");
+static_assert(kHeldOutSubset <= kHeldOutExamples, "the subset is the set's first examples");
+// The chunks of kTrainBatch examples the evaluation at `step` runs.
+constexpr int eval_chunks(int64_t step) { return held_out_examples_at(step) / kTrainBatch; }
+
 bool finite(const AttentionGrads& g) {
   for (size_t h = 0; h < g.wq.size(); ++h)
     if (!g.wq[h].allFinite() || !g.wk[h].allFinite() || !g.wv[h].allFinite()) return false;
@@ -71,6 +77,7 @@ struct RunWork {
 struct Trainer::Impl {
   TaskBatch batch;      // the current training batch
   TaskBatch held_out;
+  TaskBatch held_out_subset;  // its first kHeldOutSubset examples (the early points')
   std::vector<RunWork> runs;
   Mat xb;               // one held-out chunk of kTrainBatch examples ((B*L) x D)
   Mat y_all;            // the held-out prediction, (examples*L) x T
@@ -97,7 +104,7 @@ struct Trainer::Impl {
   void evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr, int chunk, size_t r, TrainRun& run);
   // The whole evaluation of run r at once (reset), straight into its history.
   void evaluate(const TaskConfig& cfg, int64_t step, float lr, size_t r, TrainRun& run) {
-    for (int c = 0; c < kHeldOutExamples / kTrainBatch; ++c) evaluate_chunk(cfg, step, lr, c, r, run);
+    for (int c = 0; c < eval_chunks(step); ++c) evaluate_chunk(cfg, step, lr, c, r, run);
     if (has_pending[r]) run.history.push_back(std::move(pending[r]));
     has_pending[r] = false;
   }
@@ -154,14 +161,17 @@ AttentionWeights initial_weights(int64_t seed, int heads, bool tie_qk) {
 // [SECTION] held-out evaluation
 //-----------------------------------------------------------------------------
 // kTrainBatch examples at a time through forward_batch(); the query rows'
-// attention weights on their related tokens are averaged over the set. The
-// sums run chunk by chunk in the same order however the chunks are spread
-// over frames, so the result is the same bit for bit.
+// attention weights on their related tokens are averaged over the set: the
+// whole held-out set, or before kFullEvalFrom its fixed first examples
+// (held_out_subset: generated as examples 0 .. kHeldOutSubset - 1 of the same
+// streams, so the same examples as the set's first ones; trainer.h "What a
+// point is measured on"). The sums run chunk by chunk in the same order
+// however the chunks are spread over frames, so the result is the same bit
+// for bit.
 void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr, int chunk, size_t r,
                                    TrainRun& run) {
-  static_assert(kHeldOutExamples % kTrainBatch == 0, "the held-out set is whole chunks");
-  constexpr int kChunks = kHeldOutExamples / kTrainBatch;
-  const TaskBatch& set = held_out;
+  const int chunks = eval_chunks(step);
+  const TaskBatch& set = step < kFullEvalFrom ? held_out_subset : held_out;
   RunWork& work = runs[r];
   const int L = cfg.tokens, R = cfg.relations, H = run.heads, B = kTrainBatch;
   const Eigen::Index chunk_rows = static_cast<Eigen::Index>(B) * L;
@@ -184,7 +194,7 @@ void Trainer::Impl::evaluate_chunk(const TaskConfig& cfg, int64_t step, float lr
           on[static_cast<size_t>(h * R + k)] += P(i, set.related[static_cast<size_t>(row * R + k)]);
       }
     }
-  if (chunk + 1 < kChunks) return;
+  if (chunk + 1 < chunks) return;
   EvalPoint p;
   p.step = step;
   p.loss = task_loss(set, y_all);
@@ -258,6 +268,18 @@ Status check_train_steps(int n) {
   return Status::ok();
 }
 
+Status check_run_share(RunShare share) {
+  if (share.parts < 1 || share.parts > kMaxRunShares || share.part < 0 || share.part >= share.parts)
+    return Status::fail(refusals::run_share, share.part, share.parts, kMaxRunShares);
+  return Status::ok();
+}
+
+Status Trainer::set_share(RunShare share) {
+  if (Status ok = check_run_share(share); !ok) return ok;
+  share_ = share;
+  return Status::ok();
+}
+
 Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   if (Status ok = check_train_settings(seed, r, lr); !ok) return ok;
 
@@ -269,6 +291,12 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   const Status s = generate_task_batch(cfg, task_streams(static_cast<uint64_t>(seed), kHeldOutPurpose), 0,
                                        kHeldOutExamples, m.held_out);
   if (!s) return s;
+  // The subset's examples are the set's first ones (an example depends only
+  // on the streams and its index: train_task.h); on R = 4 the same pairing
+  // draws, so it cannot fail where the set did not.
+  const Status sub = generate_task_batch(cfg, task_streams(static_cast<uint64_t>(seed), kHeldOutPurpose), 0,
+                                         kHeldOutSubset, m.held_out_subset);
+  if (!sub) return sub;
   cfg_ = cfg;
   seed_ = seed;
   lr_ = lr;
@@ -280,8 +308,10 @@ Status Trainer::reset(int64_t seed, int r, float lr, bool tie_qk) {
   m.cur = Impl::Cursor{};
   m.runs.clear();
   runs_.clear();
+  int index = 0;  // in the full list of runs (see "Shares")
   for (int tied = 0; tied <= (tie_qk ? 1 : 0); ++tied)
     for (int heads : kTrainHeads) {
+      if (index++ % share_.parts != share_.part) continue;
       RunWork work;
       work.w = initial_weights(seed, heads, tied == 1);
       const Status lr_ok = work.adam.set_lr(lr);
@@ -356,7 +386,7 @@ bool Trainer::run_unit() {
   } else if (c.phase == Impl::Phase::kEval) {
     TrainRun& run = runs_[c.run];
     m.evaluate_chunk(cfg_, step_ + 1, step_lr_, c.chunk, c.run, run);
-    if (++c.chunk == kHeldOutExamples / kTrainBatch) {
+    if (++c.chunk == eval_chunks(step_ + 1)) {
       if (!run.diverged) ++run.steps;
       c.chunk = 0;
       ++c.run;

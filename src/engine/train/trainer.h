@@ -22,7 +22,7 @@
 // evaluation is 10-85 ms in a loaded browser): one step is, in this order,
 // each run's training step (kTrain, run 1, 2, 4 heads in turn), then, when the
 // step is an evaluation step, each run's held-out evaluation in
-// kHeldOutExamples / kTrainBatch chunks of kTrainBatch examples (kEval, run by
+// held_out_examples_at(step) / kTrainBatch chunks of kTrainBatch examples (kEval, run by
 // run, chunk by chunk), so a run is evaluated with the weights of the step the
 // point is recorded at, before its next training step. step_count(), the
 // history and next_eval advance only when the step's last unit is done; in
@@ -62,6 +62,23 @@
 // history holds at most kMaxHistory points: when full, every second point
 // after the first is dropped and gap doubles. `loss` is the latest evaluation.
 //
+// What a point is measured on (held_out_examples_at): a point at a step
+// before kFullEvalFrom is measured on the held-out set's first
+// kHeldOutSubset examples, a point from kFullEvalFrom on on all
+// kHeldOutExamples. Early on the schedule evaluates nearly every step (19 of
+// the first 80), and a full evaluation of the three runs costs about four
+// runs' training steps, so early training would spend most of its time
+// measuring; the subset costs a quarter of that. Past kFullEvalFrom points
+// are at least 25 steps apart and the full set costs under 6% of the time.
+// The curve keeps one meaning: the held-out examples are drawn independently
+// from one distribution, the subset is fixed (the same examples at every
+// early point, chosen before training, never by their loss), and it is
+// normalised like the full set (per query row), so an early point is an
+// unbiased estimate of the same expected held-out loss the later points
+// measure, only noisier (a quarter of the rows). Points on the subset move
+// together (the same examples every time), so the early curve's shape is
+// not noise between points. weightOn is measured on the same examples.
+//
 // Divergence: before applying a step a run checks its training-batch loss and
 // gradients; a non-finite value or a loss above kDivergeLoss (predicting zero
 // scores 1) stops that run with a message naming the step and the lr. On an
@@ -69,6 +86,14 @@
 // not finite or above kDivergeLoss the step is undone and the run stops the
 // same way. Its weights stay those of the last good step, TrainRun::steps
 // counts the good steps; the other runs go on; reset recovers.
+//
+// Shares (set_share): the runs never read each other (each its own weights
+// and Adam; the batches and the held-out set come from the seed alone), so
+// they can train in several programs at once, each Trainer holding a share
+// of them: run i of the full list (untied 1, 2, 4, then tied 1, 2, 4)
+// belongs to part i % parts. A run trained in a share follows the same
+// curve bit for bit as in a Trainer with every run (trainer_tests checks);
+// the step counter, schedule and batches are the same in every part.
 //
 // Shape letters as in tensor.h (B, L, D, T, R, H); D = T = 128.
 #pragma once
@@ -91,6 +116,8 @@ constexpr int kTrainBatch = 32;          // B
 constexpr int kTrainTokens = 12;         // L
 constexpr int kTrainQueries = 10;        // query tokens per example (masked rows); R = 4 allows L - 2
 constexpr int kHeldOutExamples = 128;    // x kTrainQueries = 1280 held-out query rows
+constexpr int kHeldOutSubset = 32;       // the early points' examples: the set's first ones (one chunk)
+constexpr int64_t kFullEvalFrom = 100;   // points from this step on use the whole held-out set
 constexpr int kEvalGap = 50;             // initial cap on steps between evaluations
 constexpr int kMaxHistory = 512;
 constexpr float kDivergeLoss = 100.f;
@@ -101,6 +128,7 @@ constexpr float kMinLr = 1e-6f, kMaxLr = 10.f;
 constexpr const char* kLrRangeText = "1e-6 to 10";  // kMinLr to kMaxLr, as messages say it (trainer_tests checks)
 constexpr std::array<int, 2> kTrainRelations = {2, 4};  // the task's R choices
 constexpr int kMaxStepsPerCall = 10000;   // step(n): 1 .. kMaxStepsPerCall
+constexpr int kMaxRunShares = static_cast<int>(kTrainHeads.size());  // parts: every part has a run
 constexpr float kDefaultLr = 1e-2f;
 constexpr int64_t kDefaultSeed = 1;
 constexpr int kDefaultRelations = 2;
@@ -111,6 +139,13 @@ constexpr int kDefaultRelations = 2;
 Status check_train_settings(int64_t seed, int r, float lr);
 Status check_lr(float lr);
 Status check_train_steps(int n);
+
+// How many held-out examples the point at `step` is measured on (see "What
+// a point is measured on"): the first kHeldOutSubset before kFullEvalFrom,
+// else all kHeldOutExamples.
+constexpr int held_out_examples_at(int64_t step) {
+  return step < kFullEvalFrom ? kHeldOutSubset : kHeldOutExamples;
+}
 
 // One held-out evaluation.
 struct EvalPoint {
@@ -166,6 +201,14 @@ struct TrainSnapshot {
 // history grows past kMaxHistory, and doubles its evaluation gap.
 void thin_history(std::vector<EvalPoint>& history);
 
+// Which runs a Trainer holds (see "Shares"): part `part` of `parts`.
+struct RunShare {
+  int part = 0;
+  int parts = 1;
+};
+// Whether `share` names a part (1 <= parts <= kMaxRunShares, 0 <= part < parts).
+Status check_run_share(RunShare share);
+
 // The kind of the next unit of work (see "Units" above).
 enum class TrainUnit { kTrain, kEval, kNone };
 
@@ -181,6 +224,11 @@ class Trainer {
   // ones when tie_qk; evaluates step 0. On a bad value returns why and
   // changes nothing.
   Status reset(int64_t seed, int r, float lr, bool tie_qk = false);
+  // The share of the runs the next reset() holds (see "Shares"); refuses a
+  // share that names no part, keeping the previous one. The runs held now
+  // stay until that reset.
+  Status set_share(RunShare share);
+  RunShare share() const { return share_; }
   // Learning rate for the following steps (kMinLr .. kMaxLr); keeps the
   // previous one on error.
   Status set_lr(float lr);
@@ -220,6 +268,7 @@ class Trainer {
   int64_t seed_ = kDefaultSeed;
   float lr_ = kDefaultLr;
   bool tie_qk_ = false;
+  RunShare share_;
   float step_lr_ = kDefaultLr;  // the rate of the step in progress
   int64_t step_ = 0;
   std::vector<TrainRun> runs_;

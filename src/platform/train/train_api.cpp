@@ -3,8 +3,9 @@
 //
 // Does: own one app::LiveTraining (src/app/live_training.h: the runs of 1, 2 and 4
 // heads, or the text task's, the same code and JSON as the page's) and expose its verbs and its
-// state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), knockout(heads, layer, head), train_for(ms) (whole steps
+// state as JSON: reset(seed, r, lr, tie), reset_text(layers, seed, lr), corpus(bytes), step(n), knockout(heads, layer, head), train_for(ms, until) (whole steps
 // until `ms` have passed: the Worker's continuous play, no frame budget),
+// share(part, parts) (the share of the runs trained here),
 // state_json(), steps_ok(n) (step's range check alone), and the shown run's
 // weights as bytes (the roles task's weights, or the text task's model). Each verb returns 1 when accepted, 0 when refused (the reason
 // is the state's error).
@@ -79,18 +80,28 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_knockout(int heads, int layer, int head)
 }
 
 // Whole steps of every run until about `ms` milliseconds have passed (at
-// least one); returns the steps taken, 0 when every run has diverged (nothing
-// is left to train). Curves do not depend on how steps are grouped
-// (engine/train/trainer.h "Determinism").
-EMSCRIPTEN_KEEPALIVE int headroom_train_for(double ms) {
+// least one), and never past step `until` (negative: no such bound; the
+// driver's bound when other programs train the other shares of the runs);
+// returns the steps taken, 0 when every run has diverged (nothing is left
+// to train) or the bound is reached. Curves do not depend on how steps are
+// grouped (engine/train/trainer.h "Determinism").
+EMSCRIPTEN_KEEPALIVE int headroom_train_for(double ms, double until) {
   headroom::app::LiveTraining& t = training();
   const int64_t before = t.step_count();
   const double end = headroom::app::LiveTraining::steady_ms() + ms;
   do {
+    if (until >= 0 && static_cast<double>(t.step_count()) >= until) break;
     if (!t.can_step()) break;
     if (!t.step(1)) break;
   } while (headroom::app::LiveTraining::steady_ms() < end);
   return static_cast<int>(t.step_count() - before);
+}
+
+// The share of the roles runs this program trains (part of parts:
+// engine/train/trainer.h "Shares"): 1 taken (the runs start afresh holding
+// it), 0 refused (the reason is the state's error).
+EMSCRIPTEN_KEEPALIVE int headroom_train_share(int part, int parts) {
+  return training().set_share({part, parts}) ? 1 : 0;
 }
 
 // train.state() as JSON, owned here, valid until the next call.
