@@ -53,7 +53,15 @@ target_compile_options(headroom_imgui PRIVATE -msimd128 -Os)
 # no files; printf still reaches the console) takes headroom.js from 36.5 to
 # 23.1 KB gzip. Not used: --closure (Debian's emcc has no closure-compiler),
 # -flto (-11 KB gzip, but a 4-minute link on this machine), -sMALLOC=emmalloc
-# (-4 KB, a slower allocator), -Os on the engine's set-up code (-5 KB).
+# (-4 KB, a slower allocator). The engine's lesson room (parser, scene,
+# readouts, value maps: set-up code run once per change, no kernel) is -Os:
+# 8.5 KB gzip less (value_map alone was 47 KB raw at -O3, Eigen's symmetric
+# eigensolver inlined into it); its results are the same floats (no
+# fast-math), and the core and train rooms keep -O3 for the kernels.
+# No WebGL extension is enabled behind the app's back: Emscripten's GL layer
+# otherwise asks the new context for every extension it supports (a third of
+# the context's creation in profiles of headless Chromium here); the
+# renderers use WebGL 2 core only (R32F sampled NEAREST, RGBA8 targets).
 file(GLOB HEADROOM_UI_SOURCES CONFIGURE_DEPENDS src/ui/*.cpp)
 add_library(headroom_ui STATIC ${HEADROOM_UI_SOURCES})
 target_link_libraries(headroom_ui PUBLIC headroom_app headroom_imgui)
@@ -61,6 +69,7 @@ target_compile_options(headroom_ui PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
 foreach(room IN LISTS HEADROOM_APP_ROOMS)
   target_compile_options(headroom_app_${room} PRIVATE -Oz)
 endforeach()
+target_compile_options(headroom_engine_lesson PRIVATE -Os)
 file(GLOB HEADROOM_PLATFORM_SOURCES CONFIGURE_DEPENDS src/platform/*.cpp)
 add_executable(headroom ${HEADROOM_PLATFORM_SOURCES})
 target_link_libraries(headroom PRIVATE headroom_ui)
@@ -68,6 +77,7 @@ target_compile_options(headroom PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
 target_link_options(headroom PRIVATE
   -Oz -msimd128 -sFILESYSTEM=0 -sTEXTDECODER=2
   -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_SUPPORT_SIMPLE_ENABLE_EXTENSIONS=0
   -sALLOW_MEMORY_GROWTH=1
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
