@@ -53,11 +53,12 @@ target_compile_options(headroom_imgui PRIVATE -msimd128 -Os)
 # no files; printf still reaches the console) takes headroom.js from 36.5 to
 # 23.1 KB gzip. Not used: --closure (Debian's emcc has no closure-compiler),
 # -flto (-11 KB gzip, but a 4-minute link on this machine), -sMALLOC=emmalloc
-# (-4 KB, a slower allocator). The engine's lesson room (parser, scene,
-# readouts, value maps: set-up code run once per change, no kernel) is -Os:
-# 8.5 KB gzip less (value_map alone was 47 KB raw at -O3, Eigen's symmetric
-# eigensolver inlined into it); its results are the same floats (no
-# fast-math), and the core and train rooms keep -O3 for the kernels.
+# (-4 KB, a slower allocator). The lesson room's text files (lexicon,
+# parser, relations, tokenizer: no Eigen) are -Os. Its numeric files stay
+# -O3: at -Os the whole room was 8.5 KB gzip smaller, but Eigen's
+# decompositions there (W_O's QR, carried()'s least squares) lost their
+# inlining and the first getState() took 5-10x longer in profiles of
+# headless Chromium (a function's first run is unoptimised code there).
 # No WebGL extension is enabled behind the app's back: Emscripten's GL layer
 # otherwise asks the new context for every extension it supports (a third of
 # the context's creation in profiles of headless Chromium here); the
@@ -69,7 +70,10 @@ target_compile_options(headroom_ui PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
 foreach(room IN LISTS HEADROOM_APP_ROOMS)
   target_compile_options(headroom_app_${room} PRIVATE -Oz)
 endforeach()
-target_compile_options(headroom_engine_lesson PRIVATE -Os)
+set_source_files_properties(
+  ${CMAKE_SOURCE_DIR}/src/engine/lesson/lexicon.cpp ${CMAKE_SOURCE_DIR}/src/engine/lesson/parser.cpp
+  ${CMAKE_SOURCE_DIR}/src/engine/lesson/relation.cpp ${CMAKE_SOURCE_DIR}/src/engine/lesson/tokenizer.cpp
+  TARGET_DIRECTORY headroom_engine_lesson PROPERTIES COMPILE_OPTIONS -Os)
 file(GLOB HEADROOM_PLATFORM_SOURCES CONFIGURE_DEPENDS src/platform/*.cpp)
 add_executable(headroom ${HEADROOM_PLATFORM_SOURCES})
 target_link_libraries(headroom PRIVATE headroom_ui)
