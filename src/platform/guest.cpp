@@ -94,17 +94,7 @@ EM_JS(void, js_guest_install, (int wheel_up, int wheel_down, int wheel_left, int
   if (typeof IntersectionObserver === "function") {
     // Paused until the observer's first report: a canvas below the fold
     // (same-origin pages run animation frames there too) draws nothing.
-    // The report comes with a rendering step, and the first frame would
-    // wait for the step after it: a page of its own (not a frame, whose
-    // place in its host it cannot see) whose canvas is in the viewport
-    // now draws from the first step instead (under software GL each step
-    // before the first frame costs a raster of the page).
     onScreen = false;
-    try {
-      var r = canvas.getBoundingClientRect();
-      onScreen = window.top === window && !document.hidden && r.width > 0 && r.height > 0 &&
-                 r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
-    } catch (e) { /* window.top of a cross-origin host: a frame, wait for the report */ }
     update();
     new IntersectionObserver(function(entries) {
       onScreen = entries[entries.length - 1].isIntersecting;
