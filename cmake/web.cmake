@@ -53,7 +53,16 @@ target_compile_options(headroom_imgui PRIVATE -msimd128 -Os)
 # no files; printf still reaches the console) takes headroom.js from 36.5 to
 # 23.1 KB gzip. Not used: --closure (Debian's emcc has no closure-compiler),
 # -flto (-11 KB gzip, but a 4-minute link on this machine), -sMALLOC=emmalloc
-# (-4 KB, a slower allocator), -Os on the engine's set-up code (-5 KB).
+# (-4 KB, a slower allocator). The lesson room's text files (lexicon,
+# parser, relations, tokenizer: no Eigen) are -Os. Its numeric files stay
+# -O3: at -Os the whole room was 8.5 KB gzip smaller, but Eigen's
+# decompositions there (W_O's QR, carried()'s least squares) lost their
+# inlining and the first getState() took 5-10x longer in profiles of
+# headless Chromium (a function's first run is unoptimised code there).
+# No WebGL extension is enabled behind the app's back: Emscripten's GL layer
+# otherwise asks the new context for every extension it supports (a third of
+# the context's creation in profiles of headless Chromium here); the
+# renderers use WebGL 2 core only (R32F sampled NEAREST, RGBA8 targets).
 file(GLOB HEADROOM_UI_SOURCES CONFIGURE_DEPENDS src/ui/*.cpp)
 add_library(headroom_ui STATIC ${HEADROOM_UI_SOURCES})
 target_link_libraries(headroom_ui PUBLIC headroom_app headroom_imgui)
@@ -61,6 +70,10 @@ target_compile_options(headroom_ui PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
 foreach(room IN LISTS HEADROOM_APP_ROOMS)
   target_compile_options(headroom_app_${room} PRIVATE -Oz)
 endforeach()
+set_source_files_properties(
+  ${CMAKE_SOURCE_DIR}/src/engine/lesson/lexicon.cpp ${CMAKE_SOURCE_DIR}/src/engine/lesson/parser.cpp
+  ${CMAKE_SOURCE_DIR}/src/engine/lesson/relation.cpp ${CMAKE_SOURCE_DIR}/src/engine/lesson/tokenizer.cpp
+  TARGET_DIRECTORY headroom_engine_lesson PROPERTIES COMPILE_OPTIONS -Os)
 file(GLOB HEADROOM_PLATFORM_SOURCES CONFIGURE_DEPENDS src/platform/*.cpp)
 add_executable(headroom ${HEADROOM_PLATFORM_SOURCES})
 target_link_libraries(headroom PRIVATE headroom_ui)
@@ -68,6 +81,7 @@ target_compile_options(headroom PRIVATE ${HEADROOM_WARNINGS} -msimd128 -Oz)
 target_link_options(headroom PRIVATE
   -Oz -msimd128 -sFILESYSTEM=0 -sTEXTDECODER=2
   -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_SUPPORT_SIMPLE_ENABLE_EXTENSIONS=0
   -sALLOW_MEMORY_GROWTH=1
   -sMODULARIZE=1 -sEXPORT_NAME=createHeadroomModule -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
