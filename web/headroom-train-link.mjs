@@ -8,26 +8,28 @@
 //
 // Does: start the program on the first verb, queue verbs until it answers,
 // feed its posts (src/app/wire/train_wire.h bytes) into the app's mirror,
-// watch it (ping when quiet, restart when dead, the page's own wasm after
-// kRestarts), fetch the corpus when the page trains the text task itself,
-// hold it while the page is hidden or out of view.
+// watch it (ping when quiet, restart when dead, on the main thread after
+// kRestarts), hold it while the page is hidden or out of view.
 // Does not: validate verbs (headroom.mjs's VERBS did), draw, or compute
 // anything (the program and the app do); it takes the few helpers it needs
 // from headroom.mjs as arguments, so the two modules do not import each other.
 //
-// The page's app trains nowhere itself once _headroom_train_use_worker() is
-// called (src/app/live_training.h "Where it trains"): its verbs come out through
+// The page's app trains nowhere itself (its wasm holds no trainer: src/app/
+// training/live_training.h "Where it trains"): its verbs come out through
 // Module.headroomTrainSend(verb, a, b, c, d) and are handed to the program,
 // in order; the program's posts (bytes: src/app/train_wire.h) go into the
 // app's mirror, which every view and train.state() read. "start" (the first
 // use of training) loads headroom-train.mjs and starts the program in a
 // Worker; until it answers, verbs wait here. Where no Worker starts (a CSP
-// without worker-src blob:, a failed fetch), the page's own wasm trains as
-// before (fall_back), the waiting verbs replayed on it, and train.state().where
-// says why. A Worker that fails (its error event) or falls silent, playing
-// or paused, is restarted: the app resets the runs (they died with it) and
-// says so in train.state().notice; after kRestarts failed restarts the page
-// trains itself. Silent: nothing heard for kQuietMs, then a ping (a message
+// without worker-src blob:), the same program runs on the main thread
+// between the page's frames (headroom-train.mjs), the same curves bit for
+// bit, and train.state().where says why. Where it cannot start at all (its
+// files not fetched), the waiting verbs are dropped, train.state().notice
+// says why, and the next use of training tries again. A Worker that fails
+// (its error event) or falls silent, playing or paused, is restarted: the
+// app resets the runs (they died with it) and says so in
+// train.state().notice; after kRestarts failed restarts the program runs on
+// the main thread. Silent: nothing heard for kQuietMs, then a ping (a message
 // the driver answers with a word, no state, no training) not answered in
 // kSilentMs; so a Worker killed while paused is noticed within about
 // kQuietMs + kSilentMs, not at the next play. A Worker busy with a long
@@ -61,7 +63,8 @@ function linkState(w, canvas, { base, withCString, withBytes, offerFile, trainSt
   return {
     w, canvas, base, withCString, withBytes, offerFile, trainState,
     program: null,    // startTraining's handle, once started
-    starting: false, local: false, restarts: 0, held: false,
+    starting: false, restarts: 0, held: false,
+    mainThread: '',   // why the program runs on the main thread from now on ('' : a Worker)
     sent: 0, answered: 0, lastHeard: 0, pinged: 0, lastCheck: 0, pings: 0,
     queue: [],        // [seq, verb, args] waiting for a program
     waiters: [],      // [seq, resolve]
@@ -104,73 +107,21 @@ function deliver(s, seq, verb, args) {
 }
 const flush = (s) => { while (s.program && s.queue.length) deliver(s, ...s.queue.shift()); };
 
-// The text task where the page trains itself: the corpus (brown.bin,
-// fetched the first time, as the Worker would) into the page's wasm, then
-// the reset (refused, saying why, when the corpus did not come).
-async function corpusHere(s) {
-  const w = s.w;
-  if (w._headroom_train_has_corpus()) return;
-  const t0 = performance.now();
-  try {
-    const r = await fetch(new URL('brown.bin', s.base));
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    const bytes = new Uint8Array(await r.arrayBuffer());
-    const p = w._malloc(Math.max(1, bytes.length));
-    if (!p) throw new Error('the corpus does not fit in memory');
-    try { w.HEAPU8.set(bytes, p); w._headroom_train_corpus(p, bytes.length, performance.now() - t0); } finally { w._free(p); }
-  } catch (e) {
-    call(s, (p) => w._headroom_train_corpus_failed(p), e && e.message ? e.message : String(e));
-  }
-}
-const resetTextHere = async (s, layers, seed, lr) => {
-  await corpusHere(s);
-  s.w._headroom_train_reset_text(layers, seed, lr);
-};
-
-// The page's own wasm's train verbs, as the app sends them (args: [a, b, c, d]).
-const localVerbs = (w) => ({
-  reset: (a) => w._headroom_train_reset(a[0], a[1], a[2], a[3]),
-  step: (a) => w._headroom_train_step(a[0]),
-  lr: (a) => w._headroom_train_set_lr(a[0]),
-  play: () => w._headroom_train_play(),
-  pause: () => w._headroom_train_pause(),
-  download: (a) => w._headroom_train_download(a[0]),
-  knockout: (a) => w._headroom_train_knockout(a[0], a[1], a[2]),
-});
-
-// The page's own wasm trains from here on; the waiting verbs run on it.
-function fallBack(s, why) {
-  s.local = true;
-  clearInterval(s.watchdog);
-  if (s.program) { s.program.stop(); s.program = null; }
-  const was = s.trainState(s.w);  // the text task comes back once its corpus is here
-  call(s, (p) => s.w._headroom_train_fall_back(p), why);
-  const run = localVerbs(s.w);
-  const waiting = s.queue.splice(0);
-  // (Once: a text reset waiting in the queue brings it back anyway.)
-  const again = was.task === 'text' && !waiting.some(([, verb]) => verb === 'text');
-  let chain = again ? resetTextHere(s, was.layers, was.seed, was.lr) : Promise.resolve();
-  for (const [, verb, args] of waiting) {
-    chain = chain.then(() => (verb === 'text' ? resetTextHere(s, args[0], args[1], args[2]) : run[verb] && run[verb](args)));
-  }
-  chain.then(() => settle(s, s.sent));
-}
-
 async function start(s) {
-  if (s.starting || s.program || s.local) return;
+  if (s.starting || s.program) return;
   s.starting = true;
   try {
     const { startTraining } = await import('./headroom-train.mjs');
-    s.program = await startTraining({ base: s.base, wire: true, fallback: false, parts: trainParts(),
-      onState: (_state, m) => onPost(s, m), onError: (why) => died(s, why), onHeard: () => heard(s) });
+    s.program = await startTraining({ base: s.base, wire: true, fallback: true, mainThread: s.mainThread,
+      parts: trainParts(), onState: (_state, m) => onPost(s, m), onError: (why) => died(s, why), onHeard: () => heard(s) });
   } catch (e) {
     s.starting = false;
-    fallBack(s, e && e.message ? e.message : String(e));
+    unavailable(s, e && e.message ? e.message : String(e));
     return;
   }
   s.starting = false;
   s.lastHeard = performance.now();
-  call(s, (p) => s.w._headroom_train_where(p), 'worker');
+  call(s, (p) => s.w._headroom_train_where(p), s.program.where);
   flush(s);
   clearInterval(s.watchdog);
   s.watchdog = setInterval(() => check(s), kCheckEveryMs);
@@ -197,16 +148,20 @@ function check(s) {
   s.program.call('ping');  // its answer, like every post, goes through onHeard
 }
 
+// The program could not start anywhere: the verbs waiting for it are
+// answered (nothing ran), the app says why, and its next use sends "start" again.
+function unavailable(s, why) {
+  s.queue.length = 0;
+  settle(s, s.sent);
+  call(s, (p) => s.w._headroom_train_unavailable(p), String(why).replaceAll('\u001f', '?'));
+}
+
 function died(s, why) {
-  if (s.local) return;
   clearInterval(s.watchdog);
   if (s.program) { s.program.stop(); s.program = null; }
   s.queue.length = 0;  // the runs they were for are gone
   settle(s, s.sent);
-  if (++s.restarts > kRestarts) {
-    fallBack(s, `the training Worker stopped ${s.restarts} times (last: ${why})`);
-    return;
-  }
+  if (++s.restarts > kRestarts && !s.mainThread) s.mainThread = `the training Worker stopped ${s.restarts} times (last: ${why})`;
   // The app resets the runs (and plays again if they were playing): queued for the new program.
   // The notice is the app's (app/lang/refusals.h js_worker_restarted), worded in the language shown.
   call(s, (p) => s.w._headroom_train_restarted(p), String(why).replaceAll('\u001f', '?'));
@@ -229,26 +184,19 @@ export function createTrainLink(w, canvas, helpers) {
   return {
     send(verb, a, b, c, d) { sendVerb(s, verb, a, b, c, d); },
     get sent() { return s.sent; },
-    // The text reset where the page trains itself: answered once the corpus came (or did not).
-    textHere(layers, seed, lr) {
-      const seq = ++s.sent;
-      resetTextHere(s, layers, seed, lr).then(() => settle(s, seq));
-    },
-    get where() { return s.local ? 'main thread' : s.program ? 'worker' : 'starting'; },
+    get where() { return s.program ? s.program.where : 'starting'; },
     // Resolves once every verb sent up to number `seq` has been answered.
     answered: (seq) => (seq <= s.answered ? Promise.resolve() : new Promise((resolve) => s.waiters.push([seq, resolve]))),
     // train.snapshot from the program: {text} (its JSON), {error} (why not),
-    // or null when the page trains itself (ask the page's wasm).
+    // or null when no program is there to ask (it could not start).
     async snapshot(heads, tied) {
-      if (s.local) return null;
       w._headroom_train_state_json();  // the first use starts the program (a reset is sent)
       await this.answered(s.sent);
-      if (s.local || !s.program) return null;
+      if (!s.program) return null;
       const { ok, message } = await s.program.call('snapshot', heads, tied);
       return ok ? { text: message.snapshot }
         : { error: message.error || `no training run has ${heads} heads`, refusal: message.refusal };
     },
-    remote: () => !s.local,
     // Not part of the API: ends the Worker as a crash would (tests).
     kill: () => { if (s.program) s.program.stop(); },
     restarts: () => s.restarts,

@@ -24,8 +24,10 @@
 // post, with `wire`, `weights` or `snapshot` where it has them).
 // Options: wire (the driver posts bytes for the page's mirror, not JSON:
 // headroom-train-worker.js), fallback (false: reject with the reason where
-// no Worker starts, rather than run the program on this thread; the pages
-// then train in their own wasm), onError(message) (the Worker failed after
+// no Worker starts, rather than run the program on this thread),
+// mainThread (a reason: no Worker is tried, the program runs on this thread
+// at once and `where` says "main thread: <reason>"; the pages' link asks
+// for it after Workers kept failing), onError(message) (the Worker failed after
 // it started: a crash, out of memory), onHeard(message) (every message the
 // program posts, heartbeats included: a watchdog's sign of life).
 // parts (with wire; default 1): how many Workers train the roles runs, each
@@ -147,23 +149,25 @@ async function startWorkers(blob, parts, wasmUrl, onState, wire, onError, onHear
 }
 
 export async function startTraining({ base = here, onState = () => {}, wire = false, fallback = true,
-                                      onError = () => {}, onHeard = () => {}, parts = 1 } = {}) {
+                                      mainThread = '', onError = () => {}, onHeard = () => {}, parts = 1 } = {}) {
   const glueUrl = new URL('headroom-train.js', base), driverUrl = new URL('headroom-train-worker.js', base);
   const wasmUrl = new URL('headroom-train.wasm', base).href;
-  let why;
-  try {
-    const [glue, driver] = await Promise.all([text(glueUrl), text(driverUrl)]);
-    const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
-    const n = wire ? Math.max(1, Math.min(3, Math.floor(Number(parts)) || 1)) : 1;
+  let why = mainThread;
+  if (!why) {
     try {
-      return await startWorkers(blob, n, wasmUrl, onState, wire, onError, onHeard);
-    } finally {
-      URL.revokeObjectURL(blob);
+      const [glue, driver] = await Promise.all([text(glueUrl), text(driverUrl)]);
+      const blob = URL.createObjectURL(new Blob([glue, '\n', driver], { type: 'text/javascript' }));
+      const n = wire ? Math.max(1, Math.min(3, Math.floor(Number(parts)) || 1)) : 1;
+      try {
+        return await startWorkers(blob, n, wasmUrl, onState, wire, onError, onHeard);
+      } finally {
+        URL.revokeObjectURL(blob);
+      }
+    } catch (e) {
+      why = e && e.message ? e.message : String(e);
     }
-  } catch (e) {
-    why = e && e.message ? e.message : String(e);
   }
-  if (!fallback) throw new Error(why);
+  if (!fallback && !mainThread) throw new Error(why);
   // The main thread: the same scripts, the same driver, a scope of our own.
   if (typeof globalThis.headroomTrainDriver !== 'function') {
     await loadScript(glueUrl);

@@ -501,9 +501,7 @@ export const VERBS = Object.freeze({
         if (!tables.textLayers.includes(layers)) return refusal('js_layers', shown(layers));
         if (!isSeed(seed)) return refusal('js_seed', shown(seed));
         if (typeof lr !== 'number' || !Number.isFinite(lr)) return refusal('js_lr', shown(lr));
-        const link = links.get(w);
-        if (link && !link.remote() && !w._headroom_train_has_corpus()) link.textHere(layers, seed, lr);
-        else w._headroom_train_reset_text(layers, seed, lr);
+        w._headroom_train_reset_text(layers, seed, lr);  // the training program fetches the corpus
         return undefined;
       }
       const { seed = now.seed, r = now.r, lr = now.lr, tieQK } = opts;
@@ -704,7 +702,7 @@ export const READERS = Object.freeze({
         throw new TypeError(`snapshot's options are {tieQK: true or false}, not ${shown(opts)}`);
       }
       const link = links.get(w);
-      const got = link && link.remote() ? await link.snapshot(heads, !!opts.tieQK) : null;
+      const got = link ? await link.snapshot(heads, !!opts.tieQK) : null;
       if (got && got.error) {  // recorded as the page's own refusal is, from its code
         if (!(got.refusal && withBytes(w, got.refusal, (p, n) => w._headroom_train_reject_wire(p, n)))) {
           rejectWith(w, (c, v) => w._headroom_train_reject(c, v), refusal('no_run', heads));

@@ -38,7 +38,7 @@
 namespace headroom::platform {
 
 app::Demo& demo() {
-  static app::Demo d;
+  static app::Demo d{app::TrainsElsewhere{}};  // the runs train in the training program
   return d;
 }
 
@@ -264,24 +264,14 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_reset(double seed, int r, double lr, int
   return demo().train_reset(static_cast<int64_t>(seed), r, to_float(lr), t) ? 1 : 0;
 }
 
-// The text task (train.reset({task: 'text', layers, seed, lr})): refused
-// while the page's wasm trains itself and has no corpus (the page loads it
-// first: web/headroom.mjs trainLink).
+// The text task (train.reset({task: 'text', layers, seed, lr})): the
+// training program fetches the corpus itself.
 EMSCRIPTEN_KEEPALIVE int headroom_train_reset_text(int layers, double seed, double lr) {
   wake();
   return demo().train_reset_text(layers, static_cast<int64_t>(seed), to_float(lr)) ? 1 : 0;
 }
 
-// The corpus' bytes (brown.bin) for the page's own training, fetched in
-// `ms`: 1 read, 0 refused (why: the state's error); corpus_failed records a
-// fetch that failed, for the text reset's refusal.
-EMSCRIPTEN_KEEPALIVE int headroom_train_corpus(const uint8_t* p, int n, double ms) {
-  return demo().training.set_corpus(p, n < 0 ? 0 : static_cast<size_t>(n), ms) ? 1 : 0;
-}
-EMSCRIPTEN_KEEPALIVE void headroom_train_corpus_failed(const char* why) { demo().training.corpus_failed(why ? why : ""); }
-EMSCRIPTEN_KEEPALIVE int headroom_train_has_corpus() { return demo().training.has_corpus() ? 1 : 0; }
-
-// n steps of every run, synchronously (the caller waits for them).
+// n steps of every run (the program's answer resolves the caller's Promise).
 EMSCRIPTEN_KEEPALIVE int headroom_train_step(int n) {
   wake();
   return demo().train_step(n) ? 1 : 0;
@@ -298,8 +288,7 @@ EMSCRIPTEN_KEEPALIVE void headroom_train_pause() {
   demo().train_pause();
 }
 
-// The learning rate from the next step (the train view's slider; the
-// Worker link replays it when the page falls back to training itself).
+// The learning rate from the next step (the train view's slider).
 EMSCRIPTEN_KEEPALIVE int headroom_train_set_lr(double lr) {
   wake();
   return demo().train_set_lr(to_float(lr)) ? 1 : 0;
@@ -364,7 +353,8 @@ EMSCRIPTEN_KEEPALIVE int headroom_train_download(int heads) {
 }
 
 // --- the training program (web/headroom.mjs trainLink) -----------------------
-// The page's runs train in a Worker (app/training/live_training.h "Where it trains"): the
+// The page's runs train in the training program, in a Worker or, where none
+// starts, on this thread (app/training/live_training.h "Where it trains"): the
 // app's verbs come out through Module.headroomTrainSend(verb, a, b, c, d),
 // and the program's messages (app/wire/train_wire.h) go in here.
 EMSCRIPTEN_KEEPALIVE int headroom_train_use_worker() {
@@ -413,9 +403,10 @@ EMSCRIPTEN_KEEPALIVE void headroom_train_restarted(const char* values) {
   wake();
 }
 
-EMSCRIPTEN_KEEPALIVE void headroom_train_fall_back(const char* why) {
-  demo().training.fall_back(why ? why : "");
-  demo().training.sync_scene(demo().scene);
+// The program could not be started at all (not in a Worker, not on this
+// thread): `values` is why (as headroom_reject's); the next use tries again.
+EMSCRIPTEN_KEEPALIVE void headroom_train_unavailable(const char* values) {
+  demo().training.unavailable(js_status(headroom::refusals::js_train_unavailable.code, values));
   wake();
 }
 

@@ -87,6 +87,7 @@ const ProbeKind kProbeKinds[] = {
     {"textLayer", Shape::Rects},
     {"trainCap.rect", Shape::Rect},
     {"trainCap.enabled", Shape::Value, "false"},
+    {"trainNotice", Shape::Value, "null"},
     {"trainChart.rect", Shape::Rect},
     {"trainChart.runs", Shape::Items},
     {"trainChart.specialisationCells", Shape::Value, "0"},

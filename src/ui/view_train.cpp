@@ -274,38 +274,28 @@ void lr_slider(Demo& demo) {
   ImGui::TextUnformatted(app::trf("learning rate {0}", {app::num_sci(demo.training.lr(), 1)}).c_str());
 }
 
-// The speed cap (live), its value beside its slider. The cap paces the
-// page's own frames: where the runs train in the Worker there are no frames
-// to pace, so it is shown off, saying why.
+// The speed cap (live), its value beside its slider. The cap paces this
+// program's own frames: where the runs train in the training program (the
+// page's always do, in a Worker or between the page's frames) nothing here
+// paces them, so there is no cap to show.
 void speed_cap(Demo& demo) {
   LiveTraining& tr = demo.training;
-  const bool frames_pace = !tr.remote();
-  const std::string cap_widest_text =
-      frames_pace ? app::trf("at most {0} steps / frame", {"256"}) : std::string(app::tr("no frames pace the Worker"));
-  const char* cap_widest = cap_widest_text.c_str();
-  same_line_if_fits(120.f + ImGui::CalcTextSize(cap_widest).x, 18.f);
+  if (tr.remote()) return;
+  const std::string cap_widest = app::trf("at most {0} steps / frame", {"256"});
+  same_line_if_fits(120.f + ImGui::CalcTextSize(cap_widest.c_str()).x, 18.f);
   int cap = tr.max_steps_per_frame();
   const int cap_lo = 1, cap_hi = app::FramePacer::kMaxStepsPerFrame;
-  ImGui::BeginDisabled(!frames_pace);
-  if (slider_beside("##cap", ImGuiDataType_S32, &cap, &cap_lo, &cap_hi, slider_width(160.f, cap_widest),
+  if (slider_beside("##cap", ImGuiDataType_S32, &cap, &cap_lo, &cap_hi, slider_width(160.f, cap_widest.c_str()),
                     ImGuiSliderFlags_Logarithmic))
     demo.train_set_speed(cap);
-  ImGui::EndDisabled();
   const ImVec2 cap_lo_xy = ImGui::GetItemRectMin(), cap_hi_xy = ImGui::GetItemRectMax();
   probe("trainCap.rect", ImVec4(cap_lo_xy.x, cap_lo_xy.y, cap_hi_xy.x, cap_hi_xy.y));
-  probe_value("trainCap.enabled", frames_pace ? "true" : "false");
-  if (frames_pace)
-    ImGui::SetItemTooltip("%s", app::tr("a frame trains until its 12 ms budget is used or it reaches this cap"));
-  else
-    ImGui::SetItemTooltip("%s", app::tr("the runs train in a Worker, between the page's frames and as fast as it "
-                                        "can: this cap paces training only where the page trains on its main thread"));
+  probe_value("trainCap.enabled", "true");
+  ImGui::SetItemTooltip("%s", app::tr("a frame trains until its 12 ms budget is used or it reaches this cap"));
   ImGui::SameLine();
   const int steps = tr.max_steps_per_frame();
-  if (frames_pace)
-    ImGui::TextUnformatted(app::trf(steps == 1 ? "at most {0} step / frame" : "at most {0} steps / frame",
-                                    {std::to_string(steps)}).c_str());
-  else
-    ImGui::TextDisabled("%s", cap_widest);
+  ImGui::TextUnformatted(app::trf(steps == 1 ? "at most {0} step / frame" : "at most {0} steps / frame",
+                                  {std::to_string(steps)}).c_str());
 }
 
 // Seed, the task, R and the tie (roles) or layers (text), learning rate and the speed cap: each but the last two a reset.
@@ -331,7 +321,9 @@ void progress(Demo& demo) {
     // A frame may end inside a step (each run's step and each evaluation chunk
     // is its own unit of work), so the rate is the figure that means something.
     ImGui::TextUnformatted(app::trf("{0} steps/s", {app::num(tr.steps_per_second(), 0)}).c_str());
-    if (tr.remote())
+    if (tr.remote() && tr.where().rfind("main thread", 0) == 0)  // the program on the page's thread
+      ImGui::SetItemTooltip("%s", app::tr("trained by the training program between the page's frames: no Worker could start here"));
+    else if (tr.remote())
       ImGui::SetItemTooltip("%s", app::tr("trained in a Worker, away from the page's drawing"));
     else
       ImGui::SetItemTooltip("%s", app::trf("last frame: {0} units of work (a run's step or an evaluation chunk) in the 12 ms budget",
@@ -391,7 +383,11 @@ void problems(Demo& demo) {
     if (it == stopped.end()) stopped.emplace_back(run.stopped, std::to_string(run.heads));
     else it->second += ", " + std::to_string(run.heads);
   }
-  if (!tr.notice().is_ok()) text_disabled_wrapped("%s", app::tr_status(tr.notice()).c_str());
+  if (!tr.notice().is_ok()) {
+    const std::string notice = app::tr_status(tr.notice());
+    text_disabled_wrapped("%s", notice.c_str());
+    probe_string("trainNotice", notice);
+  }
   const std::string error = tr.error();
   if (!stopped.empty() || !error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);

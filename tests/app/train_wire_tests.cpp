@@ -8,8 +8,10 @@
 // with the trainer's messages and sends nothing when it refuses; a cut,
 // foreign or NaN-carrying message is refused and changes nothing; the
 // weights come over exactly and drive the Scene; restart empties the
-// mirror and resets the runs (playing again if they were); fall_back trains
-// here with the same settings.
+// mirror and resets the runs (playing again if they were); a program that
+// could not start is said so, and asked for again on the next use; the
+// page's LiveTraining (TrainsElsewhere) keeps the uses before its sender
+// came and sends them then.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -34,7 +36,7 @@ namespace {
 // The program and the page, linked.
 struct Linked {
   LiveTraining program;
-  LiveTraining page;
+  LiveTraining page{TrainsElsewhere{}};  // as the page makes it (js_api.cpp)
   std::vector<std::string> sent;  // the verbs the page sent
   bool connected = true;          // false: commands are only recorded (a program not started yet)
   bool playing = false;
@@ -189,7 +191,7 @@ TEST_CASE("remote: trained weights come over exactly and drive the Scene") {
   CHECK(l.sent.back() == "weights");  // none wanted any more
 }
 
-TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back trains here with the settings") {
+TEST_CASE("remote: restart empties the mirror and resets the runs; a program that could not start is asked for again") {
   Linked l;
   REQUIRE(l.page.reset(9, 2, 0.01f));
   REQUIRE(l.page.play());
@@ -208,16 +210,49 @@ TEST_CASE("remote: restart empties the mirror and resets the runs; fall_back tra
   CHECK(v["step"].num == 0);
   CHECK(v["ready"].b == false);
 
-  l.page.fall_back("no Worker here");
-  CHECK_FALSE(l.page.remote());
-  CHECK(l.page.where() == "main thread: no Worker here");
-  CHECK(l.page.seed() == 9);
-  CHECK(l.page.step_count() == 0);
+  // The new program could not start either: said so; nothing is sent
+  // until the next use, which asks for the program and the same settings.
+  const size_t before = l.sent.size();
+  l.page.unavailable(Status::fail(refusals::js_train_unavailable, "headroom-train.js: HTTP 404"));
+  CHECK(l.page.remote());
+  CHECK(l.page.notice().error ==
+        "The training program could not start (headroom-train.js: HTTP 404); training asks for it again when next used.");
+  CHECK(l.sent.size() == before);
+  l.connected = true;
   REQUIRE(l.page.step(2));
+  REQUIRE(l.sent.size() == before + 3);
+  CHECK(l.sent[before] == "start");
+  CHECK(l.sent[before + 1] == "reset");
+  CHECK(l.sent[before + 2] == "step");
+  CHECK(l.page.seed() == 9);
+  l.post();
   LiveTraining local;
   REQUIRE(local.reset(9, 2, 0.01f));
   REQUIRE(local.step(2));
   CHECK(runs_of(l.page.state_json()) == runs_of(local.state_json()));
+}
+
+TEST_CASE("remote: the page's LiveTraining is remote from the start and sends its first uses once the sender comes") {
+  LiveTraining page{TrainsElsewhere{}};
+  CHECK(page.remote());
+  CHECK_FALSE(page.ready());
+  CHECK_FALSE(page.has_corpus());
+  CHECK(page.seed() == kDefaultSeed);
+  // A use before the sender: validated here, kept.
+  CHECK_FALSE(page.set_lr(-1.f));
+  REQUIRE(page.set_lr(0.02f));
+  CHECK(page.lr() == 0.02f);
+  std::vector<std::string> sent;
+  REQUIRE(page.use_remote([&](const TrainCommand& c) { sent.emplace_back(c.verb); }));
+  REQUIRE(sent.size() >= 2);
+  CHECK(sent[0] == "start");
+  CHECK(sent[1] == "reset");
+  // No trainer here: the corpus and snapshots are the program's.
+  const uint8_t none[1] = {0};
+  const Status corpus = page.set_corpus(none, 0, 0);
+  CHECK(std::string(corpus.code()) == "corpus_in_program");
+  std::string json;
+  CHECK(std::string(page.snapshot_json(1, json).code()) == "snapshot_in_program");
 }
 
 TEST_CASE("remote: after a reset the count is the new runs' 0 before the program answers, so 'the rest to step N' asks for N") {

@@ -10,9 +10,9 @@
 // of every layer, layer by layer; that the corpus is not fetched before the
 // text task is first used; that after a step budget (not a clock) every
 // run's held-out loss is below ln(vocab), a uniform guess; that the
-// main-thread fallback (a CSP with worker-src 'none': the page trains in
-// its own wasm) gives the Worker's losses bit for bit for the same seed and
-// steps; that #task=text&layers=2 opens on the text task; that refused
+// main-thread fallback (a CSP with worker-src 'none': the training program
+// runs on the page's main thread) gives the Worker's losses bit for bit for
+// the same seed and steps; that #task=text&layers=2 opens on the text task; that refused
 // options (unknown task, layers 3, an unknown key) keep the previous state
 // and say why in state().error; that a corpus answered with 404, or with
 // bytes that are not the corpus, gives state().error and a message drawn
@@ -534,7 +534,7 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
     await course.close();
   }
 
-  // The main-thread fallback: the page's own wasm, its own corpus fetch.
+  // The main-thread fallback: the training program on the page's thread, its own corpus fetch.
   const csp = await browser.newContext({ viewport: { width: 800, height: 600 } });
   await csp.route('**/embed.html', async (route) => {
     const r = await route.fetch();
@@ -549,7 +549,7 @@ async function textTests({ browser, url, watch, forget, artifacts }) {
       assert(/^main thread/.test(s.where), `where: ${s.where}`);
       const a = JSON.stringify(strip(s)), b = JSON.stringify(strip(worker));
       assert(a === b, `main thread and Worker differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
-      // the page's own knockout measures what the Worker's did, bit for bit
+      // the main thread's knockout measures what the Worker's did, bit for bit
       const k = await knockout(page2, 1, 1, 4);
       assert(!k.error && k.value.lossBefore === knocked.lossBefore && k.value.lossAfter === knocked.lossAfter,
         `main thread ${JSON.stringify(k)}, Worker ${JSON.stringify(knocked)}`);

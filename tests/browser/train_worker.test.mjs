@@ -1,16 +1,18 @@
 // train_worker.test.mjs: the training program in a dedicated
 // Worker, its own script and CTest test (browser_train_worker).
 //
-// Does: check that the page builds its own trainer only when training is
+// Does: check that the page starts training only when training is
 // first used (the full lesson's cards scrolled into view); that
 // web/headroom-train.mjs trains on the main thread and says why in `where`
-// under a CSP with worker-src 'none' (same curves as the page's), and gets
+// under a CSP with worker-src 'none' (same curves as the page's, whose
+// train.* runs the same program there too), and gets
 // the Worker in a sandboxed allow-scripts frame; then, in a plain page,
 // start the Worker (a blob URL of the fetched scripts) and check:
 // the Worker starts and says how long fetch + compile + start took; its
-// curves equal the page's own training (window.headroom.train, main thread)
-// bit for bit for the same seed and steps (an independent build of the same
-// code: any drift in either shows), and so do the tied runs of a reset
+// curves equal the page's (window.headroom.train: the same program in the
+// page's own Worker, read through the wire and the page's mirror) bit for
+// bit for the same seed and steps (any drift on the way shows), and so do
+// the tied runs of a reset
 // with tieQK (a tieQK that is not a boolean is refused); a refused value is refused with the
 // page's message and keeps the state; while playing it trains continuously
 // and posts state at most about 30 times a second, the 1-head / 2-head
@@ -21,7 +23,7 @@
 // Does not: test the pages' use of it (train_page_worker.test.mjs) or the
 // page's training API in detail (train.test.mjs does). The page's own
 // train.* calls here train in the page's own Worker (or, under the CSP, in
-// the page's wasm on the main thread).
+// the same program on the main thread).
 //
 // Run: node tests/browser/train_worker.test.mjs    (after ./build.sh build)
 import { assert, test } from './harness.mjs';
@@ -33,7 +35,7 @@ const SUITE_TIMEOUT_MS = 180_000;
 const strip = (s) => s.runs.map(({ heads, loss, floor, steps, diverged, history, perHead }) =>
   ({ heads, loss, floor, steps, diverged, history, perHead }));
 
-// The page's own trainer is built on training's first use (app/training/live_training.h
+// The page starts training on training's first use (app/training/live_training.h
 // "Lazy"): the full lesson at 1280 x 800 draws no training card until the
 // reader scrolls down to it, and then the card trains as ever.
 async function lazyTests({ browser, url, watch }) {
@@ -45,7 +47,7 @@ async function lazyTests({ browser, url, watch }) {
     await page.waitForFunction(() => window.headroom, null, { timeout: 30_000 });
     await page.evaluate(() => window.headroom.ready);
     await page.waitForTimeout(800);
-    await test('lazy trainer: the full lesson builds no trainer until its cards scroll into view', async () => {
+    await test('lazy trainer: the full lesson trains nothing until its cards scroll into view', async () => {
       const before = await page.evaluate(() => window.headroom.debug.layout().trainChart.runs.length);
       assert(before === 0, `the loss chart drew ${before} runs before anyone scrolled to it`);
       const box = await page.locator('#canvas').boundingBox();

@@ -46,6 +46,7 @@
   X(corpus_unreadable, "the corpus could not be read ({0}): the text task is not available") \
   X(corpus_unfetched, "the corpus could not be fetched ({0}): the text task is not available") \
   X(snapshot_in_program, "the runs train in the training program: train.snapshot asks it") \
+  X(corpus_in_program, "the runs train in the training program, which fetches the corpus itself") \
   X(text_not_tied, "the text model's runs have no tied query and key") \
   X(tie_not_boolean, "tieQK must be true or false") \
   X(knockout_text_only, "a knockout is measured on the English text runs: reset training with task \"text\" first") \
@@ -148,7 +149,8 @@
   X(js_download, "download needs a head count ({0}), not {1}") \
   X(js_knockout_args, "knockout takes a layer and a head counted from 1 (as perHead counts them) and a head count, not {0}") \
   X(js_unknown, "the page refused this input ({0})") \
-  X(js_worker_restarted, "The training Worker stopped ({0}) and was started again: the runs begin again from step 0.")
+  X(js_worker_restarted, "The training Worker stopped ({0}) and was started again: the runs begin again from step 0.") \
+  X(js_train_unavailable, "The training program could not start ({0}); training asks for it again when next used.")
 // clang-format on
 
 namespace headroom::refusals {

@@ -20,11 +20,17 @@
 
 namespace headroom::app {
 
-Demo::Demo() {
-  // The shown language's lesson (English: the Scene's own sentence).
+namespace {
+// The shown language's lesson (English: the Scene's own sentence).
+void show_lesson(Scene& scene) {
   const Lesson& l = language().lesson;
   if (l.sentence != Scene::lesson_sentence()) (void)scene.set_lesson(l.sentence, l.targets);
 }
+}  // namespace
+
+Demo::Demo() { show_lesson(scene); }
+
+Demo::Demo(TrainsElsewhere elsewhere) : training(elsewhere) { show_lesson(scene); }
 
 bool Demo::apply(const Status& s) {
   error = tr_status(s);  // the refusal's code, in the language shown

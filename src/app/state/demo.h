@@ -59,6 +59,7 @@ struct Demo final : TourHost {
   std::string link_error;
   StressClock stress;
   // The live training runs (1, 2 and 4 heads) and which weights the views show.
+  // Trained here, unless made with TrainsElsewhere (live_training.h).
   LiveTraining training;
   // The guided lesson (tour.h): which step is open, predictions, reveals.
   Tour tour;
@@ -75,6 +76,9 @@ struct Demo final : TourHost {
   ExportRequest export_request;
 
   Demo();
+  // The page's: its runs train in the training program (live_training.h
+  // "Where it trains"), so no trainer is linked into the page.
+  explicit Demo(TrainsElsewhere);
 
   // The model the views draw (model_shown.h): the Scene on its built or
   // trained weights, or the text model on the Scene's sentence when

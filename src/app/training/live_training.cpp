@@ -25,19 +25,22 @@ double LiveTraining::steady_ms() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-LiveTraining::LiveTraining(Clock now) : now_(std::move(now)) { publish(); }
+LiveTraining::LiveTraining(Clock now) : now_(std::move(now)), here_(make_runs_here()) { publish(); }
 
-const Trainer& LiveTraining::trainer() const {
-  if (!trainer_) {
-    trainer_ = std::make_unique<Trainer>();
-    // The defaults with the recorded tie and share (the defaults are in
-    // range and the share was checked: it cannot fail).
-    const bool shared = share_.parts != 1;
-    (void)trainer_->set_share(share_);
-    if (tie_ || shared) (void)trainer_->reset(kDefaultSeed, kDefaultRelations, kDefaultLr, tie_);
-  }
-  return *trainer_;
+LiveTraining::LiveTraining(TrainsElsewhere, Clock now) : now_(std::move(now)), remote_(true) {
+  mirror_.seed = kDefaultSeed;
+  mirror_.relations = kDefaultRelations;
+  mirror_.lr = kDefaultLr;
+  where_ = "starting";
+  publish();
 }
+
+RunsHere& LiveTraining::here() const {
+  here_->build(tie_);  // the defaults with the recorded tie (and share)
+  return *here_;
+}
+
+const Trainer& LiveTraining::trainer() const { return here().trainer(); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] verbs
@@ -56,14 +59,9 @@ Status LiveTraining::reset(int64_t seed, int r, float lr, std::optional<bool> ti
     send_settings(0, seed, r, lr);
     return Status::ok();
   }
-  if (Status s = t().reset(seed, r, lr, tied); !s) return refuse(std::move(s));
+  if (Status s = here_->reset(seed, r, lr, tied); !s) return refuse(std::move(s));
   tie_ = tied;
   roles_r_ = r;
-  text_on_ = false;
-  text_.reset();
-  text_runs_.clear();
-  text_splits_.clear();
-  knockout_.reset();
   refusal_ = Status::ok();
   meter_.clear();
   gate_.clear();
@@ -79,12 +77,7 @@ Status LiveTraining::step(int n) {
     send({"step", static_cast<double>(n)});
     return Status::ok();
   }
-  if (text_on_) {
-    if (Status s = text_->step(n); !s) return refuse(std::move(s));
-    refresh_text_runs();
-  } else if (Status s = t().step(n); !s) {
-    return refuse(std::move(s));
-  }
+  if (Status s = here().step(n); !s) return refuse(std::move(s));
   refusal_ = Status::ok();
   if (all_diverged()) running_ = false;
   publish();
@@ -100,12 +93,7 @@ Status LiveTraining::set_lr(float lr) {
     send({"lr", static_cast<double>(lr)});
     return Status::ok();
   }
-  if (text_on_) {
-    if (Status s = text_->set_lr(lr); !s) return refuse(std::move(s));
-    text_lr_ = lr;
-  } else if (Status s = t().set_lr(lr); !s) {
-    return refuse(std::move(s));
-  }
+  if (Status s = here().set_lr(lr); !s) return refuse(std::move(s));
   refusal_ = Status::ok();
   return Status::ok();
 }
@@ -151,7 +139,7 @@ std::vector<Status> LiveTraining::errors() const {
   if (!refusal_.is_ok()) return {refusal_};
   if (remote_) return mirror_.errors;
   std::vector<Status> out;
-  if (!started() && !text_on_) return out;
+  if (!started() && !text_task()) return out;
   for (const TrainRun& run : runs())
     if (run.diverged) out.push_back(run.stopped);
   return out;
@@ -179,7 +167,7 @@ bool LiveTraining::all_diverged() const {
 // [SECTION] the frame tick
 //-----------------------------------------------------------------------------
 void LiveTraining::publish() {
-  chart_step_ = remote_ ? mirror_.step : text_on_ ? text_->step_count() : started() ? trainer_->step_count() : 0;
+  chart_step_ = remote_ ? mirror_.step : here_->step_count();
   ++chart_updates_;
   // (runs() only for the text task: for the roles task it would build the
   // Trainer, which stays lazy.)
@@ -202,25 +190,7 @@ bool LiveTraining::tick(bool reduced_motion) {
   // starts a new window rather than averaging over the gap.
   if (last_tick_ms_ >= 0 && t0 - last_tick_ms_ > 500.0) meter_.clear();
   last_tick_ms_ = t0;
-  // The pacer's units are the trainer's: kind 0 one run's training step,
-  // kind 1 one held-out chunk of one run's evaluation.
-  // (T: Trainer or TextTrainer, which share the units' kinds.)
-  auto run_pacer = [&](auto& trainer) {
-    struct Units {
-      decltype(trainer)& t;
-      int next() const {
-        switch (t.next_unit()) {
-          case TrainUnit::kTrain: return 0;
-          case TrainUnit::kEval: return 1;
-          default: return -1;  // every run has diverged
-        }
-      }
-      bool run() { return t.run_unit(); }
-    } units{trainer};
-    return pacer_.run(units, now_, max_steps_per_frame_);
-  };
-  const int n = text_on_ ? run_pacer(*text_) : run_pacer(t());
-  if (text_on_) refresh_text_runs();
+  const int n = here().train(pacer_, now_, max_steps_per_frame_);
   const double t1 = now_();
   meter_.add(n, t1);
   if (all_diverged()) {  // stopped: show where it stopped, want no more frames
@@ -287,7 +257,7 @@ void LiveTraining::sync_scene(Scene& scene) {
   if (tied && !runs_tie_qk())
     return show_built(Status::fail(refusals::note_no_tied_runs));
   if (remote_ && run(heads, tied) != nullptr) return sync_remote_scene(scene, tied, heads);
-  const AttentionWeights* w = remote_ ? nullptr : trainer().weights(heads, tied);
+  const AttentionWeights* w = remote_ ? nullptr : here().trainer().weights(heads, tied);
   if (w == nullptr) {
     std::vector<int> counts(kTrainHeads.begin(), kTrainHeads.end());
     return show_built(no_run_note(heads, counts));
@@ -328,8 +298,8 @@ void LiveTraining::sync_text(Scene& scene) {
     text_shown_ = text_came_;  // as they come (at most 4 a second while playing)
   } else if (!text_shown_ || text_shown_->heads != heads || text_synced_update_ != chart_updates_) {
     // The text model follows the chart: a new copy only when the chart took a new step.
-    auto tw = std::make_shared<TextWeights>();
-    if (!text_weights_of(*text_, heads, *tw)) return show_built(scene, no_run_note(heads, {}));
+    std::shared_ptr<const TextWeights> tw = here_->text_weights(heads);
+    if (!tw) return show_built(scene, no_run_note(heads, {}));
     text_shown_ = std::move(tw);
     text_synced_update_ = chart_updates_;
   }
@@ -366,23 +336,26 @@ Status LiveTraining::text_sentence(std::string_view sentence, std::vector<std::s
   return Status::ok();
 }
 
-std::string LiveTraining::wire_text_weights(int heads) const {
-  TextWeights tw;
-  if (remote_ || !text_on_ || !text_weights_of(*text_, heads, tw)) return {};
-  return encode_text_weights(tw);
-}
+std::string LiveTraining::wire_text_weights(int heads) const { return remote_ ? std::string() : here_->wire_text_weights(heads); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] training elsewhere (the mirror)
 //-----------------------------------------------------------------------------
 bool LiveTraining::use_remote(Sender send) {
-  if (trainer_ != nullptr || !send) return false;
+  if ((here_ && here_->built()) || !send) return false;
+  const bool waiting = remote_ && remote_started_;  // uses before the sender came
+  if (!remote_) {
+    mirror_.seed = kDefaultSeed;
+    mirror_.relations = kDefaultRelations;
+    mirror_.lr = kDefaultLr;
+  }
   remote_ = true;
   send_ = std::move(send);
-  mirror_.seed = kDefaultSeed;
-  mirror_.relations = kDefaultRelations;
-  mirror_.lr = kDefaultLr;
   where_ = "worker";
+  if (waiting) {  // what they would have sent
+    remote_started_ = false;
+    ensure_remote_started();
+  }
   return true;
 }
 
@@ -423,32 +396,33 @@ void LiveTraining::ensure_remote_started() const {
 }
 
 const std::vector<TrainRun>& LiveTraining::runs() const {
-  if (!remote_) return text_on_ ? text_runs_ : trainer().runs();
+  if (!remote_) return here_->text_on() ? here_->runs() : here().runs();
   ensure_remote_started();
   return mirror_.runs;
 }
 
 const TrainRun* LiveTraining::run(int heads, bool tied) const {
-  if (!remote_ && !text_on_) return trainer().run(heads, tied);
+  if (!remote_ && !here_->text_on()) return here().trainer().run(heads, tied);
   for (const TrainRun& r : runs())
     if (r.heads == heads && r.tie_qk == tied) return &r;
   return nullptr;
 }
 
 int64_t LiveTraining::step_count() const {
-  if (!remote_) return text_on_ ? text_->step_count() : trainer().step_count();
+  if (!remote_) return here_->text_on() ? here_->step_count() : here().step_count();
   ensure_remote_started();
   return mirror_.step;
 }
 
-bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : !text_on_ && trainer().tie_qk(); }
+bool LiveTraining::runs_tie_qk() const { return remote_ ? mirror_.tie_qk : !here_->text_on() && here().trainer().tie_qk(); }
 
 Status LiveTraining::set_share(RunShare share) {
   if (Status s = check_run_share(share); !s) return refuse(std::move(s));
-  share_ = share;
-  if (!trainer_) return Status::ok();  // the lazy build takes it
-  (void)t().set_share(share);
-  return reset(trainer_->seed(), trainer_->relations(), trainer_->lr(), trainer_->tie_qk());
+  if (remote_) return Status::ok();  // the programs hold the shares: nothing trains here
+  here_->set_share(share);
+  if (!here_->built()) return Status::ok();  // the lazy build takes it
+  const Trainer& t = here_->trainer();
+  return reset(t.seed(), t.relations(), t.lr(), t.tie_qk());
 }
 
 Status LiveTraining::take_wire(const uint8_t* data, size_t n, int part, int parts) {
@@ -515,26 +489,10 @@ void LiveTraining::restarted(Status notice) {
   if (was_running) send({"play"});
 }
 
-void LiveTraining::fall_back(std::string why) {
+void LiveTraining::unavailable(Status notice) {
   if (!remote_) return;
-  const TrainMirror settings = mirror_;
-  remote_ = false;
-  send_ = nullptr;
-  has_mirror_ = fresh_ = false;
-  mirror_ = TrainMirror{};
-  part_mirrors_.clear();
-  weights_ = TrainedWeights{};
-  text_came_.reset();
-  wanted_heads_ = 0;
-  where_ = "main thread: " + why;
-  trainer_ = std::make_unique<Trainer>();
-  // Checked when they were set; the text task's settings give the roles
-  // runs its seed and rate (the page loads the corpus and resets text again).
-  (void)trainer_->reset(settings.seed, settings.text ? roles_r_ : settings.relations, settings.lr, tie_);
-  running_ = false;
-  meter_.clear();
-  gate_.clear();
-  synced_update_ = -1;
+  notice_ = std::move(notice);
+  remote_started_ = false;  // the next use asks for the program again
   publish();
 }
 
@@ -578,68 +536,26 @@ Status LiveTraining::reset_text(int layers, int64_t seed, float lr) {
     send_settings(layers, seed, 0, lr);
     return Status::ok();
   }
-  if (!corpus_)
-    return refuse(corpus_error_.is_ok() ? Status::fail(refusals::corpus_not_loaded) : corpus_error_);
-  TextTrainConfig cfg;
-  cfg.layers = layers;
-  cfg.seed = seed;
-  cfg.lr = lr;
-  auto text = std::make_unique<TextTrainer>();
-  if (Status s = text->reset(corpus_, cfg); !s) return refuse(std::move(s));
-  text_ = std::move(text);
-  text_on_ = true;
-  text_lr_ = lr;
-  knockout_.reset();
+  if (Status s = here_->reset_text(layers, seed, lr); !s) return refuse(std::move(s));
   refusal_ = Status::ok();
   meter_.clear();
   gate_.clear();
-  refresh_text_runs();
   publish();
   return Status::ok();
 }
 
 Status LiveTraining::set_corpus(const uint8_t* data, size_t n, double fetch_ms) {
-  auto c = std::make_shared<TextCorpus>();
-  if (Status s = read_text_corpus(data, n, *c); !s) {
-    corpus_error_ = Status::fail(refusals::corpus_unreadable, StatusArg::refusal(s));
-    return refuse(corpus_error_);
-  }
-  set_corpus(std::move(c), static_cast<int64_t>(n), fetch_ms);
+  if (!here_) return refuse(Status::fail(refusals::corpus_in_program));
+  if (Status s = here_->set_corpus(data, n, fetch_ms); !s) return refuse(std::move(s));
   return Status::ok();
 }
 
 void LiveTraining::set_corpus(std::shared_ptr<const TextCorpus> c, int64_t bytes, double fetch_ms) {
-  corpus_info_.name = c->name;
-  corpus_info_.train_words = c->train_tokens;
-  corpus_info_.held_out_words = c->held_out_tokens;
-  corpus_info_.vocab = c->vocab();
-  corpus_info_.bytes = bytes;
-  corpus_info_.fetch_ms = std::isfinite(fetch_ms) && fetch_ms > 0 ? fetch_ms : 0;
-  corpus_ = std::move(c);
-  corpus_error_ = Status::ok();
+  if (here_) here_->set_corpus(std::move(c), bytes, fetch_ms);
 }
 
 void LiveTraining::corpus_failed(std::string why) {
-  corpus_error_ = Status::fail(refusals::corpus_unfetched, std::move(why));
-}
-
-void LiveTraining::refresh_text_runs() {
-  const std::vector<TextRun>& runs = text_->runs();
-  text_runs_.resize(runs.size());
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const TextRun& from = runs[i];
-    TrainRun& to = text_runs_[i];
-    to.heads = from.heads;
-    to.tie_qk = false;
-    to.floor = 0.f;
-    to.steps = from.steps;
-    to.diverged = from.diverged;
-    to.stopped = from.stopped;
-    to.per_head = from.per_head;
-    to.history.resize(from.history.size());
-    for (size_t k = 0; k < from.history.size(); ++k) to.history[k] = EvalPoint{from.history[k].step, from.history[k].loss, {}};
-  }
-  text_splits_ = text_->splits();
+  if (here_) here_->corpus_failed(std::move(why));
 }
 
 Status LiveTraining::knockout(int heads, int layer, int head) {
@@ -653,44 +569,22 @@ Status LiveTraining::knockout(int heads, int layer, int head) {
     send({"knockout", static_cast<double>(heads), static_cast<double>(layer), static_cast<double>(head)});
     return Status::ok();
   }
-  TextKnockout k;
-  if (Status s = text_->knockout(heads, layer - 1, head - 1, k); !s) return refuse(std::move(s));
-  knockout_ = std::move(k);
+  if (Status s = here_->knockout(heads, layer - 1, head - 1); !s) return refuse(std::move(s));
   refusal_ = Status::ok();
   return Status::ok();
 }
 
 const TextKnockout* LiveTraining::last_knockout() const {
-  const std::optional<TextKnockout>& k = remote_ ? mirror_.knockout : knockout_;
-  return k ? &*k : nullptr;
+  if (!remote_) return here_->last_knockout();
+  return mirror_.knockout ? &*mirror_.knockout : nullptr;
 }
 
-bool LiveTraining::can_step() const {
-  if (text_on_) return text_->next_unit() != TrainUnit::kNone;
-  return trainer().next_unit() != TrainUnit::kNone;
-}
+bool LiveTraining::can_step() const { return !remote_ && (here_->text_on() ? here_->can_step() : here().can_step()); }
 
 std::string LiveTraining::wire_state(double steps_per_second, bool running) const {
-  if (!text_on_) {
-    TrainMirror m = mirror_of(trainer(), steps_per_second, running, errors());
-    m.corpus = corpus_info_;
-    return encode_mirror(m);
-  }
-  TrainMirror m;
-  m.text = true;
-  m.layers = text_->config().layers;
-  m.seed = text_->config().seed;
-  m.relations = 0;
-  m.lr = text_lr_;
-  m.step = text_->step_count();
-  m.runs = text_runs_;
-  m.knockout = knockout_;
-  m.splits = text_splits_;
-  m.steps_per_second = steps_per_second;
-  m.running = running;
-  m.errors = errors();
-  m.corpus = corpus_info_;
-  return encode_mirror(m);
+  if (remote_) return {};
+  if (!here_->text_on()) here_->build(tie_);
+  return here_->wire_state(steps_per_second, running, errors());
 }
 
 }  // namespace headroom::app

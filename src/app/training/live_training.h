@@ -44,9 +44,13 @@
 // sync_scene() with "trained" chosen. Until then seed(), relations() and
 // lr() give the defaults and the views that never ask cost nothing. The
 // built Trainer is the same as an eagerly built one (tests compare the JSON).
-// Where it trains: here (the default: the Trainer above, paced
-// by tick()), or in another program (the page's training Worker) once the
-// platform calls use_remote(send). Then nothing trains here: each verb still
+// Where it trains: here (the default: the Trainer above, in RunsHere
+// (runs_here.h), paced by tick()), or in another program (the training
+// program, in a Worker or on the page's main thread) once the platform calls
+// use_remote(send). Made with TrainsElsewhere (the page's) it never trains
+// here: it holds no RunsHere, so no trainer is linked into its program, and
+// it is remote from the start (uses before use_remote are sent when the
+// sender comes). Then nothing trains here: each verb still
 // validates here with the Trainer's own checks and messages, and, accepted,
 // is handed to `send` as a TrainCommand; the program's state and weights
 // come back through take_wire() (train_wire.h) into a mirror, and every read
@@ -56,8 +60,10 @@
 // until the program's first state arrives ready() is false and runs() is
 // empty. hold(true) (page hidden or out of view) asks the program to train
 // nothing; restarted(notice) empties the mirror and resets the runs afresh
-// (a dead Worker's runs are gone), playing again if they were; fall_back(why)
-// trains here again from the current settings (where() = "main thread: why").
+// (a dead Worker's runs are gone), playing again if they were;
+// unavailable(notice) says the program could not start, and the next use
+// asks for it again; set_where(where) records where it runs ("worker", or
+// "main thread: why").
 // The text task: reset_text(layers, seed, lr) trains the language
 // model on real English (engine/train/text_trainer.h: runs of 1, 2, 4 and 8
 // heads) instead of the roles task, until a reset() goes back. Its runs are
@@ -131,6 +137,7 @@
 #include <vector>
 
 #include "app/training/head_log.h"
+#include "app/training/runs_here.h"
 #include "app/training/train_pace.h"
 #include "app/wire/train_wire.h"
 #include "engine/lesson/scene.h"
@@ -158,12 +165,17 @@ struct TrainCommand {
   double a = 0, b = 0, c = 0, d = 0;
 };
 
+// Made with this, a LiveTraining trains nowhere itself (see "Where it
+// trains"): the page's, whose runs train in the training program.
+struct TrainsElsewhere {};
+
 class LiveTraining {
  public:
   using Clock = std::function<double()>;  // milliseconds, never going back
   static double steady_ms();              // std::chrono::steady_clock in ms
 
-  explicit LiveTraining(Clock now = steady_ms);
+  explicit LiveTraining(Clock now = steady_ms);  // trains here until use_remote
+  explicit LiveTraining(TrainsElsewhere, Clock now = steady_ms);
 
   // [verbs] Each validates, then changes, and returns why it refused.
   // Ranges: engine/train/trainer.h. `tie` also becomes the recorded tie;
@@ -187,10 +199,10 @@ class LiveTraining {
   // See "Knockout" above.
   Status knockout(int heads, int layer, int head);
   const TextKnockout* last_knockout() const;
-  bool has_corpus() const { return corpus_ != nullptr; }
-  bool text_task() const { return remote_ ? mirror_.text : text_on_; }
-  int layers() const { return remote_ ? mirror_.layers : text_on_ ? text_->config().layers : 0; }
-  const CorpusInfo& corpus_info() const { return remote_ ? mirror_.corpus : corpus_info_; }
+  bool has_corpus() const { return here_ && here_->has_corpus(); }
+  bool text_task() const { return remote_ ? mirror_.text : here_->text_on(); }
+  int layers() const { return remote_ ? mirror_.layers : text_task() ? here_->text_config().layers : 0; }
+  const CorpusInfo& corpus_info() const { return remote_ ? mirror_.corpus : here_->corpus_info(); }
   // The program's state post (train_wire.h) of whichever task trains here.
   std::string wire_state(double steps_per_second, bool running) const;
   // The text-weights post (train_wire.h) of the text run with `heads` heads
@@ -214,7 +226,9 @@ class LiveTraining {
 
   // [where] (see "Where it trains" above)
   using Sender = std::function<void(const TrainCommand&)>;
-  // Refused (false) once the Trainer here has been built.
+  // Refused (false) once the Trainer here has been built. Made with
+  // TrainsElsewhere, remote() from the start, and the commands of any use
+  // before this wait here until `send` comes.
   bool use_remote(Sender send);
   bool remote() const { return remote_; }
   // A state or weights message from the program; a refused one changes nothing.
@@ -226,7 +240,10 @@ class LiveTraining {
   Status set_share(RunShare share);
   void hold(bool held);
   void restarted(Status notice);
-  void fall_back(std::string why);
+  // The program could not be started: notice() says so (`notice`, worded
+  // by the UI), and the next use of training asks for it again ("start"
+  // and the settings).
+  void unavailable(Status notice);
   void set_where(std::string where) { where_ = std::move(where); }
   const std::string& where() const { return where_; }
   // What happened to the training program that a reader should know (ok
@@ -247,18 +264,21 @@ class LiveTraining {
   // The Trainer, built on first use (see "Lazy" above): its held-out set and
   // step-0 evaluation cost tens of ms that a reader who never opens training
   // should not pay at start-up.
+  // Here only (not remote()).
   const Trainer& trainer() const;
-  bool started() const { return remote_ ? remote_started_ : trainer_ != nullptr; }
+  bool started() const { return remote_ ? remote_started_ : here_->built(); }
   // The runs' settings, without building the Trainer (the defaults until then).
   // relations(): the roles task's R, also while the text task trains (the
   // one a reset() back to roles uses).
   int64_t seed() const {
-    return remote_ ? mirror_.seed : text_on_ ? text_->config().seed : started() ? trainer_->seed() : kDefaultSeed;
+    return remote_ ? mirror_.seed : text_task() ? here_->text_config().seed : started() ? here_->trainer().seed() : kDefaultSeed;
   }
   int relations() const {
-    return text_task() ? roles_r_ : remote_ ? mirror_.relations : started() ? trainer_->relations() : kDefaultRelations;
+    return text_task() ? roles_r_ : remote_ ? mirror_.relations : started() ? here_->trainer().relations() : kDefaultRelations;
   }
-  float lr() const { return remote_ ? mirror_.lr : text_on_ ? text_lr_ : started() ? trainer_->lr() : kDefaultLr; }
+  float lr() const {
+    return remote_ ? mirror_.lr : text_task() ? here_->text_lr() : started() ? here_->trainer().lr() : kDefaultLr;
+  }
   bool tie_qk() const { return tie_; }  // the recorded tie (the runs': trainer().tie_qk())
   bool running() const { return remote_ ? mirror_.running : running_; }
   double steps_per_second() const { return remote_ ? mirror_.steps_per_second : meter_.per_second(); }
@@ -300,7 +320,7 @@ class LiveTraining {
   // two tokens that two heads of the 4-head run take one each), best
   // first; empty for the roles task. Here: the TextTrainer's, as the runs
   // are refreshed; remote: the program's last state's.
-  const std::vector<TextSplit>& splits() const { return remote_ ? mirror_.splits : text_splits_; }
+  const std::vector<TextSplit>& splits() const { return remote_ ? mirror_.splits : here_->splits(); }
   // The step of the trained weights the Scene shows: the chart's here; the
   // step of the weights that came, when the runs train elsewhere.
   // With the text model shown, its run's step.
@@ -319,8 +339,8 @@ class LiveTraining {
 
  private:
   Status refuse(Status s);  // records a refusal, returns it
-  void refresh_text_runs();  // text_runs_ from the TextTrainer
-  Trainer& t() { return const_cast<Trainer&>(trainer()); }  // builds on first use
+  // The runs here, the Trainer built (see "Lazy"); only when not remote_.
+  RunsHere& here() const;
   void publish();
   bool all_diverged() const;
   void send(const TrainCommand& c) const { if (send_) send_(c); }
@@ -337,7 +357,9 @@ class LiveTraining {
   void show_trained(Scene& scene, const AttentionWeights& w, long long serial, int heads, bool tied);
 
   Clock now_;
-  mutable std::unique_ptr<Trainer> trainer_;  // null until first used
+  // The runs trained here (runs_here.h); null when made with TrainsElsewhere,
+  // which is remote_ from the start, so every local path has them.
+  std::unique_ptr<RunsHere> here_;
   FramePacer pacer_;
   RateMeter meter_;
   ChartGate gate_;
@@ -365,7 +387,6 @@ class LiveTraining {
   bool has_mirror_ = false, fresh_ = false;
   TrainMirror mirror_;
   std::vector<std::optional<TrainMirror>> part_mirrors_;  // per part, its last state (see "Shares")
-  RunShare share_;               // the share trained here
   TrainedWeights weights_;       // the last weights that came (heads 0: none)
   long long weights_serial_ = 0;
   std::shared_ptr<const TextWeights> text_came_;  // the last text weights that came
@@ -377,16 +398,6 @@ class LiveTraining {
   bool wanted_tied_ = false;
   std::string where_ = "main thread: no Worker was asked for";
   Status notice_;
-  // The text task (here).
-  std::shared_ptr<const TextCorpus> corpus_;
-  CorpusInfo corpus_info_;
-  Status corpus_error_;
-  std::unique_ptr<TextTrainer> text_;
-  bool text_on_ = false;           // the text task trains (text_ is set)
-  float text_lr_ = kTextDefaultLr;
-  std::vector<TrainRun> text_runs_;
-  std::vector<TextSplit> text_splits_;
-  std::optional<TextKnockout> knockout_;  // the last one measured here
   int roles_r_ = kDefaultRelations;  // the roles task's R, kept across the text task
 };
 

@@ -1,5 +1,6 @@
 // live_training_json.cpp: train.state() and train.snapshot(heads) as JSON (the
-// formats are in live_training.h).
+// formats are in live_training.h; a snapshot of runs trained here is
+// runs_here.cpp's to write).
 //
 // Does: write the Trainer's numbers with json_write.h (a non-finite number
 // would become null, but the Trainer hands out finite numbers only; the tests
@@ -150,31 +151,7 @@ std::string LiveTraining::state_json() const {
 
 Status LiveTraining::snapshot_json(int heads, bool tied, std::string& out) const {
   if (remote_) return Status::fail(refusals::snapshot_in_program);
-  if (text_on_) {
-    if (tied) return Status::fail(refusals::text_not_tied);
-    TextSnapshot ts;
-    if (Status st = text_->snapshot(heads, ts); !st) return st;
-    out = text_snapshot_json(ts);
-    return Status::ok();
-  }
-  TrainSnapshot s;
-  if (Status st = trainer().snapshot(heads, tied, s); !st) return st;
-  const long long B = s.batch, L = s.tokens, D = s.d_model, T = s.outputs;
-  out.clear();
-  out.reserve(static_cast<size_t>((2 * B * L * D + 8 * D * D) * 13));
-  JsonObject o(out);
-  o.field("heads", s.heads).field("tieQK", s.tie_qk).field("step", s.step).field("seed", s.seed).field("r", s.relations);
-  append_mat(o.key("X"), {B, L, D}, s.x);
-  append_mat(o.key("target"), {B, L, T}, s.target);
-  append_tensor(o.key("mask"), {B, L}, s.mask.data(), static_cast<long long>(s.mask.size()));
-  const std::pair<const char*, const Mat*> weights[] = {{"W_Q", &s.wq}, {"W_K", &s.wk}, {"W_V", &s.wv}, {"W_O", &s.wo}};
-  const std::pair<const char*, const Mat*> grads[] = {{"W_Q", &s.gq}, {"W_K", &s.gk}, {"W_V", &s.gv}, {"W_O", &s.go}};
-  for (const auto& [name, m] : weights) append_mat(o.key(name), {D, D}, *m);
-  o.field("lossScale", s.loss_scale).field("loss", s.loss);
-  JsonObject g(o.key("grads"));  // g, then o, close when the function returns
-  for (const auto& [name, m] : grads)
-    if (!(s.tie_qk && m == &s.gk)) append_mat(g.key(name), {D, D}, *m);  // tied: W_Q's is the shared one
-  return Status::ok();
+  return (here_->text_on() ? *here_ : here()).snapshot_json(heads, tied, out);  // runs_here.cpp writes it
 }
 
 }  // namespace headroom::app
