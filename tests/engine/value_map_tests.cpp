@@ -1,8 +1,13 @@
 // value_map_tests.cpp: the value-space picture is faithful: the output's
 // point is the weighted average of the points it mixes, the axes are
 // orthonormal, the anchors' plane keeps lengths and angles exactly, and the
-// one-head output is drawn at the midpoint of its two targets.
+// one-head output is drawn at the midpoint of its two targets; with
+// parallel anchors the second axis is the values' largest remaining
+// variance, as Eigen's eigensolver finds it (the reference).
 #include <doctest/doctest.h>
+
+#include <Eigen/Eigenvalues>
+#include <tuple>
 
 #include "engine/lesson/scene.h"
 #include "engine/lesson/value_map.h"
@@ -90,5 +95,35 @@ TEST_CASE("parallel or repeated anchors still give an orthonormal frame") {
     CHECK((gram - Mat::Identity(2, 2)).cwiseAbs().maxCoeff() <= 1e-4f);
     CHECK(m.points.allFinite());
     CHECK(m.in_plane[a] == doctest::Approx(1.0).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("parallel anchors: the second axis is the largest remaining variance (Eigen's eigensolver as reference)") {
+  // L < dh (the L x L Gram matrix is solved) and L > dh (the dh x dh one).
+  for (auto [L, dh, seed] : {std::tuple{5, 6, 11}, std::tuple{9, 4, 12}, std::tuple{12, 32, 13}}) {
+    CAPTURE(L);
+    CAPTURE(dh);
+    HeadTrace ht;
+    ht.v = ref::random_mat(L, dh, seed);
+    ht.v.row(3) = -0.5f * ht.v.row(1);  // parallel to anchor a
+    ht.out = ht.v;
+    const ValueMap m = value_map(ht, 0, 1, 3);
+    // The reference: the top eigenvector of the covariance of the values
+    // with their part along axis 1 removed, in double precision.
+    const MatD v = ht.v.cast<double>();
+    const Eigen::VectorXd u = m.axes.col(0).cast<double>();
+    const MatD r = v - (v * u) * u.transpose();
+    Eigen::SelfAdjointEigenSolver<MatD> eig(r.transpose() * r);
+    const Eigen::VectorXd top = eig.eigenvectors().col(dh - 1);
+    const Eigen::VectorXd w = m.axes.col(1).cast<double>();
+    CHECK(std::abs(w.dot(top)) == doctest::Approx(1.0).epsilon(1e-5));
+    CHECK(std::abs(w.dot(u)) <= 1e-5);
+    // Its variance is the largest eigenvalue, not the second (a wrong vector would miss it).
+    CHECK((r * w).squaredNorm() == doctest::Approx(eig.eigenvalues()[dh - 1]).epsilon(1e-5));
+    CHECK(eig.eigenvalues()[dh - 1] > 1.01 * eig.eigenvalues()[dh - 2]);
+    // The sign is fixed: the largest component is positive.
+    Eigen::Index big = 0;
+    w.cwiseAbs().maxCoeff(&big);
+    CHECK(w[big] > 0);
   }
 }
