@@ -218,7 +218,16 @@ TEST_CASE("remote: restart empties the mirror and resets the runs; a program tha
   CHECK(l.page.notice().error ==
         "The training program could not start (headroom-train.js: HTTP 404); training asks for it again when next used.");
   CHECK(l.sent.size() == before);
+  // Drawing the train view reads the runs every frame: reads do not ask
+  // again (a CI run saw a retry per frame, one of them still in flight when
+  // the program came back, land on the main thread for a stale reason).
   l.connected = true;
+  for (int frame = 0; frame < 3; ++frame) {
+    CHECK(l.page.runs().empty());
+    CHECK(l.page.step_count() == 0);
+    (void)l.page.state_json();  // train.state(), as the page polls it
+  }
+  CHECK(l.sent.size() == before);
   REQUIRE(l.page.step(2));
   REQUIRE(l.sent.size() == before + 3);
   CHECK(l.sent[before] == "start");

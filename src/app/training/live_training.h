@@ -241,8 +241,8 @@ class LiveTraining {
   void hold(bool held);
   void restarted(Status notice);
   // The program could not be started: notice() says so (`notice`, worded
-  // by the UI), and the next use of training asks for it again ("start"
-  // and the settings).
+  // by the UI), and the next action on training (step, play, lr, reset;
+  // not a view drawn) asks for it again ("start" and the settings).
   void unavailable(Status notice);
   void set_where(std::string where) { where_ = std::move(where); }
   const std::string& where() const { return where_; }
@@ -344,7 +344,11 @@ class LiveTraining {
   void publish();
   bool all_diverged() const;
   void send(const TrainCommand& c) const { if (send_) send_(c); }
-  void ensure_remote_started() const;  // sends "start" and the settings once
+  // Sends "start" and the settings once. Reads (runs(), a view drawn) start
+  // the program the first time; after unavailable() only an action does
+  // (kAsked: step, play, lr, reset), or every frame drawn would fetch again.
+  static constexpr bool kAsked = true;
+  void ensure_remote_started(bool asked = false) const;
   void send_reset() const;
   // Remote: the runs' settings into the mirror (layers 0: the roles task,
   // else the text task's layers, r 0), sent as a reset ("start" first, once).
@@ -384,6 +388,7 @@ class LiveTraining {
   bool remote_ = false;
   Sender send_;
   mutable bool remote_started_ = false;
+  mutable bool unavailable_ = false;  // unavailable() said so; no action since
   bool has_mirror_ = false, fresh_ = false;
   TrainMirror mirror_;
   std::vector<std::optional<TrainMirror>> part_mirrors_;  // per part, its last state (see "Shares")
