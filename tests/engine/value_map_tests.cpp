@@ -100,7 +100,10 @@ TEST_CASE("parallel or repeated anchors still give an orthonormal frame") {
 
 TEST_CASE("parallel anchors: the second axis is the largest remaining variance (Eigen's eigensolver as reference)") {
   // L < dh (the L x L Gram matrix is solved) and L > dh (the dh x dh one).
-  for (auto [L, dh, seed] : {std::tuple{5, 6, 11}, std::tuple{9, 4, 12}, std::tuple{12, 32, 13}}) {
+  for (const auto& shape : {std::tuple{5, 6, 11}, std::tuple{9, 4, 12}, std::tuple{12, 32, 13}}) {
+    // Plain names, not a structured binding: clang 14's C++17 cannot capture
+    // one in the lambda CAPTURE makes.
+    const int L = std::get<0>(shape), dh = std::get<1>(shape), seed = std::get<2>(shape);
     CAPTURE(L);
     CAPTURE(dh);
     HeadTrace ht;
