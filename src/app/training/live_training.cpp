@@ -73,7 +73,7 @@ Status LiveTraining::step(int n) {
   if (remote_) {
     if (Status s = check_train_steps(n); !s) return refuse(std::move(s));
     refusal_ = Status::ok();
-    ensure_remote_started(kAsked);
+    ensure_remote_started(Use::kAction);
     send({"step", static_cast<double>(n)});
     return Status::ok();
   }
@@ -89,7 +89,7 @@ Status LiveTraining::set_lr(float lr) {
     if (Status s = check_lr(lr); !s) return refuse(std::move(s));
     refusal_ = Status::ok();
     mirror_.lr = lr;
-    ensure_remote_started(kAsked);
+    ensure_remote_started(Use::kAction);
     send({"lr", static_cast<double>(lr)});
     return Status::ok();
   }
@@ -103,7 +103,7 @@ Status LiveTraining::play() {
     return refuse(Status::fail(refusals::all_diverged));
   refusal_ = Status::ok();
   if (remote_) {
-    ensure_remote_started(kAsked);
+    ensure_remote_started(Use::kAction);
     send({"play"});
     return Status::ok();
   }
@@ -375,7 +375,7 @@ void LiveTraining::send_settings(int layers, int64_t seed, int r, float lr) {
   // got the text run's count, and waited for step 250 forever).
   mirror_.step = 0;
   const bool first = !remote_started_;
-  ensure_remote_started(kAsked);  // sends these settings the first time
+  ensure_remote_started(Use::kAction);  // sends these settings the first time
   if (!first) send_reset();
 }
 
@@ -387,9 +387,9 @@ void LiveTraining::send_reset() const {
         static_cast<double>(mirror_.lr), tie_ ? 1.0 : 0.0});
 }
 
-void LiveTraining::ensure_remote_started(bool asked) const {
+void LiveTraining::ensure_remote_started(Use use) const {
   if (!remote_ || remote_started_) return;
-  if (unavailable_ && !asked) return;  // a view drawn is not a use: no fetch per frame
+  if (unavailable_ && use == Use::kRead) return;  // a view drawn is not a use: no fetch per frame
   unavailable_ = false;
   remote_started_ = true;
   send({"start"});

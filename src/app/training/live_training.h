@@ -346,9 +346,9 @@ class LiveTraining {
   void send(const TrainCommand& c) const { if (send_) send_(c); }
   // Sends "start" and the settings once. Reads (runs(), a view drawn) start
   // the program the first time; after unavailable() only an action does
-  // (kAsked: step, play, lr, reset), or every frame drawn would fetch again.
-  static constexpr bool kAsked = true;
-  void ensure_remote_started(bool asked = false) const;
+  // (step, play, lr, reset), or every frame drawn would fetch again.
+  enum class Use { kRead, kAction };
+  void ensure_remote_started(Use use = Use::kRead) const;
   void send_reset() const;
   // Remote: the runs' settings into the mirror (layers 0: the roles task,
   // else the text task's layers, r 0), sent as a reset ("start" first, once).
