@@ -19,7 +19,7 @@
 // Arcs grow in with the reveal's progress (at once with reduced motion).
 // Labels go through the label placer (label_place.h), so none covers another
 // or a marker; what was drawn is recorded for tests (probes.h tour_picture).
-// Does not: measure or mark anything (app/tour/tour.cpp did); compute attention
+// Does not: measure or mark anything (app/tour/tour_measure.cpp did); compute attention
 // (weights are the Scene's trace; scores are the record's).
 
 #include <algorithm>
