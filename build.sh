@@ -21,7 +21,9 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs node-acorn from here
 IMGUI_VERSION=1.90.1
 IMGUI_TARBALL="imgui_${IMGUI_VERSION}+ds.orig.tar.xz"
 IMGUI_SHA256=ecce377df0f90b292f15dcbd83d438bddc162b2388c881132bde18c787572a1c
-DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake chromium clang libclang-rt-14-dev fonts-liberation fonttools
+DEBIAN_PACKAGES=(emscripten libeigen3-dev doctest-dev cmake clang libclang-rt-14-dev fonts-liberation fonttools
+                 chromium-headless-shell  # the browser suites (tests/browser/harness.mjs)
+                 chromium  # the benches: the browser a student runs
                  mkdocs python3-sphinx  # course pages for tests/browser/course_hosts.test.mjs
                  fonts-droid-fallback fonts-noto-color-emoji)  # CJK and emoji for tests/browser/text.test.mjs
 

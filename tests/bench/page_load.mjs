@@ -106,7 +106,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../browser/harness.mjs';
+import { CHROMIUM_BROWSER, CHROMIUM_ARGS } from '../browser/harness.mjs';
 import { serveStatic } from '../../tools/serve.mjs';
 import { startWorker } from '../browser/train_worker_start.mjs';
 
@@ -446,7 +446,7 @@ async function trainLines(browser, url, paths) {
 async function main() {
   const server = await serveStatic(SITE, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_BROWSER, args: CHROMIUM_ARGS });
   try {
     if (process.env.PAGE_LOAD_ONLY === 'train') { await trainLines(browser, url, [['worker', null]]); return; }
     const runs = [];

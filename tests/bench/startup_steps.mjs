@@ -38,7 +38,7 @@ import path from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../browser/harness.mjs';
+import { CHROMIUM_BROWSER, CHROMIUM_ARGS } from '../browser/harness.mjs';
 import { serveStatic } from '../../tools/serve.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -131,7 +131,7 @@ const rounded = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, 
 
 async function main() {
   const server = await serveStatic(SITE, 0);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_BROWSER, args: CHROMIUM_ARGS });
   try {
     const url = `http://127.0.0.1:${server.address().port}/`;
     const runs = [];

@@ -34,7 +34,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../browser/harness.mjs';
+import { CHROMIUM_BROWSER, CHROMIUM_ARGS } from '../browser/harness.mjs';
 import { serveStatic } from '../../tools/serve.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -120,7 +120,7 @@ const stats = (xs) => {
 async function main() {
   const server = await serveStatic(SITE, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_BROWSER, args: CHROMIUM_ARGS });
   try {
     const all = [];
     for (const seed of SEEDS) {

@@ -10,7 +10,7 @@
 // status of 400 or more. Serving, launching and the ok/FAIL lines are
 // suite_main.mjs's, as for every browser suite.
 // Does not: build the site (./build.sh test does first), download a browser
-// (executablePath is /usr/bin/chromium; CHROMIUM overrides), or reach any
+// (executablePath is /usr/bin/chromium-headless-shell; CHROMIUM overrides), or reach any
 // address but 127.0.0.1.
 //
 // Run: node tests/browser/run.mjs    (after ./build.sh build; HEADROOM_SITE picks another site)
