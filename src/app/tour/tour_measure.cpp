@@ -4,6 +4,13 @@
 // lines, the feedback and the JSON the step's record keeps (Tour::measure,
 // see tour.h).
 //
+// Index of this file
+//   [SECTION] marks: what a reveal produces and how an answer is marked
+//   [SECTION] steps 1-3: one head (average, options, two-heads)
+//   [SECTION] steps 4-6: more heads (coordinates, more-heads, query-key)
+//   [SECTION] steps 7-9: training, real text, recap
+//   [SECTION] Tour::measure: the open step's reveal, filed in its record
+//
 // Does: one measure_<step> per step, in the order the tour takes them, then
 // Tour::measure, which runs the open step's and files the result.
 // Does not: keep any number it did not just read from the engine, draw
@@ -24,6 +31,9 @@ using namespace tour_read;
 
 namespace {
 
+//-----------------------------------------------------------------------------
+// [SECTION] marks: what a reveal produces and how an answer is marked
+//-----------------------------------------------------------------------------
 // A choice's words, as a catalogue key (empty when `id` is not one of them).
 Phrase choice_label(const TourStepInfo& info, const std::string& id) {
   for (const TourChoice& c : info.choices)
@@ -70,6 +80,9 @@ const char* lands(const HeadReadout& r, float c0, float c1) {
   return r.max_weight < 0.3f ? "spread" : "neither";
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] steps 1-3: one head (average, options, two-heads)
+//-----------------------------------------------------------------------------
 void measure_average(TourHost& demo, const TourStepInfo& info, const TourRecord& rec, Reveal& r, JsonObject& o) {
   Scene& s = demo.tour_scene();
   const int q = s.query();
@@ -234,6 +247,9 @@ void measure_two_heads(TourHost& demo, const TourRecord& rec, Reveal& r, JsonObj
   }
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] steps 4-6: more heads (coordinates, more-heads, query-key)
+//-----------------------------------------------------------------------------
 void measure_coordinates(TourHost& demo, const TourStepInfo& info, const TourRecord& rec, Reveal& r, JsonObject& o) {
   Scene& s = demo.tour_scene();
   const std::vector<int> t = s.lesson_targets();
@@ -379,6 +395,9 @@ void measure_query_key(TourHost& demo, const TourStepInfo& info, const TourRecor
                          std::string(answer) == "other" ? phrase("something else") : choice_label(info, answer)});
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] steps 7-9: training, real text, recap
+//-----------------------------------------------------------------------------
 void measure_training(TourHost& demo, const TourRecord& rec, Reveal& r, JsonObject& o, std::string& m, bool ask) {
   const int64_t have = demo.tour_training().step_count();
   if (have < kTourTrainSteps && ask) demo.train_step(static_cast<int>(kTourTrainSteps - have));
@@ -555,6 +574,9 @@ void measure_recap(const std::array<TourRecord, kTourSteps>& records, Reveal& r,
 
 }  // namespace
 
+//-----------------------------------------------------------------------------
+// [SECTION] Tour::measure: the open step's reveal, filed in its record
+//-----------------------------------------------------------------------------
 Status Tour::measure(TourHost& demo, bool emit, int step) {
   const int n = step > 0 ? step : step_;
   const TourStepInfo& info = tour_steps()[static_cast<size_t>(n - 1)];
